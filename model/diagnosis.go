@@ -1,0 +1,261 @@
+package model
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// DiagnosisCode names one reason in the triage list (DESIGN.md §5).
+type DiagnosisCode string
+
+const (
+	CodeMissingFile       DiagnosisCode = "missing-file"
+	CodeSQLiteStore       DiagnosisCode = "sqlite-store"
+	CodeCursorFileCorrupt DiagnosisCode = "cursor-file-corrupt"
+	CodeCursorInvalid     DiagnosisCode = "cursor-invalid"
+	CodeNotDiscovered     DiagnosisCode = "not-discovered"
+	CodeResetArchive      DiagnosisCode = "reset-archive"
+	CodeScanOnly          DiagnosisCode = "scan-only"
+	CodeCheckpointCopy    DiagnosisCode = "checkpoint-copy"
+	CodeNoCursor          DiagnosisCode = "no-cursor"
+	CodeCursorPastEOF     DiagnosisCode = "cursor-past-eof"
+	CodeStale             DiagnosisCode = "stale"
+	CodeCandidate         DiagnosisCode = "candidate"
+	CodeOverdue           DiagnosisCode = "overdue"
+	CodeBelowThreshold    DiagnosisCode = "below-threshold"
+	CodePartialTail       DiagnosisCode = "partial-tail"
+	CodeNoMessages        DiagnosisCode = "no-messages"
+	CodeFlushSkipped      DiagnosisCode = "flush-skipped"
+)
+
+// Severity orders codes for display: problems first.
+func (c DiagnosisCode) Severity() int {
+	switch c {
+	// Content that will never be observed, or sweeps that do not run.
+	case CodeSQLiteStore, CodeCursorFileCorrupt, CodeNotDiscovered, CodeResetArchive, CodeOverdue:
+		return 3
+	case CodeMissingFile, CodeCursorInvalid, CodeScanOnly, CodeCheckpointCopy, CodeCursorPastEOF, CodeStale, CodeFlushSkipped, CodeNoMessages:
+		return 2
+	case CodeNoCursor, CodeCandidate, CodePartialTail:
+		return 1
+	}
+	return 0
+}
+
+// OverdueFactor: pending bytes this many times the threshold mean sweeps
+// are not running for a session, not that it just crossed the line.
+const OverdueFactor = 4
+
+// Diagnosis is one reason, with a sentence that names the numbers.
+type Diagnosis struct {
+	Code    DiagnosisCode `json:"code"`
+	Message string        `json:"message"`
+}
+
+// Has reports whether the row carries code.
+func (r *SessionRow) Has(code DiagnosisCode) bool {
+	for _, d := range r.Diagnosis {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Diagnose lists, in a fixed order, every reason that explains what the
+// observer does (or fails to do) with the row.
+func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Diagnosis {
+	var out []Diagnosis
+	add := func(code DiagnosisCode, format string, args ...any) {
+		out = append(out, Diagnosis{code, fmt.Sprintf(format, args...)})
+	}
+	sel := row.Selection
+
+	if row.Origin == OriginIndex && !row.Exists {
+		add(CodeMissingFile, "sessions.json points at %s, which does not exist (OpenClaw writes nothing before the first assistant reply, and archives on reset or delete).", row.File)
+	}
+	if snap.SQLitePath != "" {
+		if row.Origin == OriginSQLite {
+			add(CodeSQLiteStore, "This agent keeps its transcripts in the SQLite-era store %s (%s), which ClawVault 3.5.2 cannot read: nothing written there is ever observed.", filepath.Base(snap.SQLitePath), Bytes(row.Size))
+		} else {
+			add(CodeSQLiteStore, "This agent has moved to the SQLite-era store %s; ClawVault 3.5.2 reads only JSONL, so new turns written there are never observed.", filepath.Base(snap.SQLitePath))
+		}
+	}
+	if !row.Exists || row.Origin == OriginSQLite {
+		return withFlush(out, row)
+	}
+	if cursors.Corrupt != "" {
+		add(CodeCursorFileCorrupt, "%s does not parse (%s); ClawVault loads it as empty, so every session counts as never observed and is re-read from byte 0.", cursorFileName(cursors), cursors.Corrupt)
+	}
+	if row.CursorProblem != "" {
+		add(CodeCursorInvalid, "The cursor entry for %s fails ClawVault's validation (%s) and is ignored: the session counts as never observed.", row.CursorID, row.CursorProblem)
+	}
+
+	switch {
+	case row.Name.Kind == FileResetArchive:
+		unread := row.Size
+		if row.Cursor != nil && row.Cursor.Offset() <= row.Size {
+			unread = row.Size - row.Cursor.Offset()
+		}
+		if unread == 0 {
+			break // observed to the end before the reset: nothing was lost
+		}
+		add(CodeResetArchive, "A /new or /reset archive (%s): ClawVault 3.5.2 never reads .reset files, so the %s written after the last observation (of %s) are never observed.", row.Name.Stamp, BytesExact(unread), Bytes(row.Size))
+	case !row.Discovered:
+		add(CodeNotDiscovered, "ClawVault 3.5.2's discovery does not find this file: %s.", notDiscoveredReason(row, snap))
+	}
+
+	if row.Discovered {
+		if row.ScanOnly && row.Key != "" {
+			add(CodeScanOnly, "ClawVault finds this file only by its folder scan, as %s, so its observations are tagged [%s] instead of [%s]: it looks for %s.jsonl, not %s.", row.ObserverKey, row.Label, SourceLabel(row.Key), row.SessionID, filepath.Base(row.File))
+		}
+		if row.Name.Kind == FileCheckpoint {
+			add(CodeCheckpointCopy, "A pre-compaction copy of %s: ClawVault observes it as a separate session (%s), observing the same turns twice.", row.Name.SessionID, row.ObserverKey)
+		}
+	}
+
+	if row.Cursor == nil && row.CursorProblem == "" && cursors.Corrupt == "" && (row.Discovered || row.Name.Kind == FileResetArchive) && row.Size > 0 {
+		add(CodeNoCursor, "Never observed: %s has no cursor for %s.", cursorFileName(cursors), row.CursorID)
+	}
+	if sel.PastEOF {
+		add(CodeCursorPastEOF, "The cursor at byte %s lies past the end of the %s file (it shrank or was rotated); the next sweep re-reads it from byte 0.", Count(row.Cursor.Offset()), BytesExact(row.Size))
+	}
+	if row.Stale {
+		at, _ := row.Cursor.ObservedAt()
+		add(CodeStale, "Last observed %s ago (%s) and the file grew by %s since; ClawVault counts a cursor stale after 12 h.", Ago(opt.Now.Sub(at)), at.Format("2006-01-02 15:04 UTC"), BytesExact(row.Size-row.Cursor.FileSize()))
+	}
+	if row.Discovered {
+		thresholdNote := fmt.Sprintf("the %s threshold for %s", BytesExact(sel.ThresholdBytes), sizeBand(row.Size))
+		if opt.MinNewBytes > 0 {
+			thresholdNote = fmt.Sprintf("the --min-new threshold of %s", BytesExact(sel.ThresholdBytes))
+		}
+		if row.Candidate {
+			add(CodeCandidate, "The next sweep observes it: %s pending reach %s.", BytesExact(sel.NewBytes), thresholdNote)
+			if sel.NewBytes >= OverdueFactor*sel.ThresholdBytes && opt.MinNewBytes == 0 {
+				add(CodeOverdue, "%d× the threshold is pending: a sweep would have taken this session once it crossed %s, so no sweep has reached it in a long while (ClawVault's heartbeat and agent_end observation hooks are off by default).", sel.NewBytes/sel.ThresholdBytes, Bytes(sel.ThresholdBytes))
+			}
+		} else {
+			add(CodeBelowThreshold, "Needs %s more before a sweep takes it: %s pending of %s.", BytesExact(sel.ThresholdBytes-sel.NewBytes), BytesExact(sel.NewBytes), thresholdNote)
+		}
+	}
+	if t := row.Tail; t != nil && t.Err == "" {
+		if t.PartialTail {
+			add(CodePartialTail, "The last line (%s) has no newline yet: the observer leaves it for the next sweep unless it already parses.", BytesExact(t.TailBytes))
+		}
+		if t.Messages == 0 && sel.NewBytes > 0 {
+			add(CodeNoMessages, "Nothing observable in the %s pending: no line there yields a user, assistant or tool message.", BytesExact(sel.NewBytes))
+		}
+	}
+	return withFlush(out, row)
+}
+
+func withFlush(out []Diagnosis, row *SessionRow) []Diagnosis {
+	if row.Entry == nil {
+		return out
+	}
+	if c, f, skipped := row.Entry.FlushSkipped(); skipped {
+		out = append(out, Diagnosis{CodeFlushSkipped, fmt.Sprintf(
+			"sessions.json says compactionCount %d > memoryFlushCompactionCount %d: %d compaction(s) ran without a memory flush before them.", c, f, c-f)})
+	}
+	return out
+}
+
+func notDiscoveredReason(row *SessionRow, snap AgentSnapshot) string {
+	base := filepath.Base(row.File)
+	dir := filepath.Dir(row.File)
+	switch {
+	case dir != snap.SessionsDir:
+		return fmt.Sprintf("it lives in %s, but ClawVault looks only in %s", dir, snap.SessionsDir)
+	case row.Name.Kind == FileDeletedArchive:
+		return "it is a .deleted archive (session deleted or evicted), and the scan skips names containing .deleted"
+	case row.Name.Compressed:
+		return "it is a compressed .zst archive"
+	case !strings.HasSuffix(base, ".jsonl"):
+		return fmt.Sprintf("its name %q does not end in .jsonl", base)
+	case strings.Contains(base, ".backup"), strings.Contains(base, ".deleted"):
+		return fmt.Sprintf("the scan skips names containing .backup or .deleted (%q)", base)
+	case !SessionIDPattern.MatchString(strings.TrimSuffix(base, ".jsonl")):
+		return fmt.Sprintf("%q is not a valid session id (^[a-zA-Z0-9._-]{1,200}$)", strings.TrimSuffix(base, ".jsonl"))
+	}
+	return "no sessions.json row names it and the scan skipped it"
+}
+
+func cursorFileName(c CursorState) string {
+	if c.Path != "" {
+		return filepath.Join(".clawvault", filepath.Base(c.Path))
+	}
+	return "observe-cursors.json"
+}
+
+func sizeBand(size int64) string {
+	switch {
+	case size < MiB:
+		return "files under 1 MiB"
+	case size <= 5*MiB:
+		return "files of 1–5 MiB"
+	}
+	return "files over 5 MiB"
+}
+
+// Bytes formats a size for people: 512 B, 50.0 KiB, 14.2 MiB.
+func Bytes(n int64) string {
+	switch {
+	case n < KiB:
+		return fmt.Sprintf("%d B", n)
+	case n < MiB:
+		return oneDecimal(float64(n)/KiB) + " KiB"
+	case n < 1<<30:
+		return oneDecimal(float64(n)/MiB) + " MiB"
+	}
+	return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+}
+
+// oneDecimal writes 14.2, or 300 rather than 300.0.
+func oneDecimal(f float64) string {
+	return strings.TrimSuffix(fmt.Sprintf("%.1f", f), ".0")
+}
+
+// BytesExact names the exact count too: "20,188 bytes (19.7 KiB)".
+func BytesExact(n int64) string {
+	if n < KiB {
+		return fmt.Sprintf("%s bytes", Count(n))
+	}
+	return fmt.Sprintf("%s bytes (%s)", Count(n), Bytes(n))
+}
+
+// Count writes an integer with thousands separators.
+func Count(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// Ago writes a duration coarsely: 45s, 12m, 3h 5m, 4d 2h.
+func Ago(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh %dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+	days := int(d.Hours()) / 24
+	return fmt.Sprintf("%dd %dh", days, int(d.Hours())%24)
+}

@@ -1,0 +1,180 @@
+// Package model holds the pure types and rules of clawvault-tui: transcript
+// entries and their tree, session keys and source labels, observation
+// thresholds, cursors, candidate selection, staleness and diagnosis. It does no
+// I/O and imports nothing else of this module.
+package model
+
+// EntryType is the "type" field of one transcript line.
+type EntryType uint8
+
+const (
+	// TypeOther is a JSON object whose type is missing or not one pi knows.
+	// pi keeps such lines as entries, so we do too.
+	TypeOther EntryType = iota
+	// TypeSession is the header line, or a duplicate header further down.
+	TypeSession
+	TypeMessage
+	TypeThinkingLevelChange
+	TypeModelChange
+	TypeCompaction
+	TypeBranchSummary
+	TypeCustom
+	TypeCustomMessage
+	TypeLabel
+	TypeSessionInfo
+)
+
+var entryTypeNames = [...]string{
+	TypeOther:               "other",
+	TypeSession:             "session",
+	TypeMessage:             "message",
+	TypeThinkingLevelChange: "thinking_level_change",
+	TypeModelChange:         "model_change",
+	TypeCompaction:          "compaction",
+	TypeBranchSummary:       "branch_summary",
+	TypeCustom:              "custom",
+	TypeCustomMessage:       "custom_message",
+	TypeLabel:               "label",
+	TypeSessionInfo:         "session_info",
+}
+
+func (t EntryType) String() string {
+	if int(t) < len(entryTypeNames) {
+		return entryTypeNames[t]
+	}
+	return "other"
+}
+
+// ParseEntryType maps the JSON "type" string to an EntryType.
+func ParseEntryType(s string) EntryType {
+	switch s {
+	case "session":
+		return TypeSession
+	case "message":
+		return TypeMessage
+	case "thinking_level_change":
+		return TypeThinkingLevelChange
+	case "model_change":
+		return TypeModelChange
+	case "compaction":
+		return TypeCompaction
+	case "branch_summary":
+		return TypeBranchSummary
+	case "custom":
+		return TypeCustom
+	case "custom_message":
+		return TypeCustomMessage
+	case "label":
+		return TypeLabel
+	case "session_info":
+		return TypeSessionInfo
+	}
+	return TypeOther
+}
+
+// Role is the role of a message entry's AgentMessage.
+type Role uint8
+
+const (
+	RoleNone Role = iota
+	RoleUser
+	RoleAssistant
+	RoleToolResult
+	RoleBashExecution
+	// RoleCustom covers v3 "custom" and its v2 name "hookMessage".
+	RoleCustom
+	RoleOther
+)
+
+var roleNames = [...]string{
+	RoleNone:          "",
+	RoleUser:          "user",
+	RoleAssistant:     "assistant",
+	RoleToolResult:    "toolResult",
+	RoleBashExecution: "bashExecution",
+	RoleCustom:        "custom",
+	RoleOther:         "other",
+}
+
+func (r Role) String() string {
+	if int(r) < len(roleNames) {
+		return roleNames[r]
+	}
+	return "other"
+}
+
+// ParseRole maps a message role string to a Role. The v2 name hookMessage is
+// migrated to custom, as pi's v2→v3 migration does.
+func ParseRole(s string) Role {
+	switch s {
+	case "user":
+		return RoleUser
+	case "assistant":
+		return RoleAssistant
+	case "toolResult":
+		return RoleToolResult
+	case "bashExecution":
+		return RoleBashExecution
+	case "custom", "hookMessage":
+		return RoleCustom
+	case "":
+		return RoleNone
+	}
+	return RoleOther
+}
+
+// NoTime marks an entry whose timestamp is missing or does not parse.
+const NoTime int64 = -1 << 63
+
+// Entry is the index record of one parsed transcript line. It holds what the
+// tree needs and where the line is, never the line's body: bodies are decoded
+// on demand, by offset. Keep it small: a 300 MB transcript has ~10^5 of them.
+type Entry struct {
+	Offset   int64  // byte offset of the line's first byte
+	TimeMs   int64  // entry timestamp, ms since the epoch, or NoTime
+	ID       string // "" when absent
+	ParentID string // "" when null or absent: both make a root
+	Length   int32  // bytes of the line, without "\n" and a trailing "\r"
+	Line     int32  // 1-based line number in the file
+	Type     EntryType
+	Role     Role
+	Flags    EntryFlags
+}
+
+// EntryFlags are facts about a line that the tree rules need.
+type EntryFlags uint8
+
+const (
+	// FlagStringID: the line has an "id" that is a JSON string (pi's header
+	// check is typeof id === "string", so "" counts).
+	FlagStringID EntryFlags = 1 << iota
+	// FlagUnterminated: the line is the file's last and has no newline yet.
+	FlagUnterminated
+)
+
+// TreeFacts are the few body fields of compaction, branch_summary, label and
+// session_info entries that the tree and the model context need. The index
+// keeps them in a sparse side table, keyed by the entry's position.
+type TreeFacts struct {
+	// compaction
+	FirstKeptEntryID    string
+	FirstKeptEntryIndex int // v1 files: index into the parsed entries, -1 if absent
+	TokensBefore        int64
+	// branch_summary
+	FromID     string
+	HasSummary bool // the summary is truthy, so it produces a context message
+	// label: TargetID and Label; an absent or empty label clears.
+	TargetID string
+	// Label is the label text (label entries) or the name (session_info).
+	Label string
+}
+
+// Header is the decoded first line of a transcript.
+type Header struct {
+	Version       int    `json:"version"`
+	ID            string `json:"id"`
+	Timestamp     string `json:"timestamp,omitempty"`
+	Cwd           string `json:"cwd,omitempty"`
+	ParentSession string `json:"parentSession,omitempty"`
+	BranchedFrom  string `json:"branchedFrom,omitempty"`
+}

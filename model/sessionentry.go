@@ -1,0 +1,183 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// SessionEntry is one row of sessions.json: the fields clawvault-tui reads,
+// plus the raw row as the catch-all for the rest (see Extra). Only sessionId
+// and updatedAt are required by OpenClaw; everything else may be absent.
+type SessionEntry struct {
+	// SessionID is the sessionId when it is a JSON string, else "" (as
+	// ClawVault reads it).
+	SessionID   string          `json:"-"`
+	RawID       json.RawMessage `json:"sessionId"`
+	UpdatedAt   JSNumber        `json:"updatedAt"`
+	SessionFile string          `json:"sessionFile,omitempty"`
+
+	Label        string `json:"label,omitempty"`
+	DisplayName  string `json:"displayName,omitempty"`
+	ChatType     string `json:"chatType,omitempty"`
+	Channel      string `json:"channel,omitempty"`
+	GroupID      string `json:"groupId,omitempty"`
+	Subject      string `json:"subject,omitempty"`
+	GroupChannel string `json:"groupChannel,omitempty"`
+	LastChannel  string `json:"lastChannel,omitempty"`
+	LastTo       string `json:"lastTo,omitempty"`
+
+	SpawnedBy        string `json:"spawnedBy,omitempty"`
+	ParentSessionKey string `json:"parentSessionKey,omitempty"`
+	SpawnDepth       *int   `json:"spawnDepth,omitempty"`
+	Status           string `json:"status,omitempty"`
+
+	ThinkingLevel string `json:"thinkingLevel,omitempty"`
+	ModelProvider string `json:"modelProvider,omitempty"`
+	Model         string `json:"model,omitempty"`
+	ModelOverride string `json:"modelOverride,omitempty"`
+
+	ContextTokens    *int64   `json:"contextTokens,omitempty"`
+	TotalTokens      *int64   `json:"totalTokens,omitempty"`
+	TotalTokensFresh *bool    `json:"totalTokensFresh,omitempty"`
+	InputTokens      *int64   `json:"inputTokens,omitempty"`
+	OutputTokens     *int64   `json:"outputTokens,omitempty"`
+	CacheRead        *int64   `json:"cacheRead,omitempty"`
+	CacheWrite       *int64   `json:"cacheWrite,omitempty"`
+	EstimatedCostUSD *float64 `json:"estimatedCostUsd,omitempty"`
+
+	CompactionCount            *int  `json:"compactionCount,omitempty"`
+	MemoryFlushAt              int64 `json:"memoryFlushAt,omitempty"`
+	MemoryFlushCompactionCount *int  `json:"memoryFlushCompactionCount,omitempty"`
+
+	SystemSent     bool `json:"systemSent,omitempty"`
+	AbortedLastRun bool `json:"abortedLastRun,omitempty"`
+
+	// Legacy names that OpenClaw renames on load.
+	LegacyProvider     string `json:"provider,omitempty"`
+	LegacyLastProvider string `json:"lastProvider,omitempty"`
+	LegacyRoom         string `json:"room,omitempty"`
+
+	// Raw is the row as written, for the fields not named above.
+	Raw json.RawMessage `json:"-"`
+}
+
+// DecodeSessionEntry decodes one row as best it can: a field of the wrong
+// type is skipped and reported, the rest is kept. It applies OpenClaw's
+// load-time renames (provider→channel, lastProvider→lastChannel,
+// room→groupChannel).
+func DecodeSessionEntry(raw []byte) (SessionEntry, error) {
+	var e SessionEntry
+	err := json.Unmarshal(raw, &e)
+	if _, isType := err.(*json.UnmarshalTypeError); err != nil && !isType {
+		return SessionEntry{Raw: raw}, err
+	}
+	e.Raw = raw
+	if len(e.RawID) > 0 && e.RawID[0] == '"' {
+		_ = json.Unmarshal(e.RawID, &e.SessionID)
+	}
+	if e.Channel == "" {
+		e.Channel = e.LegacyProvider
+	}
+	if e.LastChannel == "" {
+		e.LastChannel = e.LegacyLastProvider
+	}
+	if e.GroupChannel == "" {
+		e.GroupChannel = e.LegacyRoom
+	}
+	return e, err
+}
+
+// Extra returns the row's fields, all of them, as raw JSON values; the
+// catch-all view for metadata this struct does not name.
+func (e SessionEntry) Extra() map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(e.Raw, &m)
+	return m
+}
+
+// IndexRow is the row as ClawVault's discovery sees it.
+func (e SessionEntry) IndexRow(key string) IndexRow {
+	return IndexRow{Key: key, SessionID: strings.TrimSpace(e.SessionID), UpdatedAt: e.UpdatedAt.Value()}
+}
+
+// FlushSkipped reports whether more compactions ran than memory flushes
+// covered (compactionCount > memoryFlushCompactionCount, an absent count
+// being 0), and the two counts.
+func (e SessionEntry) FlushSkipped() (compactions, flushed int, skipped bool) {
+	if e.CompactionCount != nil {
+		compactions = *e.CompactionCount
+	}
+	if e.MemoryFlushCompactionCount != nil {
+		flushed = *e.MemoryFlushCompactionCount
+	}
+	return compactions, flushed, compactions > flushed
+}
+
+// JSNumber is a JSON value read the way Number(x ?? 0) reads it: numbers as
+// they are, numeric strings parsed, null and absent as 0, booleans as 0/1,
+// anything else NaN.
+type JSNumber struct {
+	v   float64
+	set bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (n *JSNumber) UnmarshalJSON(b []byte) error {
+	n.set = true
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) == 0 || string(b) == "null":
+		n.v = 0
+	case string(b) == "true":
+		n.v = 1
+	case string(b) == "false":
+		n.v = 0
+	case b[0] == '"':
+		var s string
+		if json.Unmarshal(b, &s) != nil {
+			n.v = math.NaN()
+			break
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			n.v = 0
+			break
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			f = math.NaN()
+		}
+		n.v = f
+	case b[0] == '-' || (b[0] >= '0' && b[0] <= '9'):
+		f, err := strconv.ParseFloat(string(b), 64)
+		if err != nil {
+			f = math.NaN()
+		}
+		n.v = f
+	default:
+		n.v = math.NaN()
+	}
+	return nil
+}
+
+// MarshalJSON writes the number, or null when it is not finite.
+func (n JSNumber) MarshalJSON() ([]byte, error) {
+	return AppendJSNumber(nil, n.v), nil
+}
+
+// Value is the number (0 when absent).
+func (n JSNumber) Value() float64 { return n.v }
+
+// Ms is the number as epoch milliseconds, 0 when absent or not finite.
+func (n JSNumber) Ms() int64 {
+	if math.IsNaN(n.v) || math.IsInf(n.v, 0) {
+		return 0
+	}
+	return int64(n.v)
+}
+
+// Set reports whether the field was present.
+func (n JSNumber) Set() bool { return n.set }

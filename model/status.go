@@ -1,0 +1,324 @@
+package model
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Origin says where a status row comes from.
+type Origin uint8
+
+const (
+	// OriginIndex: a sessions.json row.
+	OriginIndex Origin = iota
+	// OriginScan: a transcript in the sessions folder that no row names.
+	OriginScan
+	// OriginArchive: a .reset or .deleted archive.
+	OriginArchive
+	// OriginSQLite: the agent's SQLite-era store.
+	OriginSQLite
+)
+
+func (o Origin) String() string {
+	switch o {
+	case OriginIndex:
+		return "sessions.json"
+	case OriginScan:
+		return "scan"
+	case OriginArchive:
+		return "archive"
+	case OriginSQLite:
+		return "sqlite"
+	}
+	return "other"
+}
+
+// StoreRow is one sessions.json row, in file order.
+type StoreRow struct {
+	Key   string
+	Entry SessionEntry
+}
+
+// AgentSnapshot is what a stat-only look at one agent found: its sessions
+// folder listing, its sessions.json rows, and whether it keeps the
+// SQLite-era store. No transcript content is in it.
+type AgentSnapshot struct {
+	AgentID     string
+	SessionsDir string
+	// Files lists the sessions folder in name order.
+	Files []DirFile
+	// Rows are the sessions.json rows in JavaScript property order.
+	Rows []StoreRow
+	// StoreProblem says why sessions.json could not be read ("" when fine
+	// or absent); StoreMissing is true when there is none.
+	StoreProblem string
+	StoreMissing bool
+	// Outside holds stats of files that rows name outside the sessions folder.
+	Outside map[string]DirFile
+	// SQLitePath is the SQLite-era store, when the agent has one.
+	SQLitePath string
+	SQLite     *DirFile
+}
+
+// CursorState is the vault's cursor file as loaded.
+type CursorState struct {
+	Path     string
+	Store    *CursorStore
+	Problems map[string]string // session id → why ClawVault ignores its entry
+	// Corrupt is the parse error of a file that exists but does not parse.
+	Corrupt string
+	Missing bool
+}
+
+// TailFacts are what reading a transcript's unobserved range found; only
+// deep checks fill them (status itself reads no transcript content).
+type TailFacts struct {
+	// PartialTail: the last line has no newline yet.
+	PartialTail bool
+	TailBytes   int64
+	// Messages counts lines the observer would turn into messages in the
+	// pending range, stopping early once one is found unless counting all.
+	Messages int
+	// MessagesExact is true when Messages counts all of them.
+	MessagesExact bool
+	Err           string
+}
+
+// SessionRow is one row of `status`: one session file or sessions.json row,
+// with what the observer would do with it and why.
+type SessionRow struct {
+	Agent     string
+	Key       string // the sessions.json key, or the key ClawVault would use
+	SessionID string
+	File      string
+	Name      FileName
+	Origin    Origin
+	Exists    bool
+	Size      int64
+	ModTime   time.Time
+	Inode     uint64
+	Entry     *SessionEntry
+
+	// Discovered: ClawVault 3.5.2's discovery finds this file, as CursorID
+	// under ObserverKey; Label is the source label its observations get.
+	Discovered  bool
+	CursorID    string
+	ObserverKey string
+	Label       string
+	// ScanOnly: ClawVault finds the file only by its folder scan, under its
+	// agent:<a>:unknown:<id> fallback key.
+	ScanOnly bool
+
+	Cursor        *Cursor
+	CursorProblem string
+	Selection     Selection
+	// Candidate: the next sweep observes it (discovered and over threshold).
+	Candidate bool
+	Stale     bool
+	// Siblings are other files of the same session (archives, checkpoints, …).
+	Siblings []string
+
+	Tail      *TailFacts
+	Diagnosis []Diagnosis
+}
+
+// DisplayKey is the key to show: the row's key, else ClawVault's.
+func (r *SessionRow) DisplayKey() string {
+	if r.Key != "" {
+		return r.Key
+	}
+	return r.ObserverKey
+}
+
+// Pending is the number of bytes not yet observed.
+func (r *SessionRow) Pending() int64 { return r.Selection.NewBytes }
+
+// StatusOptions tune row building.
+type StatusOptions struct {
+	Now time.Time
+	// MinNewBytes overrides the scaled threshold, as --min-new does.
+	MinNewBytes int64
+	// SessionsDirOverride is set when --sessions-dir names the folder.
+	SessionsDirOverride bool
+}
+
+// BuildRows turns one agent's snapshot and the cursor file into status rows,
+// applying ClawVault 3.5.2's discovery, selection and staleness rules and
+// diagnosing each row.
+func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []SessionRow {
+	byName := make(map[string]DirFile, len(snap.Files))
+	for _, f := range snap.Files {
+		byName[f.Name] = f
+	}
+	var indexRows []IndexRow
+	for _, r := range snap.Rows {
+		indexRows = append(indexRows, r.Entry.IndexRow(r.Key))
+	}
+	descriptors := Discover(snap.AgentID, indexRows, snap.Files)
+	descByFile := make(map[string]Descriptor, len(descriptors))
+	for _, d := range descriptors {
+		descByFile[d.FileName] = d
+	}
+
+	var rows []SessionRow
+	claimed := map[string]bool{}
+	for i := range snap.Rows {
+		sr := &snap.Rows[i]
+		row := SessionRow{
+			Agent:     snap.AgentID,
+			Key:       sr.Key,
+			SessionID: strings.TrimSpace(sr.Entry.SessionID),
+			Origin:    OriginIndex,
+			Entry:     &snap.Rows[i].Entry,
+		}
+		row.File, row.Name = rowFile(snap, sr)
+		if f, ok := lookupFile(snap, byName, row.File); ok {
+			row.Exists = f.IsFile
+			row.Size, row.ModTime, row.Inode = f.Size, f.ModTime, f.Inode
+		}
+		if filepath.Dir(row.File) == snap.SessionsDir {
+			claimed[filepath.Base(row.File)] = true
+		}
+		rows = append(rows, row)
+	}
+	for _, f := range snap.Files {
+		if claimed[f.Name] || !f.IsFile {
+			continue
+		}
+		name := ClassifyFileName(f.Name)
+		if !name.Kind.IsTranscript() && name.Kind != FileTrajectory {
+			continue
+		}
+		row := SessionRow{
+			Agent:     snap.AgentID,
+			SessionID: name.SessionID,
+			File:      filepath.Join(snap.SessionsDir, f.Name),
+			Name:      name,
+			Origin:    OriginScan,
+			Exists:    true,
+			Size:      f.Size,
+			ModTime:   f.ModTime,
+			Inode:     f.Inode,
+		}
+		if name.Kind.IsArchive() {
+			row.Origin = OriginArchive
+		}
+		rows = append(rows, row)
+	}
+	if snap.SQLite != nil {
+		rows = append(rows, SessionRow{
+			Agent:   snap.AgentID,
+			File:    snap.SQLitePath,
+			Origin:  OriginSQLite,
+			Exists:  true,
+			Size:    snap.SQLite.Size,
+			ModTime: snap.SQLite.ModTime,
+		})
+	}
+
+	siblings := map[string][]string{}
+	for _, f := range snap.Files {
+		if n := ClassifyFileName(f.Name); n.SessionID != "" {
+			siblings[n.SessionID] = append(siblings[n.SessionID], f.Name)
+		}
+	}
+
+	for i := range rows {
+		row := &rows[i]
+		base := filepath.Base(row.File)
+		inDir := filepath.Dir(row.File) == snap.SessionsDir
+		if d, ok := descByFile[base]; ok && inDir && row.Exists {
+			row.Discovered = true
+			row.CursorID = d.SessionID
+			row.ObserverKey = d.SessionKey
+			row.ScanOnly = !d.FromIndex
+		}
+		row.CursorID = cursorID(row)
+		if row.Key == "" && row.Name.Kind.IsArchive() && cursors.Store != nil {
+			if c, ok := cursors.Store.Get(row.CursorID); ok {
+				row.Key = c.SessionKey
+			}
+		}
+		row.Label = SourceLabel(row.DisplayKey())
+		if row.Discovered {
+			row.Label = SourceLabel(row.ObserverKey)
+		}
+		if cursors.Store != nil {
+			if c, ok := cursors.Store.Get(row.CursorID); ok {
+				row.Cursor = &c
+			}
+		}
+		row.CursorProblem = cursors.Problems[row.CursorID]
+		if row.Exists && row.Origin != OriginSQLite {
+			row.Selection = Select(row.Size, row.Cursor, opt.MinNewBytes)
+			row.Candidate = row.Discovered && row.Selection.Candidate
+			row.Stale = row.Discovered && IsStale(row.Cursor, row.Size, opt.Now)
+		}
+		for _, s := range siblings[row.Name.SessionID] {
+			if s != base {
+				row.Siblings = append(row.Siblings, s)
+			}
+		}
+		row.Diagnosis = Diagnose(row, snap, cursors, opt)
+	}
+	return rows
+}
+
+// rowFile resolves the transcript a sessions.json row names: its
+// sessionFile (absolute, or relative to the sessions folder), else
+// <sessionId>.jsonl. A sessionFile written on another machine is re-rooted
+// into this sessions folder when the file is there.
+func rowFile(snap AgentSnapshot, sr *StoreRow) (string, FileName) {
+	p := RowFile(snap.SessionsDir, sr.Entry)
+	if _, ok := snap.Outside[p]; !ok && filepath.Dir(p) != snap.SessionsDir {
+		local := filepath.Join(snap.SessionsDir, filepath.Base(p))
+		for _, f := range snap.Files {
+			if f.Name == filepath.Base(p) {
+				p = local
+				break
+			}
+		}
+	}
+	return p, ClassifyFileName(filepath.Base(p))
+}
+
+// RowFile is the path a sessions.json row names, before re-rooting.
+func RowFile(sessionsDir string, e SessionEntry) string {
+	p := e.SessionFile
+	switch {
+	case p == "":
+		p = filepath.Join(sessionsDir, strings.TrimSpace(e.SessionID)+".jsonl")
+	case !filepath.IsAbs(p):
+		p = filepath.Join(sessionsDir, p)
+	}
+	return filepath.Clean(p)
+}
+
+func lookupFile(snap AgentSnapshot, byName map[string]DirFile, path string) (DirFile, bool) {
+	if filepath.Dir(path) == snap.SessionsDir {
+		f, ok := byName[filepath.Base(path)]
+		return f, ok
+	}
+	f, ok := snap.Outside[path]
+	return f, ok
+}
+
+// cursorID is the cursor key of a row: ClawVault's descriptor id when it
+// discovers the file, else the id the file had while it was a live
+// transcript (an archive keeps its old name before .jsonl).
+func cursorID(row *SessionRow) string {
+	if row.Discovered {
+		return row.CursorID
+	}
+	base := filepath.Base(row.File)
+	if row.Name.Kind.IsArchive() {
+		if i := strings.Index(base, ".jsonl."); i > 0 {
+			return base[:i]
+		}
+	}
+	if row.Origin == OriginIndex && row.SessionID != "" {
+		return row.SessionID
+	}
+	return strings.TrimSuffix(base, ".jsonl")
+}

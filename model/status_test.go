@@ -1,0 +1,309 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+const dir = "/state/agents/main/sessions"
+
+func row(key, id string, extra string) StoreRow {
+	raw := fmt.Sprintf(`{"sessionId":%q,"updatedAt":%d%s}`, id, testNow.UnixMilli(), extra)
+	e, err := DecodeSessionEntry([]byte(raw))
+	if err != nil {
+		panic(err)
+	}
+	return StoreRow{Key: key, Entry: e}
+}
+
+func file(name string, size int64) DirFile {
+	return DirFile{Name: name, IsFile: true, Size: size, ModTime: testNow}
+}
+
+func cursor(off, size int64, age time.Duration, key string) Cursor {
+	return Cursor{LastObservedOffset: float64(off), LastObservedAt: FormatISOTime(testNow.Add(-age)), SessionKey: key, LastFileSize: float64(size)}
+}
+
+// scenario builds one agent with the given rows, files and cursors.
+type scenario struct {
+	rows    []StoreRow
+	files   []DirFile
+	cursors map[string]Cursor
+	corrupt string
+	invalid map[string]string
+	sqlite  bool
+	outside map[string]DirFile
+}
+
+func (s scenario) build() []SessionRow {
+	slices.SortFunc(s.files, func(a, b DirFile) int { return strings.Compare(a.Name, b.Name) })
+	snap := AgentSnapshot{AgentID: "main", SessionsDir: dir, Files: s.files, Rows: s.rows, Outside: s.outside}
+	if s.sqlite {
+		snap.SQLitePath = "/state/agents/main/agent/openclaw-agent.sqlite"
+		snap.SQLite = &DirFile{Name: "openclaw-agent.sqlite", IsFile: true, Size: 4096}
+	}
+	store := NewCursorStore()
+	for id, c := range s.cursors {
+		store.Set(id, c)
+	}
+	cs := CursorState{Path: "/vault/.clawvault/observe-cursors.json", Store: store, Problems: s.invalid, Corrupt: s.corrupt}
+	return BuildRows(snap, cs, StatusOptions{Now: testNow})
+}
+
+func codesOf(r SessionRow) []DiagnosisCode {
+	var c []DiagnosisCode
+	for _, d := range r.Diagnosis {
+		c = append(c, d.Code)
+	}
+	return c
+}
+
+func findRow(t *testing.T, rows []SessionRow, file string) SessionRow {
+	t.Helper()
+	for _, r := range rows {
+		if strings.HasSuffix(r.File, "/"+file) {
+			return r
+		}
+	}
+	t.Fatalf("no row for %s in %d rows", file, len(rows))
+	return SessionRow{}
+}
+
+// Every diagnosis code, each in the situation that produces it, with the
+// numbers its sentence must name.
+func TestDiagnosisCodes(t *testing.T) {
+	tests := []struct {
+		name     string
+		scenario scenario
+		file     string
+		want     []DiagnosisCode
+		mentions []string
+	}{
+		{
+			name:     "the 14 MB main session that was never observed",
+			scenario: scenario{rows: []StoreRow{row("agent:main:main", "m", "")}, files: []DirFile{file("m.jsonl", 14*MiB)}},
+			file:     "m.jsonl",
+			want:     []DiagnosisCode{CodeNoCursor, CodeCandidate, CodeOverdue},
+			mentions: []string{"14,680,064 bytes", "307,200 bytes", "47× the threshold"},
+		},
+		{
+			name: "a DM below its threshold",
+			scenario: scenario{rows: []StoreRow{row("agent:main:telegram:dm:1", "d", "")}, files: []DirFile{file("d.jsonl", 30000)},
+				cursors: map[string]Cursor{"d": cursor(10000, 10000, time.Hour, "agent:main:telegram:dm:1")}},
+			file:     "d.jsonl",
+			want:     []DiagnosisCode{CodeBelowThreshold},
+			mentions: []string{"31,200 bytes", "20,000 bytes", "51,200 bytes"},
+		},
+		{
+			name: "a cursor past the end of a truncated file",
+			scenario: scenario{rows: []StoreRow{row("agent:main:direct:x", "t", "")}, files: []DirFile{file("t.jsonl", 80000)},
+				cursors: map[string]Cursor{"t": cursor(120000, 120000, time.Hour, "agent:main:direct:x")}},
+			file:     "t.jsonl",
+			want:     []DiagnosisCode{CodeCursorPastEOF, CodeCandidate},
+			mentions: []string{"120,000", "80,000 bytes"},
+		},
+		{
+			name: "stale: observed long ago and grown since",
+			scenario: scenario{rows: []StoreRow{row("agent:main:main", "s", "")}, files: []DirFile{file("s.jsonl", 70000)},
+				cursors: map[string]Cursor{"s": cursor(60000, 60000, 50*time.Hour, "agent:main:main")}},
+			file:     "s.jsonl",
+			want:     []DiagnosisCode{CodeStale, CodeBelowThreshold},
+			mentions: []string{"2d 2h", "10,000 bytes"},
+		},
+		{
+			name: "a reset archive holding unobserved content",
+			scenario: scenario{files: []DirFile{file("r.jsonl.reset.2026-11-19T08-30-00.000Z", 90000)},
+				cursors: map[string]Cursor{"r": cursor(30000, 30000, 60*time.Hour, "agent:main:main")}},
+			file:     "r.jsonl.reset.2026-11-19T08-30-00.000Z",
+			want:     []DiagnosisCode{CodeResetArchive},
+			mentions: []string{"60,000 bytes", "2026-11-19T08-30-00.000Z"},
+		},
+		{
+			name:     "a reset archive never observed at all",
+			scenario: scenario{files: []DirFile{file("r.jsonl.reset.2026-11-19T08-30-00.000Z", 900)}},
+			file:     "r.jsonl.reset.2026-11-19T08-30-00.000Z",
+			want:     []DiagnosisCode{CodeResetArchive, CodeNoCursor},
+		},
+		{
+			name: "a reset archive observed to its end lost nothing",
+			scenario: scenario{files: []DirFile{file("r.jsonl.reset.2026-11-19T08-30-00.000Z", 900)},
+				cursors: map[string]Cursor{"r": cursor(900, 900, 60*time.Hour, "agent:main:main")}},
+			file: "r.jsonl.reset.2026-11-19T08-30-00.000Z",
+			want: nil,
+		},
+		{
+			name: "two rows sharing a session: ClawVault takes the newest, no scan involved",
+			scenario: scenario{rows: []StoreRow{row("agent:main:cron:job", "j", ""), row("agent:main:cron:job:run:j", "j", "")}, files: []DirFile{file("j.jsonl", 100)},
+				cursors: map[string]Cursor{"j": cursor(100, 100, time.Hour, "agent:main:cron:job")}},
+			file: "j.jsonl",
+			want: []DiagnosisCode{CodeBelowThreshold},
+		},
+		{
+			name:     "a row whose transcript does not exist",
+			scenario: scenario{rows: []StoreRow{row("agent:main:direct:y", "gone", "")}},
+			file:     "gone.jsonl",
+			want:     []DiagnosisCode{CodeMissingFile},
+			mentions: []string{"gone.jsonl"},
+		},
+		{
+			name: "a memory flush skipped before compactions",
+			scenario: scenario{rows: []StoreRow{row("agent:main:main", "f", `,"compactionCount":3,"memoryFlushCompactionCount":1`)}, files: []DirFile{file("f.jsonl", 100)},
+				cursors: map[string]Cursor{"f": cursor(100, 100, time.Hour, "agent:main:main")}},
+			file:     "f.jsonl",
+			want:     []DiagnosisCode{CodeBelowThreshold, CodeFlushSkipped},
+			mentions: []string{"compactionCount 3", "memoryFlushCompactionCount 1"},
+		},
+		{
+			name:     "a cursor that fails validation",
+			scenario: scenario{rows: []StoreRow{row("agent:main:main", "c", "")}, files: []DirFile{file("c.jsonl", 100)}, invalid: map[string]string{"c": "lastObservedOffset is -1, not a finite number ≥ 0"}},
+			file:     "c.jsonl",
+			want:     []DiagnosisCode{CodeCursorInvalid, CodeBelowThreshold},
+			mentions: []string{"lastObservedOffset is -1"},
+		},
+		{
+			name:     "a corrupt cursor file",
+			scenario: scenario{rows: []StoreRow{row("agent:main:main", "c", "")}, files: []DirFile{file("c.jsonl", 100)}, corrupt: "unexpected end of JSON input"},
+			file:     "c.jsonl",
+			want:     []DiagnosisCode{CodeCursorFileCorrupt, CodeBelowThreshold},
+			mentions: []string{"unexpected end of JSON input"},
+		},
+		{
+			name:     "a name that is not a valid session id",
+			scenario: scenario{files: []DirFile{file("notes (copy).jsonl", 100)}},
+			file:     "notes (copy).jsonl",
+			want:     []DiagnosisCode{CodeNotDiscovered},
+			mentions: []string{"not a valid session id"},
+		},
+		{
+			name:     "a .backup name",
+			scenario: scenario{files: []DirFile{file("old.backup.jsonl", 100)}},
+			file:     "old.backup.jsonl",
+			want:     []DiagnosisCode{CodeNotDiscovered},
+			mentions: []string{".backup"},
+		},
+		{
+			name:     "a .deleted archive",
+			scenario: scenario{files: []DirFile{file("x.jsonl.deleted.2026-10-01T00-00-00.000Z", 100)}},
+			file:     "x.jsonl.deleted.2026-10-01T00-00-00.000Z",
+			want:     []DiagnosisCode{CodeNotDiscovered},
+			mentions: []string{".deleted archive"},
+		},
+		{
+			name: "a transcript in another agent's folder",
+			scenario: scenario{rows: []StoreRow{row("agent:main:direct:z", "o", `,"sessionFile":"/state/agents/work/sessions/o.jsonl"`)},
+				outside: map[string]DirFile{"/state/agents/work/sessions/o.jsonl": file("o.jsonl", 100)}},
+			file:     "o.jsonl",
+			want:     []DiagnosisCode{CodeNotDiscovered},
+			mentions: []string{"/state/agents/work/sessions", "looks only in " + dir},
+		},
+		{
+			name:     "a telegram topic found only by the scan",
+			scenario: scenario{rows: []StoreRow{row("agent:main:telegram:group:-1:topic:42", "g", `,"sessionFile":"`+dir+`/g-topic-42.jsonl"`)}, files: []DirFile{file("g-topic-42.jsonl", 100)}},
+			file:     "g-topic-42.jsonl",
+			want:     []DiagnosisCode{CodeScanOnly, CodeNoCursor, CodeBelowThreshold},
+			mentions: []string{"agent:main:unknown:g-topic-42", "[unknown]", "[telegram-group]"},
+		},
+		{
+			name:     "a checkpoint copy observed twice",
+			scenario: scenario{files: []DirFile{file("p.checkpoint.0b7e4a52-3c1d-4f6e-9a80-2d5c7e91f4a3.jsonl", 100)}},
+			file:     "p.checkpoint.0b7e4a52-3c1d-4f6e-9a80-2d5c7e91f4a3.jsonl",
+			want:     []DiagnosisCode{CodeCheckpointCopy, CodeNoCursor, CodeBelowThreshold},
+		},
+		{
+			name:     "an agent on the SQLite-era store",
+			scenario: scenario{sqlite: true, rows: []StoreRow{row("agent:main:main", "q", "")}, files: []DirFile{file("q.jsonl", 100)}},
+			file:     "q.jsonl",
+			want:     []DiagnosisCode{CodeSQLiteStore, CodeNoCursor, CodeBelowThreshold},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := findRow(t, tt.scenario.build(), tt.file)
+			if got := codesOf(r); !slices.Equal(got, tt.want) {
+				t.Errorf("codes = %v, want %v\n%s", got, tt.want, messages(r))
+			}
+			all := messages(r)
+			for _, m := range tt.mentions {
+				if !strings.Contains(all, m) {
+					t.Errorf("the diagnosis does not mention %q:\n%s", m, all)
+				}
+			}
+		})
+	}
+}
+
+func messages(r SessionRow) string {
+	var b strings.Builder
+	for _, d := range r.Diagnosis {
+		fmt.Fprintf(&b, "  %s: %s\n", d.Code, d.Message)
+	}
+	return b.String()
+}
+
+func TestDiagnosisFromTail(t *testing.T) {
+	s := scenario{rows: []StoreRow{row("agent:main:main", "m", "")}, files: []DirFile{file("m.jsonl", 60000)}}
+	snap := AgentSnapshot{AgentID: "main", SessionsDir: dir, Files: s.files, Rows: s.rows}
+	cs := CursorState{Store: NewCursorStore()}
+	r := BuildRows(snap, cs, StatusOptions{Now: testNow})[0]
+	r.Tail = &TailFacts{PartialTail: true, TailBytes: 312, Messages: 0}
+	got := codesOf(SessionRow{Diagnosis: Diagnose(&r, snap, cs, StatusOptions{Now: testNow})})
+	want := []DiagnosisCode{CodeNoCursor, CodeCandidate, CodePartialTail, CodeNoMessages}
+	if !slices.Equal(got, want) {
+		t.Errorf("codes = %v, want %v", got, want)
+	}
+}
+
+func TestSQLiteStoreRow(t *testing.T) {
+	rows := scenario{sqlite: true}.build()
+	if len(rows) != 1 || rows[0].Origin != OriginSQLite || !rows[0].Has(CodeSQLiteStore) {
+		t.Fatalf("an agent with only the SQLite store gets one row for it: %+v", rows)
+	}
+}
+
+func TestBuildRowsOrigins(t *testing.T) {
+	rows := scenario{
+		rows:  []StoreRow{row("agent:main:main", "a", "")},
+		files: []DirFile{file("a.jsonl", 10), file("orphan.jsonl", 10), file("a.jsonl.lock", 10), file("sessions.json", 10), file("a.jsonl.reset.2026-11-19T08-30-00.000Z", 10)},
+	}.build()
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Origin.String()+":"+r.Name.Kind.String())
+	}
+	want := []string{"sessions.json:primary", "archive:reset-archive", "scan:primary"}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows = %v, want %v", got, want)
+	}
+	if a := rows[0]; !slices.Contains(a.Siblings, "a.jsonl.lock") || !slices.Contains(a.Siblings, "a.jsonl.reset.2026-11-19T08-30-00.000Z") {
+		t.Errorf("siblings = %v", a.Siblings)
+	}
+	if o := rows[2]; o.ObserverKey != "agent:main:unknown:orphan" || o.Label != "unknown" || !o.Discovered {
+		t.Errorf("orphan: %+v", o)
+	}
+}
+
+func TestDecodeSessionEntry(t *testing.T) {
+	raw := `{"sessionId": 42, "updatedAt": "1775892604120", "provider": "telegram", "room": "ops", "compactionCount": "x", "custom": {"a": 1}}`
+	e, err := DecodeSessionEntry([]byte(raw))
+	if err == nil {
+		t.Error("a field of the wrong type is reported")
+	}
+	if e.SessionID != "" {
+		t.Errorf("a non-string sessionId reads as \"\", got %q", e.SessionID)
+	}
+	if e.UpdatedAt.Ms() != 1775892604120 {
+		t.Errorf("updatedAt = %v", e.UpdatedAt.Value())
+	}
+	if e.Channel != "telegram" || e.GroupChannel != "ops" {
+		t.Errorf("legacy renames: channel %q groupChannel %q", e.Channel, e.GroupChannel)
+	}
+	var custom map[string]int
+	if err := json.Unmarshal(e.Extra()["custom"], &custom); err != nil || custom["a"] != 1 {
+		t.Errorf("the catch-all keeps unknown fields: %v %v", custom, err)
+	}
+}

@@ -1,0 +1,318 @@
+package model
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Tree is the id/parentId tree of one transcript, built the way pi's
+// SessionManager builds it on load. Nodes are positions in the entry slice it
+// was built from; the header and duplicate headers are not nodes.
+type Tree struct {
+	entries []Entry
+
+	// HasHeader is false when the first parsed line is not a session header
+	// with a string id: pi then counts the file as empty, and so do we.
+	HasHeader bool
+	Version   int
+
+	// Nodes is the number of tree entries (pi's getEntries().length).
+	Nodes int
+	// Roots are entries whose parent is null, themselves or missing, in file order.
+	Roots []int32
+	// Leaf is the last entry in file order, or -1. pi stores it nowhere else.
+	Leaf int32
+	// ActivePath runs from a root to the leaf.
+	ActivePath []int32
+	// BranchPoints are entries with more than one child, in file order.
+	BranchPoints []int32
+	// Compactions lists every compaction entry in file order.
+	Compactions []int32
+	// Context lists the entries that become messages in the model's context for
+	// the leaf, as pi's buildSessionContext builds it. The last compaction on
+	// the active path stands for its summary message.
+	Context []int32
+	// Labels maps a target entry id to its label; the last label entry wins
+	// and an empty one clears.
+	Labels map[string]string
+	// Name is the session name from the latest session_info entry.
+	Name string
+	// DuplicateIDs counts entries whose id an earlier entry already had; the
+	// later one wins, as in pi's byId map.
+	DuplicateIDs int
+	// Cycle is true when a parent chain loops; pi would hang on such a file.
+	Cycle bool
+
+	byID       map[string]int32
+	parent     []int32
+	childStart []int32
+	childList  []int32
+	pathMark   []uint64
+}
+
+// BuildTree builds the tree over entries. facts holds the tree fields of
+// compaction, branch_summary, label and session_info entries by position.
+// Entries of a v1 file must have been migrated with MigrateV1 first.
+func BuildTree(entries []Entry, facts map[int32]TreeFacts, version int) *Tree {
+	t := &Tree{entries: entries, Leaf: -1, Version: version, Labels: map[string]string{}}
+	if len(entries) == 0 || entries[0].Type != TypeSession || entries[0].Flags&FlagStringID == 0 {
+		return t
+	}
+	t.HasHeader = true
+
+	n := len(entries)
+	t.byID = make(map[string]int32, n)
+	for i := range entries {
+		e := &entries[i]
+		if e.Type == TypeSession {
+			continue
+		}
+		t.Nodes++
+		if _, dup := t.byID[e.ID]; dup {
+			t.DuplicateIDs++
+		}
+		t.byID[e.ID] = int32(i)
+		t.Leaf = int32(i)
+		switch e.Type {
+		case TypeCompaction:
+			t.Compactions = append(t.Compactions, int32(i))
+		case TypeLabel:
+			f := facts[int32(i)]
+			if f.Label != "" {
+				t.Labels[f.TargetID] = f.Label
+			} else {
+				delete(t.Labels, f.TargetID)
+			}
+		case TypeSessionInfo:
+			t.Name = strings.TrimSpace(facts[int32(i)].Label)
+		}
+	}
+
+	t.parent = make([]int32, n)
+	counts := make([]int32, n+1)
+	for i := range entries {
+		e := &entries[i]
+		t.parent[i] = -1
+		if e.Type == TypeSession {
+			continue
+		}
+		if e.ParentID == "" || e.ParentID == e.ID {
+			t.Roots = append(t.Roots, int32(i))
+			continue
+		}
+		p, ok := t.byID[e.ParentID]
+		if !ok {
+			t.Roots = append(t.Roots, int32(i))
+			continue
+		}
+		t.parent[i] = p
+		counts[p+1]++
+	}
+	// Children in compressed rows: the children of i are
+	// childList[childStart[i]:childStart[i+1]], in file order, then sorted by
+	// timestamp as pi sorts them (stable, oldest first).
+	t.childStart = counts
+	for i := 1; i <= n; i++ {
+		t.childStart[i] += t.childStart[i-1]
+	}
+	t.childList = make([]int32, t.childStart[n])
+	fill := make([]int32, n)
+	for i := range entries {
+		if p := t.parent[i]; p >= 0 {
+			t.childList[t.childStart[p]+fill[p]] = int32(i)
+			fill[p]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		kids := t.childList[t.childStart[i]:t.childStart[i+1]]
+		if len(kids) > 1 {
+			t.BranchPoints = append(t.BranchPoints, int32(i))
+			t.sortByTime(kids)
+		}
+	}
+
+	t.pathMark = make([]uint64, (n+63)/64)
+	for cur := t.Leaf; cur >= 0; cur = t.parent[cur] {
+		if t.OnPath(cur) {
+			t.Cycle = true
+			break
+		}
+		t.pathMark[cur/64] |= 1 << (cur % 64)
+		t.ActivePath = append(t.ActivePath, cur)
+	}
+	slices.Reverse(t.ActivePath)
+	if !t.Cycle {
+		t.Cycle = t.hasUnreachable()
+	}
+	t.Context = t.buildContext(facts)
+	return t
+}
+
+func (t *Tree) sortByTime(kids []int32) {
+	for _, k := range kids {
+		if t.entries[k].TimeMs == NoTime {
+			// pi compares NaN dates as equal; keep file order.
+			return
+		}
+	}
+	slices.SortStableFunc(kids, func(a, b int32) int {
+		ta, tb := t.entries[a].TimeMs, t.entries[b].TimeMs
+		switch {
+		case ta < tb:
+			return -1
+		case ta > tb:
+			return 1
+		}
+		return 0
+	})
+}
+
+// hasUnreachable reports nodes that no root reaches: their parents form a loop.
+func (t *Tree) hasUnreachable() bool {
+	seen := 0
+	stack := slices.Clone(t.Roots)
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		seen++
+		stack = append(stack, t.Children(i)...)
+	}
+	return seen < t.Nodes
+}
+
+// buildContext mirrors buildSessionContext: only the last compaction on the
+// path counts; it stands for its summary, followed by the path entries from
+// firstKeptEntryId up to it, then everything after it. Only message,
+// custom_message and non-empty branch_summary entries produce messages.
+func (t *Tree) buildContext(facts map[int32]TreeFacts) []int32 {
+	path := t.ActivePath
+	compIdx := -1
+	for i, e := range path {
+		if t.entries[e].Type == TypeCompaction {
+			compIdx = i
+		}
+	}
+	produces := func(i int32) bool {
+		switch t.entries[i].Type {
+		case TypeMessage, TypeCustomMessage:
+			return true
+		case TypeBranchSummary:
+			return facts[i].HasSummary
+		}
+		return false
+	}
+	var ctx []int32
+	if compIdx < 0 {
+		for _, e := range path {
+			if produces(e) {
+				ctx = append(ctx, e)
+			}
+		}
+		return ctx
+	}
+	comp := path[compIdx]
+	ctx = append(ctx, comp)
+	firstKept := facts[comp].FirstKeptEntryID
+	found := false
+	for _, e := range path[:compIdx] {
+		if t.entries[e].ID == firstKept {
+			found = true
+		}
+		if found && produces(e) {
+			ctx = append(ctx, e)
+		}
+	}
+	for _, e := range path[compIdx+1:] {
+		if produces(e) {
+			ctx = append(ctx, e)
+		}
+	}
+	return ctx
+}
+
+// Entry returns the entry at position i.
+func (t *Tree) Entry(i int32) *Entry { return &t.entries[i] }
+
+// Parent returns the parent position of i, or -1 for a root.
+func (t *Tree) Parent(i int32) int32 {
+	if t.parent == nil {
+		return -1
+	}
+	return t.parent[i]
+}
+
+// Children returns the children of i, oldest first. The slice must not be modified.
+func (t *Tree) Children(i int32) []int32 {
+	if t.childStart == nil {
+		return nil
+	}
+	return t.childList[t.childStart[i]:t.childStart[i+1]]
+}
+
+// OnPath reports whether i lies on the active path.
+func (t *Tree) OnPath(i int32) bool {
+	if t.pathMark == nil || i < 0 {
+		return false
+	}
+	return t.pathMark[i/64]&(1<<(i%64)) != 0
+}
+
+// Lookup returns the position of the entry with the given id (the last one
+// when ids repeat).
+func (t *Tree) Lookup(id string) (int32, bool) {
+	i, ok := t.byID[id]
+	return i, ok
+}
+
+// IDs maps positions to entry ids.
+func (t *Tree) IDs(idx []int32) []string {
+	out := make([]string, len(idx))
+	for k, i := range idx {
+		out[k] = t.entries[i].ID
+	}
+	return out
+}
+
+// LeafID is the id of the leaf, or "" when the tree is empty.
+func (t *Tree) LeafID() string {
+	if t.Leaf < 0 {
+		return ""
+	}
+	return t.entries[t.Leaf].ID
+}
+
+// MigrateV1 gives the entries of a v1 file ids and parent links, as pi's
+// migrateV1ToV2 does when it opens one: each entry's parent is the previous
+// entry, and a compaction's firstKeptEntryIndex becomes firstKeptEntryId. pi
+// writes random ids back into the file; we migrate in memory and derive ids
+// from line numbers so that reopening the file gives the same ones.
+func MigrateV1(entries []Entry, facts map[int32]TreeFacts) {
+	prev := ""
+	for i := range entries {
+		e := &entries[i]
+		if e.Type == TypeSession {
+			continue
+		}
+		e.ID = V1EntryID(e.Line)
+		e.ParentID = prev
+		prev = e.ID
+		if e.Type != TypeCompaction {
+			continue
+		}
+		f, ok := facts[int32(i)]
+		if !ok {
+			continue
+		}
+		// Only an earlier entry already has its id when pi resolves the index.
+		if k := f.FirstKeptEntryIndex; k >= 0 && k < i && entries[k].Type != TypeSession {
+			f.FirstKeptEntryID = entries[k].ID
+		}
+		facts[int32(i)] = f
+	}
+}
+
+// V1EntryID is the id MigrateV1 gives the entry on a line of a v1 file.
+func V1EntryID(line int32) string {
+	return "v1-" + strconv.Itoa(int(line))
+}
