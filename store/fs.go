@@ -1,0 +1,116 @@
+// Package store is everything of clawvault-tui that touches disk: locating
+// the OpenClaw state dir, its agents and the ClawVault vault; reading
+// sessions.json, the cursor file and the sessions folders; writing files
+// atomically. It returns model values.
+package store
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// FS is the file system the store reads through. OS is the real one; tests
+// wrap it to count or refuse reads (status must read no transcript content).
+type FS interface {
+	Stat(name string) (fs.FileInfo, error)
+	Lstat(name string) (fs.FileInfo, error)
+	ReadDir(name string) ([]fs.DirEntry, error)
+	ReadFile(name string) ([]byte, error)
+	Open(name string) (File, error)
+}
+
+// File is an open file for reading.
+type File interface {
+	io.Reader
+	io.ReaderAt
+	io.Closer
+	Stat() (fs.FileInfo, error)
+}
+
+// OS reads the real file system.
+var OS FS = osFS{}
+
+type osFS struct{}
+
+func (osFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
+func (osFS) Lstat(name string) (fs.FileInfo, error)     { return os.Lstat(name) }
+func (osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+func (osFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(name) }
+func (osFS) Open(name string) (File, error)             { return os.Open(name) }
+
+// WriteFS is what an atomic write needs. OSWriter is the real one; tests
+// inject failures (a full disk midway) through it.
+type WriteFS interface {
+	CreateTemp(dir, pattern string) (TempFile, error)
+	Rename(oldpath, newpath string) error
+	Remove(name string) error
+	Stat(name string) (fs.FileInfo, error)
+	// SyncDir makes a rename in dir durable.
+	SyncDir(dir string) error
+}
+
+// TempFile is a file being written before it is renamed into place.
+type TempFile interface {
+	io.Writer
+	Name() string
+	Chmod(mode fs.FileMode) error
+	Sync() error
+	Close() error
+}
+
+// OSWriter writes to the real file system.
+var OSWriter WriteFS = osWriter{}
+
+type osWriter struct{}
+
+func (osWriter) CreateTemp(dir, pattern string) (TempFile, error) { return os.CreateTemp(dir, pattern) }
+func (osWriter) Rename(oldpath, newpath string) error             { return os.Rename(oldpath, newpath) }
+func (osWriter) Remove(name string) error                         { return os.Remove(name) }
+func (osWriter) Stat(name string) (fs.FileInfo, error)            { return os.Stat(name) }
+func (osWriter) SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// WriteFileAtomic replaces path with data so that a reader sees either the
+// old file or the new one, never a torn mix: a temp file in the same folder,
+// fsync, rename, fsync the folder. An existing file keeps its mode; a new
+// one gets perm.
+func WriteFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	if fi, statErr := w.Stat(path); statErr == nil {
+		perm = fi.Mode().Perm()
+	}
+	tmp, err := w.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = w.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(perm); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if err = w.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	return w.SyncDir(dir)
+}

@@ -1,0 +1,153 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"clawvault-tui/model"
+)
+
+// Snapshot is one stat-only look at the whole workspace: every agent's
+// sessions, the cursor file, and a status row per session.
+type Snapshot struct {
+	Workspace *Workspace
+	Cursors   model.CursorState
+	Agents    []model.AgentSnapshot
+	Rows      []model.SessionRow
+	// Problems are per-agent facts such as a corrupt sessions.json.
+	Problems    []string
+	TakenAt     time.Time
+	MinNewBytes int64
+}
+
+// ScanOptions tune a scan.
+type ScanOptions struct {
+	Now         time.Time
+	MinNewBytes int64
+}
+
+// Scan lists every agent's sessions folder, reads sessions.json and the
+// cursor file, stats what rows point at, and builds the status rows. It
+// reads no transcript content.
+func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapshot, error) {
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
+	}
+	snap := &Snapshot{Workspace: ws, TakenAt: opt.Now, MinNewBytes: opt.MinNewBytes}
+	snap.Cursors = LoadCursors(fsys, ws.Vault)
+
+	snap.Agents = make([]model.AgentSnapshot, len(ws.Agents))
+	errs := make([]error, len(ws.Agents))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, a := range ws.Agents {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			snap.Agents[i], errs[i] = snapshotAgent(ctx, fsys, a)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	statusOpt := model.StatusOptions{Now: opt.Now, MinNewBytes: opt.MinNewBytes, SessionsDirOverride: ws.SessionsDirFlag}
+	for _, a := range snap.Agents {
+		if a.StoreProblem != "" {
+			snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s", a.AgentID, a.StoreProblem))
+		}
+		snap.Rows = append(snap.Rows, model.BuildRows(a, snap.Cursors, statusOpt)...)
+	}
+	return snap, nil
+}
+
+func snapshotAgent(ctx context.Context, fsys FS, a Agent) (model.AgentSnapshot, error) {
+	snap := model.AgentSnapshot{AgentID: a.ID, SessionsDir: a.SessionsDir, Outside: map[string]model.DirFile{}}
+	if a.SQLitePath != "" {
+		if fi, err := fsys.Stat(a.SQLitePath); err == nil {
+			snap.SQLitePath = a.SQLitePath
+			df := dirFile(fi)
+			snap.SQLite = &df
+		}
+	}
+	files, err := ListSessionsDir(ctx, fsys, a.SessionsDir)
+	if err != nil {
+		return snap, err
+	}
+	snap.Files = files
+
+	st := LoadSessionStore(fsys, a.StorePath)
+	snap.Rows, snap.StoreMissing, snap.StoreProblem = st.Rows, st.Missing, st.Problem
+	for _, r := range snap.Rows {
+		p := model.RowFile(a.SessionsDir, r.Entry)
+		if filepath.Dir(p) == a.SessionsDir {
+			continue
+		}
+		if fi, err := fsys.Stat(p); err == nil {
+			snap.Outside[p] = dirFile(fi)
+		}
+	}
+	return snap, nil
+}
+
+// ListSessionsDir lists a sessions folder in name order, with stat facts
+// that follow symlinks, as ClawVault's statSync does. A missing folder is
+// an empty list.
+func ListSessionsDir(ctx context.Context, fsys FS, dir string) ([]model.DirFile, error) {
+	entries, err := fsys.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot list %s: %w", dir, err)
+	}
+	files := make([]model.DirFile, 0, len(entries))
+	for i, e := range entries {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if e.IsDir() {
+			continue
+		}
+		var fi fs.FileInfo
+		if e.Type()&fs.ModeSymlink != 0 {
+			fi, err = fsys.Stat(filepath.Join(dir, e.Name()))
+		} else {
+			fi, err = e.Info()
+		}
+		if err != nil {
+			continue // vanished between the listing and the stat
+		}
+		df := dirFile(fi)
+		df.Name = e.Name()
+		files = append(files, df)
+	}
+	return files, nil
+}
+
+func dirFile(fi fs.FileInfo) model.DirFile {
+	df := model.DirFile{Name: fi.Name(), IsFile: fi.Mode().IsRegular(), Size: fi.Size(), ModTime: fi.ModTime()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		df.Inode = sys.Ino
+	}
+	return df
+}
+
+// Rediagnose recomputes the diagnosis of row i, after deep facts were added.
+func (s *Snapshot) Rediagnose(i int) {
+	row := &s.Rows[i]
+	for _, a := range s.Agents {
+		if a.AgentID == row.Agent {
+			row.Diagnosis = model.Diagnose(row, a, s.Cursors, model.StatusOptions{Now: s.TakenAt, MinNewBytes: s.MinNewBytes})
+			return
+		}
+	}
+}

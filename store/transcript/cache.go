@@ -1,0 +1,118 @@
+package transcript
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Cache keeps the indexes of opened transcripts, keyed by path and
+// validated by size, mtime and inode. A transcript that only grew since it
+// was indexed is extended from where its index stopped.
+type Cache struct {
+	mu      sync.Mutex
+	entries map[string]*Index
+	// Stats count how Open answered, for tests and the TUI's status line.
+	Stats CacheStats
+}
+
+// CacheStats counts cache outcomes.
+type CacheStats struct {
+	Hits, Extends, Builds int
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache {
+	return &Cache{entries: map[string]*Index{}}
+}
+
+// FileStat is the identity of a file version.
+type FileStat struct {
+	Size    int64
+	ModTime time.Time
+	Inode   uint64
+}
+
+// StatFile stats path (following symlinks) for the cache key.
+func StatFile(path string) (FileStat, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return FileStat{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return FileStat{}, fmt.Errorf("%s is not a regular file", path)
+	}
+	st := FileStat{Size: fi.Size(), ModTime: fi.ModTime()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.Inode = sys.Ino
+	}
+	return st, nil
+}
+
+// Open returns the index of the transcript at path: from the cache when the
+// file is unchanged, extended when it only grew, built otherwise.
+func (c *Cache) Open(ctx context.Context, path string, opt Options) (*Index, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	st := FileStat{Size: fi.Size(), ModTime: fi.ModTime()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.Inode = sys.Ino
+	}
+
+	c.mu.Lock()
+	prev := c.entries[path]
+	c.mu.Unlock()
+
+	var ix *Index
+	switch {
+	case prev != nil && prev.Inode == st.Inode && prev.Size == st.Size && prev.ModTime.Equal(st.ModTime):
+		c.count(func(s *CacheStats) { s.Hits++ })
+		return prev, nil
+	case prev != nil && prev.Inode == st.Inode && st.Size >= prev.End && prev.unchangedBefore(f):
+		ix, err = prev.extend(ctx, f, st.Size, opt)
+		c.count(func(s *CacheStats) { s.Extends++ })
+	default:
+		ix, err = Build(ctx, path, f, st.Size, opt)
+		c.count(func(s *CacheStats) { s.Builds++ })
+	}
+	if err != nil {
+		return nil, err
+	}
+	ix.ModTime, ix.Inode = st.ModTime, st.Inode
+	c.mu.Lock()
+	c.entries[path] = ix
+	c.mu.Unlock()
+	return ix, nil
+}
+
+func (c *Cache) count(f func(*CacheStats)) {
+	c.mu.Lock()
+	f(&c.Stats)
+	c.mu.Unlock()
+}
+
+// Forget drops a path from the cache.
+func (c *Cache) Forget(path string) {
+	c.mu.Lock()
+	delete(c.entries, path)
+	c.mu.Unlock()
+}
+
+// unchangedBefore reports whether the bytes the index covers still hash the same.
+func (ix *Index) unchangedBefore(f *os.File) bool {
+	head, tail := fingerprint(f, ix.End)
+	return head == ix.headSum && tail == ix.endSum
+}

@@ -1,0 +1,137 @@
+package transcript
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"clawvault-tui/model"
+)
+
+// hasBadEscape reports a backslash followed by a letter JSON does not
+// allow. The sniffer leaves those to body decoding (see validBody).
+func hasBadEscape(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		if i+1 >= len(b) {
+			return true
+		}
+		switch b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i++
+		case 'u':
+			if i+5 >= len(b) {
+				return true
+			}
+			for _, c := range b[i+2 : i+6] {
+				if !isHexDigit(c) {
+					return true
+				}
+			}
+			i += 5
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// FuzzSniffLine checks the sniffer against encoding/json: it never panics,
+// accepts every JSON object, rejects everything else (but bad escapes, by
+// design), and extracts the same fields a full decode finds.
+func FuzzSniffLine(f *testing.F) {
+	for _, s := range []string{
+		header, line("a", ""), line("b", "a"), `{}`, `{"type":"label","id":"l","targetId":"a","label":"x"}`,
+		`{"type":"compaction","id":"c","firstKeptEntryId":"a","tokensBefore":12.5,"summary":""}`,
+		`{"type":"message","message":{"role":"\u0075ser","content":[{"type":"text","text":"a\"b"}]}}`,
+		`{"a":[1,-0.5e+3,true,false,null,{"b":[]}],"\u0069d":"x"}`, `{"a":1,}`, `[1]`, `{"a":"\x01"}`, `{"a":01}`,
+		`{"type":"message","id":"x","id":"y"}`, `{"version":"2","type":"session","id":""}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		info, ok := SniffLine(data)
+		trimmed := bytes.TrimLeft(data, " \t\r\n")
+		valid := json.Valid(data) && len(trimmed) > 0 && trimmed[0] == '{'
+		if valid && !ok {
+			t.Fatalf("a valid JSON object was rejected: %q", data)
+		}
+		if ok && !valid && !hasBadEscape(data) {
+			t.Fatalf("invalid JSON was accepted: %q", data)
+		}
+		if !ok || !valid {
+			return
+		}
+		// A map, not a struct: encoding/json matches struct fields without
+		// regard to case, JavaScript does not.
+		var ref map[string]any
+		if err := json.Unmarshal(data, &ref); err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		e, _, _ := info.Entry(data, 0, 1)
+		if s, isStr := ref["id"].(string); isStr != (e.Flags&1 != 0) || (isStr && s != e.ID) {
+			t.Fatalf("id: sniffed %q (flags %d), decoded %#v", e.ID, e.Flags, ref["id"])
+		}
+		if s, isStr := ref["parentId"].(string); isStr && s != e.ParentID {
+			t.Fatalf("parentId: sniffed %q, decoded %q", e.ParentID, s)
+		}
+		if s, _ := ref["type"].(string); info.Type.String() != "other" && info.Type.String() != s {
+			t.Fatalf("type: sniffed %v, decoded %q", info.Type, s)
+		}
+		if msg, isObj := ref["message"].(map[string]any); isObj && info.Type.String() == "message" {
+			if s, isStr := msg["role"].(string); isStr && model.ParseRole(s) != e.Role {
+				t.Fatalf("role: sniffed %v, decoded %q", e.Role, s)
+			}
+		}
+	})
+}
+
+// FuzzIndex indexes arbitrary bytes in small chunks and checks the result
+// against a line-by-line reading: same entries, same malformed lines.
+func FuzzIndex(f *testing.F) {
+	f.Add([]byte(header + "\n" + line("a", "") + "\r\n\n{bad\n" + line("b", "a")))
+	f.Add([]byte("\xef\xbb\xbf" + header + "\n" + header + "\n"))
+	f.Add([]byte("\n\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		old := chunkSize
+		chunkSize = 16
+		defer func() { chunkSize = old }()
+		ix, err := Build(context.Background(), "fuzz", bytes.NewReader(data), int64(len(data)), Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var entries int
+		var malformed []int32
+		lines := strings.Split(string(data), "\n")
+		for i, l := range lines {
+			last := i == len(lines)-1
+			l = strings.TrimSuffix(l, "\r")
+			if i == 0 {
+				l = strings.TrimPrefix(l, "\xef\xbb\xbf")
+			}
+			if isBlank([]byte(l)) {
+				continue
+			}
+			if _, ok := SniffLine([]byte(l)); ok {
+				entries++
+			} else if !last {
+				malformed = append(malformed, int32(i+1))
+			}
+		}
+		if len(ix.Entries) != entries {
+			t.Fatalf("entries = %d, want %d", len(ix.Entries), entries)
+		}
+		if len(ix.Malformed) != len(malformed) {
+			t.Fatalf("malformed = %v, want %v", ix.Malformed, malformed)
+		}
+		_ = ix.Tree.IDs(ix.Tree.Context)
+	})
+}

@@ -1,0 +1,304 @@
+// Package transcript indexes OpenClaw/pi JSONL transcripts: the byte offset
+// of every line and the few fields the entry tree needs, sniffed without
+// decoding bodies, validated as strictly as JSON.parse, and cached by
+// (path, size, mtime, inode) so that a file that only grew is extended
+// rather than re-read.
+package transcript
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"strconv"
+)
+
+// The scanner below validates JSON as RFC 8259 (and JSON.parse) define it,
+// without allocating and without building values. Strings dominate
+// transcript bytes, so a string is skipped with bytes.IndexByte (SIMD) to
+// its closing quote, then checked for control characters eight bytes at a
+// time and for valid escapes at each backslash.
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+	c20s  = 0x2020202020202020
+)
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
+	}
+	return i
+}
+
+// validBody checks a string body (between its quotes) for control
+// characters, 32 bytes per step. It does not check the letter after each
+// backslash: JSON.stringify never writes a bad escape, the per-escape check
+// would double the cost of indexing, and a bad escape still fails loudly
+// when the entry's body is decoded.
+func validBody(b []byte) bool {
+	i := 0
+	var acc uint64
+	for ; i+32 <= len(b); i += 32 {
+		x0 := binary.LittleEndian.Uint64(b[i:])
+		x1 := binary.LittleEndian.Uint64(b[i+8:])
+		x2 := binary.LittleEndian.Uint64(b[i+16:])
+		x3 := binary.LittleEndian.Uint64(b[i+24:])
+		acc |= ((x0 - c20s) &^ x0) | ((x1 - c20s) &^ x1) | ((x2 - c20s) &^ x2) | ((x3 - c20s) &^ x3)
+	}
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		acc |= (x - c20s) &^ x
+	}
+	if acc&highs != 0 {
+		return false
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return false
+		}
+	}
+	// A backslash that ends the body escapes nothing; scanString's parity
+	// check already rules that out, so the body is valid.
+	return true
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// scanString validates the string starting at b[i] == '"' and returns the
+// index just past its closing quote.
+func scanString(b []byte, i int) (end int, ok bool) {
+	start := i + 1
+	j := start
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return 0, false
+		}
+		q += j
+		// A quote preceded by an odd run of backslashes is escaped.
+		k := q - 1
+		for k >= start && b[k] == '\\' {
+			k--
+		}
+		if (q-1-k)%2 == 0 {
+			if !validBody(b[start:q]) {
+				return 0, false
+			}
+			return q + 1, true
+		}
+		j = q + 1
+	}
+}
+
+// scanNumber validates -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? at b[i].
+func scanNumber(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	if i >= len(b) {
+		return 0, false
+	}
+	switch {
+	case b[i] == '0':
+		i++
+	case b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return 0, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return 0, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return 0, false
+		}
+	}
+	return i, true
+}
+
+func scanLiteral(b []byte, i int, lit string) (int, bool) {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return 0, false
+	}
+	return i + len(lit), true
+}
+
+// scanScalar validates a non-container value at b[i].
+func scanScalar(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return scanString(b, i)
+	case c == 't':
+		return scanLiteral(b, i, "true")
+	case c == 'f':
+		return scanLiteral(b, i, "false")
+	case c == 'n':
+		return scanLiteral(b, i, "null")
+	case c == '-' || c >= '0' && c <= '9':
+		return scanNumber(b, i)
+	}
+	return 0, false
+}
+
+// maxDepth bounds nesting. V8's JSON.parse throws on very deep input too,
+// and a bound keeps a hostile line from costing unbounded memory.
+const maxDepth = 10000
+
+// skipValue validates any value at b[i] iteratively and returns the index
+// just past it.
+func skipValue(b []byte, i int) (int, bool) {
+	i = skipWS(b, i)
+	if i >= len(b) {
+		return 0, false
+	}
+	if b[i] != '{' && b[i] != '[' {
+		return scanScalar(b, i)
+	}
+	var stackBuf [64]byte
+	stack := stackBuf[:0]
+	for {
+		// At the start of a value.
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return 0, false
+		}
+		switch b[i] {
+		case '{':
+			if len(stack) >= maxDepth {
+				return 0, false
+			}
+			stack = append(stack, '}')
+			i = skipWS(b, i+1)
+			if i < len(b) && b[i] == '}' {
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			var ok bool
+			if i, ok = scanKey(b, i); !ok {
+				return 0, false
+			}
+			continue
+		case '[':
+			if len(stack) >= maxDepth {
+				return 0, false
+			}
+			stack = append(stack, ']')
+			i = skipWS(b, i+1)
+			if i < len(b) && b[i] == ']' {
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			continue
+		default:
+			var ok bool
+			if i, ok = scanScalar(b, i); !ok {
+				return 0, false
+			}
+		}
+		// After a value: a separator, or the end of containers.
+		for {
+			if len(stack) == 0 {
+				return i, true
+			}
+			i = skipWS(b, i)
+			if i >= len(b) {
+				return 0, false
+			}
+			top := stack[len(stack)-1]
+			if b[i] == top {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			if b[i] != ',' {
+				return 0, false
+			}
+			i++
+			if top == '}' {
+				var ok bool
+				if i, ok = scanKey(b, skipWS(b, i)); !ok {
+					return 0, false
+				}
+			}
+			break
+		}
+	}
+}
+
+// scanKey validates `"key" :` at b[i] and returns the index after the colon.
+func scanKey(b []byte, i int) (int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, false
+	}
+	end, ok := scanString(b, i)
+	if !ok {
+		return 0, false
+	}
+	end = skipWS(b, end)
+	if end >= len(b) || b[end] != ':' {
+		return 0, false
+	}
+	return end + 1, true
+}
+
+// Valid reports whether b holds exactly one JSON value (with surrounding
+// whitespace), as JSON.parse would accept it.
+func Valid(b []byte) bool {
+	end, ok := skipValue(b, 0)
+	return ok && skipWS(b, end) == len(b)
+}
+
+// unquote returns the content of the validated string literal b[start:end]
+// (quotes included), decoding escapes when there are any.
+func unquote(b []byte, start, end int) string {
+	if bytes.IndexByte(b[start+1:end-1], '\\') < 0 {
+		return string(b[start+1 : end-1])
+	}
+	var s string
+	if json.Unmarshal(b[start:end], &s) != nil {
+		return string(b[start+1 : end-1])
+	}
+	return s
+}
+
+// parseInt reads a JSON number as an int64, truncating a fraction.
+func parseInt(b []byte) (int64, bool) {
+	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+func parseFloat(b []byte) (float64, error) { return strconv.ParseFloat(string(b), 64) }
