@@ -1,0 +1,142 @@
+// Package observer runs jobs over the store and the model: ClawVault's
+// observation selection and sweeps, deep checks of pending bytes, and
+// retention planning. Jobs report progress and honour cancellation.
+package observer
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// NormalizeLine is ClawVault 3.5.2's parseOpenClawJsonLine: one transcript
+// line becomes "<role>: <text>", or "" when it yields no message. Accepted
+// shapes are {role, content} and {type:"message", message:{role, content}};
+// content is a string, an array reduced through .text/.content strings, or
+// an object's .text/.content, so thinking, toolCall and image blocks vanish.
+func NormalizeLine(line []byte) string {
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	text := jsTrim(toValidUTF8(line))
+	if text == "" {
+		return ""
+	}
+	var entry map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(text), &entry); err != nil || entry == nil {
+		return ""
+	}
+	_, hasRole := entry["role"]
+	_, hasContent := entry["content"]
+	if hasRole && hasContent {
+		return joinRole(entry["role"], entry["content"])
+	}
+	var typ string
+	if json.Unmarshal(entry["type"], &typ) != nil || typ != "message" {
+		return ""
+	}
+	var msg map[string]json.RawMessage
+	if err := json.Unmarshal(entry["message"], &msg); err != nil || msg == nil {
+		return ""
+	}
+	return joinRole(msg["role"], msg["content"])
+}
+
+func joinRole(rawRole, rawContent json.RawMessage) string {
+	content := extractContentText(rawContent)
+	if content == "" {
+		return ""
+	}
+	var role string
+	if json.Unmarshal(rawRole, &role) == nil {
+		role = strings.ToLower(jsTrim(role))
+	}
+	if role == "" {
+		return content
+	}
+	return role + ": " + content
+}
+
+// extractContentText follows ClawVault's extractContentText.
+func extractContentText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return ""
+		}
+		return normalizeWhitespace(s)
+	case '[':
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) != nil {
+			return ""
+		}
+		parts := make([]string, 0, len(items))
+		for _, it := range items {
+			if p := extractContentText(it); p != "" {
+				parts = append(parts, p)
+			}
+		}
+		return normalizeWhitespace(strings.Join(parts, " "))
+	case '{':
+		var obj struct {
+			Text    json.RawMessage `json:"text"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(raw, &obj) != nil {
+			return ""
+		}
+		for _, v := range []json.RawMessage{obj.Text, obj.Content} {
+			var s string
+			if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
+				return normalizeWhitespace(s)
+			}
+		}
+	}
+	return ""
+}
+
+// normalizeWhitespace is value.replace(/\s+/g, " ").trim().
+func normalizeWhitespace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if isJSSpace(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// jsTrim is String.prototype.trim.
+func jsTrim(s string) string {
+	return strings.TrimFunc(s, isJSSpace)
+}
+
+// isJSSpace is JavaScript's WhiteSpace and LineTerminator set (\s).
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00a0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+// toValidUTF8 decodes bytes as Node's Buffer.toString("utf-8") does,
+// replacing invalid sequences with U+FFFD.
+func toValidUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}

@@ -1,0 +1,102 @@
+package observer
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store"
+)
+
+// Candidate is a session the next sweep would observe, with ClawVault's
+// numbers (observe --active --dry-run).
+type Candidate struct {
+	Agent          string `json:"agent"`
+	SessionKey     string `json:"sessionKey"`
+	SessionID      string `json:"sessionId"`
+	Source         string `json:"source"`
+	File           string `json:"file"`
+	StartOffset    int64  `json:"startOffset"`
+	FileSize       int64  `json:"fileSize"`
+	NewBytes       int64  `json:"newBytes"`
+	ThresholdBytes int64  `json:"thresholdBytes"`
+}
+
+// Selection is one agent's dry run.
+type Selection struct {
+	Agent      string
+	Checked    int
+	Candidates []Candidate
+}
+
+// NewBytes totals the candidates' new bytes.
+func (s Selection) NewBytes() int64 {
+	var n int64
+	for _, c := range s.Candidates {
+		n += c.NewBytes
+	}
+	return n
+}
+
+// Select runs ClawVault 3.5.2's discovery and candidate selection for one
+// agent of a snapshot: descriptors in discovery order, each stat'ed size
+// against its cursor and threshold.
+func Select(snap *store.Snapshot, agentID string, minNewBytes int64) Selection {
+	sel := Selection{Agent: agentID}
+	for _, a := range snap.Agents {
+		if a.AgentID != agentID {
+			continue
+		}
+		var rows []model.IndexRow
+		for _, r := range a.Rows {
+			rows = append(rows, r.Entry.IndexRow(r.Key))
+		}
+		files := map[string]model.DirFile{}
+		for _, f := range a.Files {
+			files[f.Name] = f
+		}
+		descriptors := model.Discover(agentID, rows, a.Files)
+		sel.Checked = len(descriptors)
+		for _, d := range descriptors {
+			f := files[d.FileName]
+			var cursor *model.Cursor
+			if c, ok := snap.Cursors.Store.Get(d.SessionID); ok {
+				cursor = &c
+			}
+			s := model.Select(f.Size, cursor, minNewBytes)
+			if !s.Candidate {
+				continue
+			}
+			sel.Candidates = append(sel.Candidates, Candidate{
+				Agent:          agentID,
+				SessionKey:     d.SessionKey,
+				SessionID:      d.SessionID,
+				Source:         model.SourceLabel(d.SessionKey),
+				File:           filepath.Join(a.SessionsDir, d.FileName),
+				StartOffset:    s.StartOffset,
+				FileSize:       f.Size,
+				NewBytes:       s.NewBytes,
+				ThresholdBytes: s.ThresholdBytes,
+			})
+		}
+	}
+	return sel
+}
+
+// WriteDryRun prints a selection exactly as `clawvault observe --active
+// --dry-run` prints it.
+func WriteDryRun(w io.Writer, sel Selection) error {
+	var b strings.Builder
+	if len(sel.Candidates) == 0 {
+		fmt.Fprintf(&b, "No active sessions crossed threshold (%d checked).\n", sel.Checked)
+	} else {
+		fmt.Fprintf(&b, "Dry run: %d session(s) would be observed (%d new bytes).\n", len(sel.Candidates), sel.NewBytes())
+		for _, c := range sel.Candidates {
+			fmt.Fprintf(&b, "- %s [%s] \u0394%dB (threshold %dB)\n", c.SessionKey, c.Source, c.NewBytes, c.ThresholdBytes)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
