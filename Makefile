@@ -1,0 +1,47 @@
+# clawvault-tui — the two commands that matter: `make run` and `make test`.
+GO      ?= go
+BIN     := bin/clawvault-tui
+PKGS    := ./...
+# Benchmarks generate their data with the demo generator in a temp folder;
+# BENCH_SCALE=100 is the budget scale of DESIGN.md §7 (10,000 sessions, 300 MB transcript).
+BENCH_SCALE ?= 100
+FUZZTIME    ?= 10s
+
+.PHONY: build run test bench fuzz conformance lint clean
+
+build:
+	$(GO) build -o $(BIN) .
+
+# Opens the TUI on your OpenClaw workspace, or on a generated demo workspace
+# when none is found. Pass flags with ARGS="--state-dir DIR -v VAULT".
+run: build
+	./$(BIN) --demo-if-none $(ARGS)
+
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test $(PKGS)
+
+bench:
+	BENCH_SCALE=$(BENCH_SCALE) $(GO) test -run '^$$' -bench . -benchmem -timeout 60m $(PKGS)
+
+# A short run of every fuzz target (go test allows one target per run).
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$t"; \
+	    $(GO) test $$pkg -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME); \
+	  done; \
+	done
+
+# Reinstalls the reference tools (clawvault@3.5.2, pi-coding-agent) in a temp
+# folder, regenerates their outputs on the same inputs, and compares live.
+conformance: build
+	./conformance/run.sh
+
+lint:
+	@test -z "$$(gofmt -l .)" || (echo "gofmt would change:"; gofmt -l .; exit 1)
+	$(GO) vet $(PKGS)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@2025.1.1 $(PKGS)
+
+clean:
+	rm -rf bin

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"clawvault-tui/model"
+	"clawvault-tui/observer"
+	"clawvault-tui/store"
+)
+
+func cmdStatus(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	var common commonFlags
+	common.register(fs)
+	deep := fs.Bool("deep", false, "also read each pending range (partial tails, no messages)")
+	minNew := fs.Int64("min-new", 0, "threshold override in bytes, as ClawVault's --min-new")
+	problems := fs.Bool("problems", false, "only sessions with a problem")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	ws, err := common.workspace()
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	snap, err := store.Scan(ctx, store.OS, ws, store.ScanOptions{MinNewBytes: *minNew})
+	if err != nil {
+		return err
+	}
+	if *deep {
+		if err := observer.Deepen(ctx, store.OS, snap, nil); err != nil {
+			return err
+		}
+	}
+	rows := snap.Rows
+	if *problems {
+		rows = nil
+		for _, r := range snap.Rows {
+			if worstSeverity(r) >= 2 {
+				rows = append(rows, r)
+			}
+		}
+	}
+	if common.json {
+		return writeJSON(stdout, statusJSON(snap, rows))
+	}
+	return writeStatusText(stdout, snap, rows)
+}
+
+func worstSeverity(r model.SessionRow) int {
+	worst := 0
+	for _, d := range r.Diagnosis {
+		worst = max(worst, d.Code.Severity())
+	}
+	return worst
+}
+
+// The JSON shapes below are a contract (DESIGN.md §4): fields may be
+// added, never renamed.
+
+type statusDoc struct {
+	StateDir string          `json:"stateDir"`
+	Vault    string          `json:"vault"`
+	Cursors  cursorFileDoc   `json:"cursors"`
+	Agents   []agentDoc      `json:"agents"`
+	Sessions []sessionDoc    `json:"sessions"`
+	Problems []string        `json:"problems"`
+	Counts   map[string]int  `json:"counts"`
+	TakenAt  string          `json:"takenAt"`
+	Warnings []string        `json:"warnings"`
+}
+
+type cursorFileDoc struct {
+	Path     string            `json:"path"`
+	Exists   bool              `json:"exists"`
+	Cursors  int               `json:"cursors"`
+	Corrupt  string            `json:"corrupt,omitempty"`
+	Problems map[string]string `json:"invalid,omitempty"`
+}
+
+type agentDoc struct {
+	ID           string `json:"id"`
+	SessionsDir  string `json:"sessionsDir"`
+	SessionsJSON string `json:"sessionsJson"`
+	Workspace    string `json:"workspace,omitempty"`
+	SQLite       string `json:"sqlite,omitempty"`
+	StoreMissing bool   `json:"storeMissing"`
+	StoreProblem string `json:"storeProblem,omitempty"`
+	Sessions     int    `json:"sessions"`
+}
+
+type sessionDoc struct {
+	Agent          string            `json:"agent"`
+	SessionKey     string            `json:"sessionKey"`
+	SessionID      string            `json:"sessionId"`
+	File           string            `json:"file"`
+	Source         string            `json:"source"`
+	SizeBytes      int64             `json:"sizeBytes"`
+	CursorOffset   *int64            `json:"cursorOffset"`
+	LastObservedAt *string           `json:"lastObservedAt"`
+	StartOffset    int64             `json:"startOffset"`
+	PendingBytes   int64             `json:"pendingBytes"`
+	ThresholdBytes int64             `json:"thresholdBytes"`
+	Candidate      bool              `json:"candidate"`
+	Stale          bool              `json:"stale"`
+	Diagnosis      []model.Diagnosis `json:"diagnosis"`
+
+	Origin      string   `json:"origin"`
+	FileKind    string   `json:"fileKind"`
+	Exists      bool     `json:"exists"`
+	ModifiedAt  string   `json:"modifiedAt,omitempty"`
+	Discovered  bool     `json:"discovered"`
+	ObserverKey string   `json:"observerKey,omitempty"`
+	CursorID    string   `json:"cursorId,omitempty"`
+	Siblings    []string `json:"siblings,omitempty"`
+	Meta        *metaDoc `json:"meta,omitempty"`
+}
+
+type metaDoc struct {
+	UpdatedAt                  *string  `json:"updatedAt"`
+	ChatType                   string   `json:"chatType,omitempty"`
+	Channel                    string   `json:"channel,omitempty"`
+	Model                      string   `json:"model,omitempty"`
+	ContextTokens              *int64   `json:"contextTokens,omitempty"`
+	TotalTokens                *int64   `json:"totalTokens,omitempty"`
+	CompactionCount            *int     `json:"compactionCount,omitempty"`
+	MemoryFlushCompactionCount *int     `json:"memoryFlushCompactionCount,omitempty"`
+	EstimatedCostUSD           *float64 `json:"estimatedCostUsd,omitempty"`
+}
+
+func statusJSON(snap *store.Snapshot, rows []model.SessionRow) statusDoc {
+	ws := snap.Workspace
+	doc := statusDoc{
+		StateDir: ws.StateDir,
+		Vault:    ws.Vault,
+		Cursors: cursorFileDoc{
+			Path: snap.Cursors.Path, Exists: !snap.Cursors.Missing, Cursors: snap.Cursors.Store.Len(),
+			Corrupt: snap.Cursors.Corrupt, Problems: snap.Cursors.Problems,
+		},
+		Problems: nonNil(snap.Problems),
+		Warnings: nonNil(ws.Warnings),
+		Counts:   map[string]int{},
+		TakenAt:  model.FormatISOTime(snap.TakenAt),
+		Sessions: []sessionDoc{},
+	}
+	perAgent := map[string]int{}
+	for _, r := range snap.Rows {
+		perAgent[r.Agent]++
+	}
+	for i, a := range ws.Agents {
+		ad := agentDoc{ID: a.ID, SessionsDir: a.SessionsDir, SessionsJSON: a.StorePath, Workspace: a.Workspace, SQLite: a.SQLitePath, Sessions: perAgent[a.ID]}
+		if i < len(snap.Agents) {
+			ad.StoreMissing, ad.StoreProblem = snap.Agents[i].StoreMissing, snap.Agents[i].StoreProblem
+		}
+		doc.Agents = append(doc.Agents, ad)
+	}
+	for _, r := range rows {
+		doc.Sessions = append(doc.Sessions, sessionJSON(r))
+		for _, d := range r.Diagnosis {
+			doc.Counts[string(d.Code)]++
+		}
+	}
+	return doc
+}
+
+func sessionJSON(r model.SessionRow) sessionDoc {
+	d := sessionDoc{
+		Agent: r.Agent, SessionKey: r.DisplayKey(), SessionID: r.SessionID, File: r.File, Source: r.Label,
+		SizeBytes: r.Size, StartOffset: r.Selection.StartOffset, PendingBytes: r.Selection.NewBytes,
+		ThresholdBytes: r.Selection.ThresholdBytes, Candidate: r.Candidate, Stale: r.Stale,
+		Diagnosis: r.Diagnosis, Origin: r.Origin.String(), FileKind: r.Name.Kind.String(), Exists: r.Exists,
+		Discovered: r.Discovered, ObserverKey: r.ObserverKey, CursorID: r.CursorID, Siblings: r.Siblings,
+	}
+	if d.Diagnosis == nil {
+		d.Diagnosis = []model.Diagnosis{}
+	}
+	if !r.ModTime.IsZero() {
+		d.ModifiedAt = model.FormatISOTime(r.ModTime)
+	}
+	if r.Cursor != nil {
+		off := r.Cursor.Offset()
+		at := r.Cursor.LastObservedAt
+		d.CursorOffset, d.LastObservedAt = &off, &at
+	}
+	if e := r.Entry; e != nil {
+		m := &metaDoc{
+			ChatType: e.ChatType, Channel: e.Channel, Model: e.Model, ContextTokens: e.ContextTokens,
+			TotalTokens: e.TotalTokens, CompactionCount: e.CompactionCount,
+			MemoryFlushCompactionCount: e.MemoryFlushCompactionCount, EstimatedCostUSD: e.EstimatedCostUSD,
+		}
+		if ms := e.UpdatedAt.Ms(); ms > 0 {
+			s := model.FormatISOTime(time.UnixMilli(ms))
+			m.UpdatedAt = &s
+		}
+		d.Meta = m
+	}
+	return d
+}
+
+func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow) error {
+	ws := snap.Workspace
+	vault := ws.Vault
+	if vault == "" {
+		vault = "none found (pass -v DIR)"
+	} else {
+		vault += " (" + ws.VaultSource + ")"
+	}
+	fmt.Fprintf(w, "State dir: %s (%s)\nVault:     %s\n", ws.StateDir, ws.StateDirSource, vault)
+	switch c := snap.Cursors; {
+	case c.Corrupt != "":
+		fmt.Fprintf(w, "Cursors:   %s does not parse: %s\n", c.Path, c.Corrupt)
+	case c.Missing:
+		fmt.Fprintf(w, "Cursors:   none yet\n")
+	default:
+		fmt.Fprintf(w, "Cursors:   %d in %s", c.Store.Len(), c.Path)
+		if len(c.Problems) > 0 {
+			fmt.Fprintf(w, " (%d invalid, ignored)", len(c.Problems))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, p := range append(snap.Problems, ws.Warnings...) {
+		fmt.Fprintf(w, "Warning:   %s\n", p)
+	}
+	fmt.Fprintln(w)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tKEY\tLABEL\tSIZE\tOBSERVED\tPENDING\tTHRESHOLD\tSTATE")
+	for _, r := range rows {
+		observed := "never"
+		if r.Cursor != nil {
+			if at, ok := r.Cursor.ObservedAt(); ok {
+				observed = model.Ago(snap.TakenAt.Sub(at)) + " ago"
+			}
+		}
+		pending, threshold := "-", "-"
+		if r.Exists && r.Origin != model.OriginSQLite {
+			pending, threshold = model.Bytes(r.Selection.NewBytes), model.Bytes(r.Selection.ThresholdBytes)
+		}
+		size := "missing"
+		if r.Exists {
+			size = model.Bytes(r.Size)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Agent, shortKey(rowKey(r), 44), r.Label, size, observed, pending, threshold, codes(r))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	var explained []model.SessionRow
+	for _, r := range rows {
+		if worstSeverity(r) >= 2 {
+			explained = append(explained, r)
+		}
+	}
+	if len(explained) > 0 {
+		fmt.Fprintf(w, "\nWhy (%d session(s) need attention):\n", len(explained))
+		for _, r := range explained {
+			fmt.Fprintf(w, "\n  %s  %s\n", rowKey(r), r.File)
+			for _, d := range r.Diagnosis {
+				fmt.Fprintf(w, "    %-19s %s\n", d.Code+":", d.Message)
+			}
+		}
+	}
+	return nil
+}
+
+func rowKey(r model.SessionRow) string {
+	if k := r.DisplayKey(); k != "" {
+		return k
+	}
+	if r.Origin == model.OriginSQLite {
+		return "(sqlite store)"
+	}
+	return "(" + r.Name.Kind.String() + ") " + filepath.Base(r.File)
+}
+
+func codes(r model.SessionRow) string {
+	var c []string
+	for _, d := range r.Diagnosis {
+		c = append(c, string(d.Code))
+	}
+	return strings.Join(c, ",")
+}
+
+// shortKey keeps the start and the end of a long key, as `openclaw
+// sessions` does.
+func shortKey(k string, width int) string {
+	if len(k) <= width {
+		return k
+	}
+	tail := width / 3
+	return k[:width-tail-3] + "..." + k[len(k)-tail:]
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

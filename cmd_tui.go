@@ -1,0 +1,64 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"clawvault-tui/store"
+	"clawvault-tui/store/demo"
+	"clawvault-tui/ui"
+)
+
+func cmdTUI(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("clawvault-tui", flag.ContinueOnError)
+	var common commonFlags
+	common.register(fs)
+	useDemo := fs.Bool("demo", false, "open a generated demo workspace (in a temp folder)")
+	demoIfNone := fs.Bool("demo-if-none", false, "open a demo workspace when no workspace is found (make run)")
+	theme := fs.String("theme", "auto", "auto, dark, light, ansi or none")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if os.Getenv("NO_COLOR") != "" {
+		*theme = "none"
+	}
+	var banner string
+	ws, err := common.workspace()
+	if err != nil && !*useDemo {
+		if !*demoIfNone {
+			return fmt.Errorf("%w\nTo look around first: clawvault-tui --demo", err)
+		}
+		fmt.Fprintf(stderr, "clawvault-tui: %v\nOpening a demo workspace instead.\n", err)
+		*useDemo = true
+	}
+	if *useDemo {
+		dir, err := os.MkdirTemp("", "clawvault-tui-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		fmt.Fprintf(stderr, "Generating a demo workspace in %s …\n", dir)
+		m, err := demo.Generate(dir, demo.ScaleOptions(1, 1, time.Now()))
+		if err != nil {
+			return fmt.Errorf("generate the demo workspace: %w", err)
+		}
+		ws, err = store.Locate(store.OSEnv(), store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir})
+		if err != nil {
+			return err
+		}
+		banner = "demo workspace in " + filepath.Dir(m.StateDir)
+	}
+	app := ui.New(ui.Options{Workspace: ws, Theme: *theme, Banner: banner})
+	_, err = tea.NewProgram(app, tea.WithOutput(stdout)).Run()
+	if errors.Is(err, tea.ErrInterrupted) {
+		return nil
+	}
+	return err
+}
