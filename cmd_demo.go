@@ -18,6 +18,7 @@ func cmdDemo(args []string, stdout io.Writer) error {
 	common.register(fs)
 	scale := fs.Int("scale", 1, "grow the workspace: 100 gives 10,000 sessions, a 300 MB heartbeat transcript and a 15 MB vault")
 	seed := fs.Int64("seed", 1, "random seed: the same seed and clock give the same files")
+	nowFlag := fs.String("now", "", "the generator's clock, RFC 3339 (default: now); pins every timestamp and age")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -36,7 +37,13 @@ func cmdDemo(args []string, stdout io.Writer) error {
 		return fmt.Errorf("%s is not empty; the demo writes only into an empty or new folder", dir)
 	}
 	start := time.Now()
-	m, err := demo.Generate(dir, demo.ScaleOptions(*scale, *seed, start))
+	clock := start
+	if *nowFlag != "" {
+		if clock, err = time.Parse(time.RFC3339, *nowFlag); err != nil {
+			return exitError{2, fmt.Errorf("--now %q is not an RFC 3339 time such as 2026-11-21T12:00:00Z", *nowFlag)}
+		}
+	}
+	m, err := demo.Generate(dir, demo.ScaleOptions(*scale, *seed, clock))
 	if err != nil {
 		return err
 	}

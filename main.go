@@ -68,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		fmt.Fprintf(stderr, "clawvault-tui: unknown command %q\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "clawvault-tui: unknown command %q; run `clawvault-tui help` for the commands\n", cmd)
 		return 2
 	}
 	if err == nil {

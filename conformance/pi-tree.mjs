@@ -3,13 +3,15 @@
 // getEntries(), so v1 files whose ids pi invents still compare), the ids,
 // and how many messages buildSessionContext gives. One JSON object per line.
 // pi rewrites v1/v2 and header-less files on open, so it reads a copy.
-// Usage: node pi-tree.mjs BASEDIR FILE...   (paths are printed relative to BASEDIR)
+// Usage: node pi-tree.mjs BASEDIR PREFIX < file-list   (one path per line;
+// paths are printed as PREFIX + the path relative to BASEDIR)
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
-const [base, ...files] = process.argv.slice(2);
+const [base, prefix] = process.argv.slice(2);
+const files = readFileSync(0, "utf8").split("\n").filter(Boolean);
 const scratch = mkdtempSync(join(tmpdir(), "pi-tree-"));
 for (const file of files) {
   const copy = join(scratch, "t.jsonl");
@@ -28,7 +30,7 @@ for (const file of files) {
   branchPoints.sort((a, b) => a - b);
   const leaf = sm.getLeafEntry();
   console.log(JSON.stringify({
-    file: relative(base, file),
+    file: prefix + relative(base, file),
     entries: entries.length,
     leaf: leaf ? pos.get(leaf) : null,
     activePath: sm.getBranch().map((e) => pos.get(e)),

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store/demo"
+	"clawvault-tui/store/transcript"
+)
+
+// The conformance tests compare clawvault-tui with the real reference tools
+// (ClawVault 3.5.2 and pi's SessionManager, from npm) on the same files.
+// `make test` reads their outputs from the goldens in testdata/conformance;
+// `make conformance` regenerates them live and points CONFORMANCE_DIR there.
+
+func conformanceDir() string {
+	if d := os.Getenv("CONFORMANCE_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join("testdata", "conformance")
+}
+
+type conformanceMeta struct {
+	Seed       int64  `json:"seed"`
+	Now        string `json:"now"`
+	PathLength int    `json:"pathLength"`
+}
+
+var (
+	confDemoOnce sync.Once
+	confDemoDir  string
+	confDemoErr  error
+)
+
+// conformanceDemo generates the demo the goldens were made on, at a path of
+// the same length (transcript headers carry absolute paths, so sizes depend
+// on the path's length).
+func conformanceDemo(t *testing.T) string {
+	t.Helper()
+	confDemoOnce.Do(func() {
+		var meta conformanceMeta
+		data, err := os.ReadFile(filepath.Join(conformanceDir(), "meta.json"))
+		if err != nil {
+			confDemoErr = err
+			return
+		}
+		if err := json.Unmarshal(data, &meta); err != nil {
+			confDemoErr = err
+			return
+		}
+		now, err := time.Parse(time.RFC3339, meta.Now)
+		if err != nil {
+			confDemoErr = err
+			return
+		}
+		base, err := os.MkdirTemp("", "cvtui-conf-")
+		if err != nil {
+			confDemoErr = err
+			return
+		}
+		pad := meta.PathLength - len(base) - 1
+		if pad < 1 {
+			confDemoErr = os.ErrInvalid
+			return
+		}
+		confDemoDir = filepath.Join(base, strings.Repeat("d", pad))
+		_, confDemoErr = demo.Generate(confDemoDir, demo.ScaleOptions(1, meta.Seed, now))
+	})
+	if confDemoErr != nil {
+		t.Fatalf("generate the conformance demo: %v", confDemoErr)
+	}
+	return confDemoDir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if confDemoDir != "" {
+		os.RemoveAll(filepath.Dir(confDemoDir))
+	}
+	os.Exit(code)
+}
+
+// TestConformanceClawVaultDryRun: `observe --dry-run` prints what
+// `clawvault observe --active --dry-run` prints on the same folders.
+func TestConformanceClawVaultDryRun(t *testing.T) {
+	dir := conformanceDemo(t)
+	state, vault := filepath.Join(dir, "state"), filepath.Join(dir, "vault")
+	t.Setenv("OPENCLAW_AGENT_ID", "")
+	cases := map[string][]string{
+		"main":         {"--state-dir", state},
+		"work":         {"--state-dir", state, "--agent", "work"},
+		"ops":          {"--state-dir", state, "--agent", "ops"},
+		"min-new-1":    {"--state-dir", state, "--min-new", "1"},
+		"sessions-dir": {"--sessions-dir", filepath.Join(state, "agents", "main", "sessions")},
+	}
+	for name, flags := range cases {
+		t.Run(name, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join(conformanceDir(), "clawvault", name+".txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"observe", "--dry-run", "-v", vault}, flags...)
+			if code := run(args, &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			if got := stdout.String(); got != string(want) {
+				t.Errorf("clawvault-tui printed:\n%s\nClawVault 3.5.2 printed:\n%s", got, want)
+			}
+		})
+	}
+}
+
+// piTree is one line of pi-tree.jsonl: what pi's SessionManager made of a
+// file, with entries as positions in getEntries().
+type piTree struct {
+	File            string   `json:"file"`
+	Entries         int      `json:"entries"`
+	Leaf            *int     `json:"leaf"`
+	ActivePath      []int    `json:"activePath"`
+	Roots           []int    `json:"roots"`
+	BranchPoints    []int    `json:"branchPoints"`
+	ContextMessages int      `json:"contextMessages"`
+	IDs             []string `json:"ids"`
+}
+
+// TestConformancePiTree: `tree` agrees with pi's SessionManager on leaf,
+// active path, roots, branch points, entry count and the number of
+// messages buildSessionContext gives, on files pi wrote itself, on the
+// spec's examples and on every transcript of the demo.
+func TestConformancePiTree(t *testing.T) {
+	f, err := os.Open(filepath.Join(conformanceDir(), "pi-tree.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	n := 0
+	for sc.Scan() {
+		var want piTree
+		if err := json.Unmarshal(sc.Bytes(), &want); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		path := filepath.Join(conformanceDir(), want.File)
+		if rest, ok := strings.CutPrefix(want.File, "demo/"); ok {
+			path = filepath.Join(conformanceDemo(t), rest)
+		}
+		t.Run(want.File, func(t *testing.T) {
+			ix, err := transcript.NewCache().Open(context.Background(), path, transcript.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			comparePiTree(t, ix, want)
+		})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n < 10 {
+		t.Fatalf("only %d files in the golden", n)
+	}
+}
+
+func comparePiTree(t *testing.T, ix *transcript.Index, want piTree) {
+	tr := ix.Tree
+	node := map[int32]int{} // entry position → position in pi's getEntries()
+	var ids []string
+	if tr.HasHeader {
+		for i, e := range ix.Entries {
+			if e.Type != model.TypeSession {
+				node[int32(i)] = len(ids)
+				ids = append(ids, e.ID)
+			}
+		}
+	}
+	nodes := func(idx []int32) []int {
+		out := []int{}
+		for _, i := range idx {
+			out = append(out, node[i])
+		}
+		return out
+	}
+	if tr.Nodes != want.Entries {
+		t.Errorf("entries = %d, pi has %d", tr.Nodes, want.Entries)
+	}
+	var leaf *int
+	if tr.Leaf >= 0 {
+		l := node[tr.Leaf]
+		leaf = &l
+	}
+	if (leaf == nil) != (want.Leaf == nil) || (leaf != nil && *leaf != *want.Leaf) {
+		t.Errorf("leaf = %v, pi has %v", deref(leaf), deref(want.Leaf))
+	}
+	for _, c := range []struct {
+		what      string
+		got, want []int
+	}{
+		{"active path", nodes(tr.ActivePath), want.ActivePath},
+		{"roots", nodes(tr.Roots), want.Roots},
+		{"branch points", nodes(tr.BranchPoints), want.BranchPoints},
+	} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("%s = %v, pi has %v", c.what, c.got, c.want)
+		}
+	}
+	if len(tr.Context) != want.ContextMessages {
+		t.Errorf("model context = %d messages, pi's buildSessionContext gives %d", len(tr.Context), want.ContextMessages)
+	}
+	// pi invents ids for v1 files; every other file keeps its own.
+	if ix.Version >= 2 && !slices.Equal(ids, want.IDs) && len(ids)+len(want.IDs) > 0 {
+		t.Errorf("ids differ from pi's")
+	}
+}
+
+func deref(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}

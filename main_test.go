@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// keysOf lists the keys of a JSON object.
+func keysOf(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+func requireKeys(t *testing.T, what string, raw json.RawMessage, want ...string) {
+	t.Helper()
+	keys := keysOf(t, raw)
+	for _, k := range want {
+		if !slices.Contains(keys, k) {
+			t.Errorf("%s lacks %q (has %v)", what, k, keys)
+		}
+	}
+}
+
+// The JSON shapes of DESIGN.md §4 are a contract: these field names must stay.
+func TestStatusJSONContract(t *testing.T) {
+	dir := conformanceDemo(t)
+	out, errOut, code := runCLI(t, "status", "--json", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Sessions []json.RawMessage `json:"sessions"`
+		Agents   []json.RawMessage `json:"agents"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	requireKeys(t, "status", json.RawMessage(out), "stateDir", "vault", "agents", "sessions")
+	if len(doc.Sessions) < 40 || len(doc.Agents) != 3 {
+		t.Fatalf("%d sessions, %d agents", len(doc.Sessions), len(doc.Agents))
+	}
+	for _, s := range doc.Sessions {
+		requireKeys(t, "session", s, "agent", "sessionKey", "sessionId", "file", "source", "sizeBytes", "cursorOffset",
+			"lastObservedAt", "startOffset", "pendingBytes", "thresholdBytes", "candidate", "stale", "diagnosis")
+	}
+	// Every code the demo is built to show shows up.
+	for _, code := range []string{"no-cursor", "below-threshold", "candidate", "overdue", "cursor-past-eof", "stale",
+		"not-discovered", "reset-archive", "sqlite-store", "missing-file", "flush-skipped", "cursor-invalid", "scan-only", "checkpoint-copy"} {
+		if !strings.Contains(out, `"code": "`+code+`"`) {
+			t.Errorf("no session is diagnosed %s", code)
+		}
+	}
+}
+
+func TestStatusDeepFindsContentFacts(t *testing.T) {
+	dir := conformanceDemo(t)
+	out, errOut, code := runCLI(t, "status", "--deep", "--json", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, code := range []string{"partial-tail", "no-messages"} {
+		if !strings.Contains(out, `"code": "`+code+`"`) {
+			t.Errorf("--deep finds no %s", code)
+		}
+	}
+}
+
+func TestTreeJSONContract(t *testing.T) {
+	out, errOut, code := runCLI(t, "tree", filepath.Join("store", "transcript", "testdata", "spec-branch.jsonl"), "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	requireKeys(t, "tree", json.RawMessage(out), "file", "header", "entries", "leafId", "roots", "branchPoints",
+		"activePath", "compactions", "contextEntryIds", "malformedLines")
+	var doc treeDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Entries != 9 || *doc.LeafID != "3456abcd" || !slices.Equal(doc.BranchPoints, []string{"33cc44dd"}) ||
+		!strings.Contains(string(doc.Header), `"5d2f8e61-7a4b-4c39-b0e2-91f6d3a7c845"`) {
+		t.Errorf("tree = %+v", doc)
+	}
+}
+
+func TestTreeOfAFileWithoutHeader(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.jsonl")
+	os.WriteFile(path, []byte(`{"type":"message","id":"a","parentId":null}`+"\n"), 0o644)
+	out, _, code := runCLI(t, "tree", "--json", path)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var doc map[string]any
+	json.Unmarshal([]byte(out), &doc)
+	if doc["header"] != nil || doc["entries"].(float64) != 0 || len(doc["roots"].([]any)) != 0 || doc["leafId"] != nil {
+		t.Errorf("a file with no header gives empty lists, not an error: %v", doc)
+	}
+}
+
+func TestTreeBySessionID(t *testing.T) {
+	dir := conformanceDemo(t)
+	flags := []string{"--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault")}
+	out, errOut, code := runCLI(t, append([]string{"tree", "agent:main:direct:zoe"}, flags...)...)
+	if code != 0 || !strings.Contains(out, "Branch points:") || strings.Contains(out, "Branch points: none") {
+		t.Errorf("exit %d: %s%s", code, out, errOut)
+	}
+	_, errOut, code = runCLI(t, append([]string{"tree", "no-such-session"}, flags...)...)
+	if code == 0 || !strings.Contains(errOut, `no file and no session "no-such-session"`) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestObserveDryRunJSON(t *testing.T) {
+	dir := conformanceDemo(t)
+	out, errOut, code := runCLI(t, "observe", "--dry-run", "--json", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	requireKeys(t, "observe", json.RawMessage(out), "dryRun", "checked", "candidates", "observed", "errors")
+	var doc struct {
+		Candidates []json.RawMessage `json:"candidates"`
+	}
+	json.Unmarshal([]byte(out), &doc)
+	if len(doc.Candidates) == 0 {
+		t.Fatal("no candidates")
+	}
+	requireKeys(t, "candidate", doc.Candidates[0], "sessionKey", "sessionId", "source", "startOffset", "fileSize", "newBytes", "thresholdBytes")
+}
+
+// Errors go to stderr, in one sentence a user can act on, with a non-zero exit.
+func TestErrors(t *testing.T) {
+	empty := t.TempDir()
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"status", "--state-dir", filepath.Join(empty, "nope")}, 1, "does not exist"},
+		{[]string{"status", "--state-dir", empty}, 1, "has no agents"},
+		{[]string{"tree", filepath.Join(empty, "missing.jsonl"), "--state-dir", filepath.Join(empty, "nope")}, 1, "is not a file"},
+		{[]string{"tree"}, 2, "one FILE or SESSION"},
+		{[]string{"status", "--bogus"}, 2, "flag provided but not defined"},
+		{[]string{"frobnicate"}, 2, "unknown command"},
+		{[]string{"observe", "--state-dir", empty}, 2, "--dry-run"},
+		{[]string{"demo"}, 2, "one DIR"},
+		{[]string{"demo", empty, "--now", "yesterday"}, 2, "RFC 3339"},
+		{[]string{"observe", "--dry-run", "--sessions-dir", empty, "-v", empty}, 1, "no .clawvault.json"},
+	}
+	for _, tt := range tests {
+		out, errOut, code := runCLI(t, tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, code, errOut, tt.code, tt.want)
+		}
+		if out != "" {
+			t.Errorf("%v: an error printed to stdout: %q", tt.args, out)
+		}
+		if strings.Count(strings.TrimSpace(errOut), "\n") > 1 {
+			t.Errorf("%v: more than a sentence: %q", tt.args, errOut)
+		}
+	}
+}
+
+func TestDemoRefusesANonEmptyFolder(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("mine"), 0o644)
+	_, errOut, code := runCLI(t, "demo", dir)
+	if code == 0 || !strings.Contains(errOut, "not empty") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "keep.txt")); string(data) != "mine" {
+		t.Error("the demo touched a user's file")
+	}
+}
