@@ -154,7 +154,7 @@ func treeJSON(ix *transcript.Index) treeDoc {
 	}
 	for _, c := range t.Compactions {
 		f := ix.Facts[c]
-		doc.Compactions = append(doc.Compactions, compactionDoc{ID: t.Entry(c).ID, FirstKeptEntryID: f.FirstKeptEntryID, TokensBefore: f.TokensBefore, Line: t.Entry(c).Line})
+		doc.Compactions = append(doc.Compactions, compactionDoc{ID: t.ID(c), FirstKeptEntryID: f.FirstKeptEntryID, TokensBefore: f.TokensBefore, Line: t.Entry(c).Line})
 	}
 	if t.HasHeader {
 		for i := range ix.Entries {

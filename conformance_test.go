@@ -181,7 +181,7 @@ func comparePiTree(t *testing.T, ix *transcript.Index, want piTree) {
 		for i, e := range ix.Entries {
 			if e.Type != model.TypeSession {
 				node[int32(i)] = len(ids)
-				ids = append(ids, e.ID)
+				ids = append(ids, ix.Names.String(e.ID))
 			}
 		}
 	}

@@ -1,22 +1,32 @@
 package model
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
-	"regexp"
 	"strings"
 	"time"
 )
 
-// SessionIDPattern is ClawVault 3.5.2's SESSION_ID_RE: cursor keys, session
-// ids from sessions.json and transcript names must match it.
-var SessionIDPattern = regexp.MustCompile(`^[a-zA-Z0-9._-]{1,200}$`)
+// ValidSessionID is ClawVault 3.5.2's SESSION_ID_RE, ^[a-zA-Z0-9._-]{1,200}$:
+// cursor keys, session ids from sessions.json and transcript names must
+// match it.
+func ValidSessionID(s string) bool { return validID(s, 200, true) }
 
-// AgentIDPattern is ClawVault 3.5.2's AGENT_ID_RE.
-var AgentIDPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,100}$`)
+// ValidAgentID is ClawVault 3.5.2's AGENT_ID_RE, ^[a-zA-Z0-9_-]{1,100}$.
+func ValidAgentID(s string) bool { return validID(s, 100, false) }
+
+func validID(s string, maxLen int, dots bool) bool {
+	if len(s) == 0 || len(s) > maxLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || dots && c == '.') {
+			return false
+		}
+	}
+	return true
+}
 
 // Cursor is one entry of .clawvault/observe-cursors.json. Offsets are kept as
 // float64 because that is what ClawVault reads and writes; every offset it
@@ -84,126 +94,69 @@ type CursorProblem struct {
 	Reason    string
 }
 
-// ParseCursorStore reads a cursor file with ClawVault's validation
-// (parseCursorStore): entries with a bad id, a non-finite or negative
-// number, or an empty string field are dropped and reported. An error means
-// the file does not parse as a JSON object at all; ClawVault then loads {}.
-func ParseCursorStore(data []byte) (*CursorStore, []CursorProblem, error) {
-	store := NewCursorStore()
-	fields, err := decodeObjectInOrder(data)
-	if err != nil {
-		return store, nil, err
-	}
-	var problems []CursorProblem
-	for _, f := range fields {
-		c, reason := validateCursor(f.key, f.value)
-		if reason != "" {
-			problems = append(problems, CursorProblem{SessionID: f.key, Reason: reason})
-			continue
-		}
-		store.Set(f.key, c)
-	}
-	// JavaScript enumerates parsed properties in its own order; keep it.
-	store.keys = JSPropertyOrder(store.keys)
-	return store, problems, nil
+// RawCursor is one cursor entry as read, before validation. A nil field was
+// absent or held another JSON type; Object is false when the entry itself
+// is not a JSON object.
+type RawCursor struct {
+	Object       bool
+	Offset       *float64
+	FileSize     *float64
+	ObservedAt   *string
+	SessionKey   *string
+	OffsetText   string // the offset as written, for messages
+	FileSizeText string
 }
 
-func validateCursor(id string, raw json.RawMessage) (Cursor, string) {
-	if !SessionIDPattern.MatchString(id) {
+// ValidateCursor applies ClawVault's parseCursorStore to one entry: the id
+// must match the session id pattern, both numbers be finite and ≥ 0, both
+// strings non-empty after trimming. reason is "" for a valid entry.
+func ValidateCursor(id string, rc RawCursor) (c Cursor, reason string) {
+	if !ValidSessionID(id) {
 		return Cursor{}, "the session id does not match ^[a-zA-Z0-9._-]{1,200}$"
 	}
-	var obj map[string]json.RawMessage
-	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &obj) != nil {
+	if !rc.Object {
 		return Cursor{}, "the entry is not an object"
 	}
-	var c Cursor
-	num := func(name string, dst *float64) string {
-		v, ok := obj[name]
-		if !ok {
-			return name + " is missing"
+	num := func(name string, v *float64, text string) (float64, string) {
+		switch {
+		case v == nil:
+			return 0, name + " is missing or not a number"
+		case math.IsInf(*v, 0) || math.IsNaN(*v) || *v < 0:
+			return 0, fmt.Sprintf("%s is %s, not a finite number ≥ 0", name, text)
 		}
-		var f float64
-		if len(v) == 0 || !(v[0] == '-' || (v[0] >= '0' && v[0] <= '9')) || json.Unmarshal(v, &f) != nil {
-			return name + " is not a number"
-		}
-		if math.IsInf(f, 0) || math.IsNaN(f) || f < 0 {
-			return fmt.Sprintf("%s is %s, not a finite number ≥ 0", name, v)
-		}
-		*dst = f
-		return ""
+		return *v, ""
 	}
-	str := func(name string, dst *string) string {
-		v, ok := obj[name]
-		if !ok {
-			return name + " is missing"
+	str := func(name string, v *string) (string, string) {
+		switch {
+		case v == nil:
+			return "", name + " is missing or not a string"
+		case strings.TrimSpace(*v) == "":
+			return "", name + " is empty"
 		}
-		var s string
-		if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
-			return name + " is not a string"
-		}
-		if strings.TrimSpace(s) == "" {
-			return name + " is empty"
-		}
-		*dst = s
-		return ""
+		return *v, ""
 	}
-	for _, check := range []func() string{
-		func() string { return num("lastObservedOffset", &c.LastObservedOffset) },
-		func() string { return num("lastFileSize", &c.LastFileSize) },
-		func() string { return str("lastObservedAt", &c.LastObservedAt) },
-		func() string { return str("sessionKey", &c.SessionKey) },
-	} {
-		if reason := check(); reason != "" {
-			return Cursor{}, reason
-		}
+	if c.LastObservedOffset, reason = num("lastObservedOffset", rc.Offset, rc.OffsetText); reason != "" {
+		return Cursor{}, reason
+	}
+	if c.LastFileSize, reason = num("lastFileSize", rc.FileSize, rc.FileSizeText); reason != "" {
+		return Cursor{}, reason
+	}
+	if c.LastObservedAt, reason = str("lastObservedAt", rc.ObservedAt); reason != "" {
+		return Cursor{}, reason
+	}
+	if c.SessionKey, reason = str("sessionKey", rc.SessionKey); reason != "" {
+		return Cursor{}, reason
 	}
 	return c, ""
 }
 
-type objectField struct {
-	key   string
-	value json.RawMessage
-}
+// SetParsed adds a cursor read from a file, keeping file order; the store's
+// order is fixed up to JavaScript's by FinishParsed.
+func (s *CursorStore) SetParsed(sessionID string, c Cursor) { s.Set(sessionID, c) }
 
-// decodeObjectInOrder decodes a top-level JSON object into its fields in file
-// order; a repeated key keeps its first position and its last value, as
-// JSON.parse does.
-func decodeObjectInOrder(data []byte) ([]objectField, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("the top level is not a JSON object")
-	}
-	var fields []objectField
-	pos := map[string]int{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		if i, ok := pos[key]; ok {
-			fields[i].value = v
-			continue
-		}
-		pos[key] = len(fields)
-		fields = append(fields, objectField{key, v})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("data after the top-level object")
-	}
-	return fields, nil
-}
+// FinishParsed puts the keys in the order JavaScript enumerates a parsed
+// object's properties: integer-like keys first.
+func (s *CursorStore) FinishParsed() { s.keys = JSPropertyOrder(s.keys) }
 
 // MarshalCursorStore writes the store exactly as ClawVault does:
 // JSON.stringify(store, null, 2) followed by a newline.

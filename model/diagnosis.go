@@ -176,7 +176,7 @@ func notDiscoveredReason(row *SessionRow, snap AgentSnapshot) string {
 		return fmt.Sprintf("its name %q does not end in .jsonl", base)
 	case strings.Contains(base, ".backup"), strings.Contains(base, ".deleted"):
 		return fmt.Sprintf("the scan skips names containing .backup or .deleted (%q)", base)
-	case !SessionIDPattern.MatchString(strings.TrimSuffix(base, ".jsonl")):
+	case !ValidSessionID(strings.TrimSuffix(base, ".jsonl")):
 		return fmt.Sprintf("%q is not a valid session id (^[a-zA-Z0-9._-]{1,200}$)", strings.TrimSuffix(base, ".jsonl"))
 	}
 	return "no sessions.json row names it and the scan skipped it"

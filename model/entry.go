@@ -105,8 +105,13 @@ func (r Role) String() string {
 
 // ParseRole maps a message role string to a Role. The v2 name hookMessage is
 // migrated to custom, as pi's v2→v3 migration does.
-func ParseRole(s string) Role {
-	switch s {
+func ParseRole(s string) Role { return parseRole(s) }
+
+// ParseRoleBytes is ParseRole without converting to a string.
+func ParseRoleBytes(b []byte) Role { return parseRole(b) }
+
+func parseRole[T string | []byte](s T) Role {
+	switch string(s) {
 	case "user":
 		return RoleUser
 	case "assistant":
@@ -130,12 +135,12 @@ const NoTime int64 = -1 << 63
 // tree needs and where the line is, never the line's body: bodies are decoded
 // on demand, by offset. Keep it small: a 300 MB transcript has ~10^5 of them.
 type Entry struct {
-	Offset   int64  // byte offset of the line's first byte
-	TimeMs   int64  // entry timestamp, ms since the epoch, or NoTime
-	ID       string // "" when absent
-	ParentID string // "" when null or absent: both make a root
-	Length   int32  // bytes of the line, without "\n" and a trailing "\r"
-	Line     int32  // 1-based line number in the file
+	Offset   int64   // byte offset of the line's first byte
+	TimeMs   int64   // entry timestamp, ms since the epoch, or NoTime
+	ID       EntryID // NoID when absent
+	ParentID EntryID // NoID when null or absent: both make a root
+	Length   int32   // bytes of the line, without "\n" and a trailing "\r"
+	Line     int32   // 1-based line number in the file
 	Type     EntryType
 	Role     Role
 	Flags    EntryFlags
@@ -150,6 +155,9 @@ const (
 	FlagStringID EntryFlags = 1 << iota
 	// FlagUnterminated: the line is the file's last and has no newline yet.
 	FlagUnterminated
+	// FlagPrefixOnly: only the line's canonical prefix was read; the rest
+	// of it awaits validation.
+	FlagPrefixOnly
 )
 
 // TreeFacts are the few body fields of compaction, branch_summary, label and

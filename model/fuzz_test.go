@@ -1,7 +1,8 @@
 package model
 
 import (
-	"bytes"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -25,28 +26,20 @@ func FuzzParseSessionKey(f *testing.F) {
 	})
 }
 
-// FuzzParseCursorStore: any bytes load without panicking; what loads
-// writes back in ClawVault's format and reads back the same.
-func FuzzParseCursorStore(f *testing.F) {
-	f.Add([]byte(sampleCursors))
-	f.Add([]byte(`{"1":{"lastObservedOffset":1e3,"lastObservedAt":"x","sessionKey":"\u00e9","lastFileSize":0.5},"a":{}}`))
-	f.Add([]byte(`{"a":1,"a":{"lastObservedOffset":1,"lastObservedAt":"x","sessionKey":"k","lastFileSize":1}}`))
-	f.Add([]byte(`[]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		store, _, err := ParseCursorStore(data)
-		if err != nil {
-			if store.Len() != 0 {
-				t.Fatal("a file that does not parse must load as empty")
-			}
-			return
+// FuzzValidIDs: the hand-written checks agree with ClawVault's regular
+// expressions.
+func FuzzValidIDs(f *testing.F) {
+	sessionRE := regexp.MustCompile(`^[a-zA-Z0-9._-]{1,200}$`)
+	agentRE := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,100}$`)
+	for _, s := range []string{"", "a", "a.b-c_D9", "notes (copy)", "é", strings.Repeat("a", 200), strings.Repeat("a", 201), "x\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if ValidSessionID(s) != sessionRE.MatchString(s) {
+			t.Fatalf("ValidSessionID(%q) = %v", s, ValidSessionID(s))
 		}
-		out := MarshalCursorStore(store)
-		again, problems, err := ParseCursorStore(out)
-		if err != nil || len(problems) != 0 {
-			t.Fatalf("our own output does not load: %v %v\n%s", err, problems, out)
-		}
-		if !bytes.Equal(MarshalCursorStore(again), out) {
-			t.Fatalf("not stable:\n%s", out)
+		if ValidAgentID(s) != agentRE.MatchString(s) {
+			t.Fatalf("ValidAgentID(%q) = %v", s, ValidAgentID(s))
 		}
 	})
 }

@@ -3,7 +3,6 @@ package model
 import (
 	"cmp"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -108,40 +107,40 @@ type FileName struct {
 	Compressed bool
 }
 
-var (
-	archiveRE    = regexp.MustCompile(`^(.+)\.jsonl\.(reset|deleted)\.(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)(\.zst)?$`)
-	checkpointRE = regexp.MustCompile(`^(.+)\.checkpoint\.([0-9a-fA-F-]{8,})\.jsonl$`)
-	corruptRE    = regexp.MustCompile(`^(.+?)(?:\.jsonl)?\.corrupt-(.+)-([0-9a-f]{8})\.jsonl$`)
-	repairRE     = regexp.MustCompile(`^(.+?)(?:\.jsonl)?\.backup-(\d{8}-\d{6})$`)
-	forkRE       = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)_(.+)\.jsonl$`)
-	topicRE      = regexp.MustCompile(`^(.+)-topic-([^.]+)\.jsonl$`)
-	storeBakRE   = regexp.MustCompile(`^sessions\.json\.bak\.(\d+)$`)
-)
-
-// ClassifyFileName names a file in agents/<id>/sessions/ (spec §1).
+// ClassifyFileName names a file in agents/<id>/sessions/ (spec §1). It is
+// plain string work, no regular expressions: status classifies every file
+// of every sessions folder, 10,000 and more.
 func ClassifyFileName(name string) FileName {
-	if name == "sessions.json" {
+	switch {
+	case name == "sessions.json":
 		return FileName{Kind: FileStore}
-	}
-	if m := storeBakRE.FindStringSubmatch(name); m != nil {
-		return FileName{Kind: FileStoreBackup, Stamp: m[1]}
-	}
-	if strings.HasSuffix(name, ".lock") {
+	case strings.HasPrefix(name, "sessions.json.bak.") && allDigits(name[len("sessions.json.bak."):]):
+		return FileName{Kind: FileStoreBackup, Stamp: name[len("sessions.json.bak."):]}
+	case strings.HasSuffix(name, ".lock"):
 		return FileName{Kind: FileLock, SessionID: strings.TrimSuffix(strings.TrimSuffix(name, ".lock"), ".jsonl")}
 	}
-	if m := archiveRE.FindStringSubmatch(name); m != nil {
-		kind := FileResetArchive
-		if m[2] == "deleted" {
-			kind = FileDeletedArchive
+	for _, kind := range []struct {
+		marker string
+		kind   FileKind
+	}{{".jsonl.reset.", FileResetArchive}, {".jsonl.deleted.", FileDeletedArchive}} {
+		i := strings.LastIndex(name, kind.marker)
+		if i <= 0 {
+			continue
 		}
-		fn := FileName{Kind: kind, SessionID: m[1], Stamp: m[3], Compressed: m[4] != ""}
-		if t := topicRE.FindStringSubmatch(m[1] + ".jsonl"); t != nil {
-			fn.SessionID, fn.Topic = t[1], t[2]
+		stamp := name[i+len(kind.marker):]
+		compressed := strings.HasSuffix(stamp, ".zst")
+		stamp = strings.TrimSuffix(stamp, ".zst")
+		if !isArchiveStamp(stamp) {
+			continue
+		}
+		fn := FileName{Kind: kind.kind, SessionID: name[:i], Stamp: stamp, Compressed: compressed}
+		if id, topic, ok := splitTopic(fn.SessionID); ok {
+			fn.SessionID, fn.Topic = id, topic
 		}
 		return fn
 	}
-	if m := repairRE.FindStringSubmatch(name); m != nil {
-		return FileName{Kind: FileRepairBackup, SessionID: m[1], Stamp: m[2]}
+	if i := strings.LastIndex(name, ".backup-"); i > 0 && isRepairStamp(name[i+len(".backup-"):]) {
+		return FileName{Kind: FileRepairBackup, SessionID: strings.TrimSuffix(name[:i], ".jsonl"), Stamp: name[i+len(".backup-"):]}
 	}
 	if strings.HasSuffix(name, ".trajectory-path.json") {
 		return FileName{Kind: FileTrajectoryPath, SessionID: strings.TrimSuffix(name, ".trajectory-path.json")}
@@ -149,22 +148,95 @@ func ClassifyFileName(name string) FileName {
 	if !strings.HasSuffix(name, ".jsonl") {
 		return FileName{Kind: FileOther}
 	}
-	if m := corruptRE.FindStringSubmatch(name); m != nil {
-		return FileName{Kind: FileCorrupt, SessionID: m[1], Stamp: m[2]}
+	base := strings.TrimSuffix(name, ".jsonl")
+	// <file>.corrupt-<ts>-<8hex>.jsonl
+	if i := strings.Index(base, ".corrupt-"); i > 0 {
+		rest := base[i+len(".corrupt-"):]
+		if d := strings.LastIndexByte(rest, '-'); d > 0 && len(rest)-d-1 == 8 && isLowerHex(rest[d+1:]) {
+			return FileName{Kind: FileCorrupt, SessionID: strings.TrimSuffix(base[:i], ".jsonl"), Stamp: rest[:d]}
+		}
 	}
-	if m := checkpointRE.FindStringSubmatch(name); m != nil {
-		return FileName{Kind: FileCheckpoint, SessionID: m[1], Stamp: m[2]}
+	// <id>.checkpoint.<uuid>.jsonl
+	if i := strings.LastIndex(base, ".checkpoint."); i > 0 {
+		if u := base[i+len(".checkpoint."):]; len(u) >= 8 && isUUIDish(u) {
+			return FileName{Kind: FileCheckpoint, SessionID: base[:i], Stamp: u}
+		}
 	}
-	if strings.HasSuffix(name, ".trajectory.jsonl") {
-		return FileName{Kind: FileTrajectory, SessionID: strings.TrimSuffix(name, ".trajectory.jsonl")}
+	if strings.HasSuffix(base, ".trajectory") {
+		return FileName{Kind: FileTrajectory, SessionID: strings.TrimSuffix(base, ".trajectory")}
 	}
-	if m := forkRE.FindStringSubmatch(name); m != nil {
-		return FileName{Kind: FileFork, SessionID: m[2], Stamp: m[1]}
+	// <ts>_<uuid>.jsonl, ts = ISO time with ':' and '.' turned into '-'
+	if len(base) > 25 && base[24] == '_' && isForkStamp(base[:24]) {
+		return FileName{Kind: FileFork, SessionID: base[25:], Stamp: base[:24]}
 	}
-	if m := topicRE.FindStringSubmatch(name); m != nil {
-		return FileName{Kind: FileTopic, SessionID: m[1], Topic: m[2]}
+	if id, topic, ok := splitTopic(base); ok {
+		return FileName{Kind: FileTopic, SessionID: id, Topic: topic}
 	}
-	return FileName{Kind: FilePrimary, SessionID: strings.TrimSuffix(name, ".jsonl")}
+	return FileName{Kind: FilePrimary, SessionID: base}
+}
+
+// splitTopic splits <id>-topic-<n> (n without dots).
+func splitTopic(s string) (id, topic string, ok bool) {
+	i := strings.LastIndex(s, "-topic-")
+	if i <= 0 || i+len("-topic-") == len(s) || strings.ContainsRune(s[i+len("-topic-"):], '.') {
+		return "", "", false
+	}
+	return s[:i], s[i+len("-topic-"):], true
+}
+
+// isArchiveStamp matches YYYY-MM-DDTHH-MM-SS[.mmm]Z.
+func isArchiveStamp(s string) bool {
+	return matchShape(s, "dddd-dd-ddTdd-dd-ddZ") || matchShape(s, "dddd-dd-ddTdd-dd-dd.dddZ")
+}
+
+// isForkStamp matches pi's fork names: YYYY-MM-DDTHH-MM-SS-mmmZ.
+func isForkStamp(s string) bool { return matchShape(s, "dddd-dd-ddTdd-dd-dd-dddZ") }
+
+// isRepairStamp matches clawvault repair-session's YYYYMMDD-HHMMSS.
+func isRepairStamp(s string) bool { return matchShape(s, "dddddddd-dddddd") }
+
+// matchShape compares s with a pattern where 'd' stands for a digit.
+func matchShape(s, shape string) bool {
+	if len(s) != len(shape) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if shape[i] == 'd' {
+			if s[i] < '0' || s[i] > '9' {
+				return false
+			}
+		} else if s[i] != shape[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func isUUIDish(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // DirFile is what a stat of one name in a sessions directory gave. Stat
@@ -213,7 +285,7 @@ func Discover(agentID string, rows []IndexRow, files []DirFile) []Descriptor {
 	seen := map[string]bool{}
 	var out []Descriptor
 	for _, r := range sorted {
-		if !SessionIDPattern.MatchString(r.SessionID) || seen[r.SessionID] {
+		if !ValidSessionID(r.SessionID) || seen[r.SessionID] {
 			continue
 		}
 		name := r.SessionID + ".jsonl"
@@ -229,7 +301,7 @@ func Discover(agentID string, rows []IndexRow, files []DirFile) []Descriptor {
 			continue
 		}
 		id := strings.TrimSuffix(name, ".jsonl")
-		if !SessionIDPattern.MatchString(id) || seen[id] || !f.IsFile {
+		if !ValidSessionID(id) || seen[id] || !f.IsFile {
 			continue
 		}
 		seen[id] = true
@@ -254,7 +326,7 @@ func jsSortNumber(f float64) float64 {
 // matches the agent id pattern, else "main".
 func NormalizeAgentID(id string) string {
 	id = strings.TrimSpace(id)
-	if !AgentIDPattern.MatchString(id) {
+	if !ValidAgentID(id) {
 		return "main"
 	}
 	return id

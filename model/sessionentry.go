@@ -14,10 +14,9 @@ import (
 type SessionEntry struct {
 	// SessionID is the sessionId when it is a JSON string, else "" (as
 	// ClawVault reads it).
-	SessionID   string          `json:"-"`
-	RawID       json.RawMessage `json:"sessionId"`
-	UpdatedAt   JSNumber        `json:"updatedAt"`
-	SessionFile string          `json:"sessionFile,omitempty"`
+	SessionID   string   `json:"sessionId"`
+	UpdatedAt   JSNumber `json:"updatedAt"`
+	SessionFile string   `json:"sessionFile,omitempty"`
 
 	Label        string `json:"label,omitempty"`
 	DisplayName  string `json:"displayName,omitempty"`
@@ -62,32 +61,8 @@ type SessionEntry struct {
 
 	// Raw is the row as written, for the fields not named above.
 	Raw json.RawMessage `json:"-"`
-}
-
-// DecodeSessionEntry decodes one row as best it can: a field of the wrong
-// type is skipped and reported, the rest is kept. It applies OpenClaw's
-// load-time renames (provider→channel, lastProvider→lastChannel,
-// room→groupChannel).
-func DecodeSessionEntry(raw []byte) (SessionEntry, error) {
-	var e SessionEntry
-	err := json.Unmarshal(raw, &e)
-	if _, isType := err.(*json.UnmarshalTypeError); err != nil && !isType {
-		return SessionEntry{Raw: raw}, err
-	}
-	e.Raw = raw
-	if len(e.RawID) > 0 && e.RawID[0] == '"' {
-		_ = json.Unmarshal(e.RawID, &e.SessionID)
-	}
-	if e.Channel == "" {
-		e.Channel = e.LegacyProvider
-	}
-	if e.LastChannel == "" {
-		e.LastChannel = e.LegacyLastProvider
-	}
-	if e.GroupChannel == "" {
-		e.GroupChannel = e.LegacyRoom
-	}
-	return e, err
+	// Problem names a field of an unexpected type, skipped on load.
+	Problem string `json:"-"`
 }
 
 // Extra returns the row's fields, all of them, as raw JSON values; the

@@ -161,8 +161,13 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 		descByFile[d.FileName] = d
 	}
 
-	var rows []SessionRow
-	claimed := map[string]bool{}
+	// Each name is classified once; status sees every file of every folder.
+	kinds := make([]FileName, len(snap.Files))
+	for i, f := range snap.Files {
+		kinds[i] = ClassifyFileName(f.Name)
+	}
+	rows := make([]SessionRow, 0, len(snap.Rows)+len(snap.Files)+1)
+	claimed := make(map[string]bool, len(snap.Rows))
 	for i := range snap.Rows {
 		sr := &snap.Rows[i]
 		row := SessionRow{
@@ -172,7 +177,7 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 			Origin:    OriginIndex,
 			Entry:     &snap.Rows[i].Entry,
 		}
-		row.File, row.Name = rowFile(snap, sr)
+		row.File, row.Name = rowFile(snap, byName, sr)
 		if f, ok := lookupFile(snap, byName, row.File); ok {
 			row.Exists = f.IsFile
 			row.Size, row.ModTime, row.Inode = f.Size, f.ModTime, f.Inode
@@ -182,11 +187,11 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 		}
 		rows = append(rows, row)
 	}
-	for _, f := range snap.Files {
+	for i, f := range snap.Files {
 		if claimed[f.Name] || !f.IsFile {
 			continue
 		}
-		name := ClassifyFileName(f.Name)
+		name := kinds[i]
 		if !name.Kind.IsTranscript() && name.Kind != FileTrajectory {
 			continue
 		}
@@ -217,9 +222,9 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 		})
 	}
 
-	siblings := map[string][]string{}
-	for _, f := range snap.Files {
-		if n := ClassifyFileName(f.Name); n.SessionID != "" {
+	siblings := make(map[string][]string, len(snap.Files))
+	for i, f := range snap.Files {
+		if n := kinds[i]; n.SessionID != "" {
 			siblings[n.SessionID] = append(siblings[n.SessionID], f.Name)
 		}
 	}
@@ -240,9 +245,10 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 				row.Key = c.SessionKey
 			}
 		}
-		row.Label = SourceLabel(row.DisplayKey())
 		if row.Discovered {
 			row.Label = SourceLabel(row.ObserverKey)
+		} else {
+			row.Label = SourceLabel(row.DisplayKey())
 		}
 		if cursors.Store != nil {
 			if c, ok := cursors.Store.Get(row.CursorID); ok {
@@ -269,15 +275,11 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 // sessionFile (absolute, or relative to the sessions folder), else
 // <sessionId>.jsonl. A sessionFile written on another machine is re-rooted
 // into this sessions folder when the file is there.
-func rowFile(snap AgentSnapshot, sr *StoreRow) (string, FileName) {
+func rowFile(snap AgentSnapshot, byName map[string]DirFile, sr *StoreRow) (string, FileName) {
 	p := RowFile(snap.SessionsDir, sr.Entry)
 	if _, ok := snap.Outside[p]; !ok && filepath.Dir(p) != snap.SessionsDir {
-		local := filepath.Join(snap.SessionsDir, filepath.Base(p))
-		for _, f := range snap.Files {
-			if f.Name == filepath.Base(p) {
-				p = local
-				break
-			}
+		if _, local := byName[filepath.Base(p)]; local {
+			p = filepath.Join(snap.SessionsDir, filepath.Base(p))
 		}
 	}
 	return p, ClassifyFileName(filepath.Base(p))

@@ -18,38 +18,41 @@ func ParseISOTime(s string) (int64, bool) {
 	return 0, false
 }
 
+// ParseISOTimeBytes is ParseISOTime's fast path on bytes: only the
+// canonical YYYY-MM-DDTHH:MM:SS[.fff]Z shape, without allocating.
+func ParseISOTimeBytes(b []byte) (int64, bool) {
+	return parseISOFast(b)
+}
+
 // parseISOFast handles YYYY-MM-DDTHH:MM:SS[.fff]Z.
-func parseISOFast(s string) (int64, bool) {
+func parseISOFast[T string | []byte](s T) (int64, bool) {
 	n := len(s)
 	if n != 20 && n != 24 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[n-1] != 'Z' {
 		return 0, false
 	}
-	num := func(i, w int) (int, bool) {
-		v := 0
-		for j := i; j < i+w; j++ {
-			c := s[j]
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			v = v*10 + int(c-'0')
+	var bad byte
+	digit := func(i int) int {
+		d := s[i] - '0'
+		bad |= d & 0xf0 // any byte outside '0'-'9' sets a high bit (or wraps)
+		if d > 9 {
+			bad = 0xff
 		}
-		return v, true
+		return int(d)
 	}
-	year, ok1 := num(0, 4)
-	month, ok2 := num(5, 2)
-	day, ok3 := num(8, 2)
-	hour, ok4 := num(11, 2)
-	minute, ok5 := num(14, 2)
-	sec, ok6 := num(17, 2)
+	year := digit(0)*1000 + digit(1)*100 + digit(2)*10 + digit(3)
+	month := digit(5)*10 + digit(6)
+	day := digit(8)*10 + digit(9)
+	hour := digit(11)*10 + digit(12)
+	minute := digit(14)*10 + digit(15)
+	sec := digit(17)*10 + digit(18)
 	milli := 0
-	ok7 := true
 	if n == 24 {
 		if s[19] != '.' {
 			return 0, false
 		}
-		milli, ok7 = num(20, 3)
+		milli = digit(20)*100 + digit(21)*10 + digit(22)
 	}
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || sec > 59 {
+	if bad != 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || sec > 59 {
 		return 0, false
 	}
 	days := daysFromCivil(year, month, day)
@@ -75,4 +78,47 @@ func daysFromCivil(y, m, d int) int64 {
 // FormatISOTime writes t as Date.prototype.toISOString does.
 func FormatISOTime(t time.Time) string {
 	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// ISODayCache parses canonical timestamps (YYYY-MM-DDTHH:MM:SS.sssZ) that
+// mostly share their date with the one before, as a transcript's do: the
+// day count is computed once per date.
+type ISODayCache struct {
+	date [10]byte
+	days int64
+	set  bool
+}
+
+// Parse reads a 24-byte canonical timestamp; other shapes give false.
+func (c *ISODayCache) Parse(b []byte) (int64, bool) {
+	if len(b) != 24 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' || b[19] != '.' || b[23] != 'Z' {
+		return 0, false
+	}
+	if !c.set || string(b[:10]) != string(c.date[:]) {
+		ms, ok := parseISOFast(b)
+		if !ok {
+			return 0, false
+		}
+		copy(c.date[:], b[:10])
+		c.days = ms / (24 * 3600 * 1000)
+		if ms < 0 && ms%(24*3600*1000) != 0 {
+			c.days--
+		}
+		c.set = true
+		return ms, true
+	}
+	var bad byte
+	d := func(i int) int64 {
+		v := b[i] - '0'
+		if v > 9 {
+			bad = 1
+		}
+		return int64(v)
+	}
+	hour, minute, sec := d(11)*10+d(12), d(14)*10+d(15), d(17)*10+d(18)
+	milli := d(20)*100 + d(21)*10 + d(22)
+	if bad != 0 || hour > 23 || minute > 59 || sec > 59 {
+		return 0, false
+	}
+	return ((c.days*24+hour)*60+minute)*60*1000 + sec*1000 + milli, true
 }

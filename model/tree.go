@@ -11,6 +11,7 @@ import (
 // was built from; the header and duplicate headers are not nodes.
 type Tree struct {
 	entries []Entry
+	names   *Names
 
 	// HasHeader is false when the first parsed line is not a session header
 	// with a string id: pi then counts the file as empty, and so do we.
@@ -44,7 +45,7 @@ type Tree struct {
 	// Cycle is true when a parent chain loops; pi would hang on such a file.
 	Cycle bool
 
-	byID       map[string]int32
+	byID       idIndex
 	parent     []int32
 	childStart []int32
 	childList  []int32
@@ -54,26 +55,21 @@ type Tree struct {
 // BuildTree builds the tree over entries. facts holds the tree fields of
 // compaction, branch_summary, label and session_info entries by position.
 // Entries of a v1 file must have been migrated with MigrateV1 first.
-func BuildTree(entries []Entry, facts map[int32]TreeFacts, version int) *Tree {
-	t := &Tree{entries: entries, Leaf: -1, Version: version, Labels: map[string]string{}}
+func BuildTree(entries []Entry, facts map[int32]TreeFacts, version int, names *Names) *Tree {
+	t := &Tree{entries: entries, names: names, Leaf: -1, Version: version, Labels: map[string]string{}}
 	if len(entries) == 0 || entries[0].Type != TypeSession || entries[0].Flags&FlagStringID == 0 {
 		return t
 	}
 	t.HasHeader = true
 
 	n := len(entries)
-	t.byID = make(map[string]int32, n)
+	nodes := make([]int32, 0, n)
 	for i := range entries {
 		e := &entries[i]
 		if e.Type == TypeSession {
 			continue
 		}
-		t.Nodes++
-		if _, dup := t.byID[e.ID]; dup {
-			t.DuplicateIDs++
-		}
-		t.byID[e.ID] = int32(i)
-		t.Leaf = int32(i)
+		nodes = append(nodes, int32(i))
 		switch e.Type {
 		case TypeCompaction:
 			t.Compactions = append(t.Compactions, int32(i))
@@ -88,26 +84,59 @@ func BuildTree(entries []Entry, facts map[int32]TreeFacts, version int) *Tree {
 			t.Name = strings.TrimSpace(facts[int32(i)].Label)
 		}
 	}
-
+	t.Nodes = len(nodes)
+	if t.Nodes > 0 {
+		t.Leaf = nodes[len(nodes)-1]
+	}
+	// The id index (a radix sort) is built beside the parent pass, which
+	// needs it only for the rare parent that is not the entry before.
+	var superseded map[int32]bool
+	indexed := make(chan struct{})
+	go func() {
+		t.byID, t.DuplicateIDs, superseded = newIDIndex(entries, nodes)
+		close(indexed)
+	}()
 	t.parent = make([]int32, n)
-	counts := make([]int32, n+1)
-	for i := range entries {
-		e := &entries[i]
+	for i := range t.parent {
 		t.parent[i] = -1
-		if e.Type == TypeSession {
-			continue
+	}
+	var lookups []int32 // nodes whose parent must be looked up
+	prev := int32(-1)
+	for _, i := range nodes {
+		e := &entries[i]
+		switch {
+		case e.ParentID == NoID || e.ParentID == e.ID:
+		case prev >= 0 && entries[prev].ID == e.ParentID:
+			t.parent[i] = prev
+		default:
+			lookups = append(lookups, i)
 		}
-		if e.ParentID == "" || e.ParentID == e.ID {
-			t.Roots = append(t.Roots, int32(i))
-			continue
+		prev = i
+	}
+	<-indexed
+	if len(superseded) > 0 {
+		// A later entry reuses an id: an earlier match may not be the one
+		// that wins. Redo the pass with lookups throughout.
+		lookups = lookups[:0]
+		for _, i := range nodes {
+			if e := &entries[i]; e.ParentID != NoID && e.ParentID != e.ID {
+				t.parent[i] = -1
+				lookups = append(lookups, i)
+			}
 		}
-		p, ok := t.byID[e.ParentID]
-		if !ok {
-			t.Roots = append(t.Roots, int32(i))
-			continue
+	}
+	for _, i := range lookups {
+		if p, ok := t.byID.get(entries, entries[i].ParentID); ok {
+			t.parent[i] = p
 		}
-		t.parent[i] = p
-		counts[p+1]++
+	}
+	counts := make([]int32, n+1)
+	for _, i := range nodes {
+		if p := t.parent[i]; p >= 0 {
+			counts[p+1]++
+		} else {
+			t.Roots = append(t.Roots, i)
+		}
 	}
 	// Children in compressed rows: the children of i are
 	// childList[childStart[i]:childStart[i+1]], in file order, then sorted by
@@ -168,17 +197,42 @@ func (t *Tree) sortByTime(kids []int32) {
 	})
 }
 
-// hasUnreachable reports nodes that no root reaches: their parents form a loop.
+// hasUnreachable reports nodes from which no root can be reached: their
+// parents form a loop. Each node's answer is memoised, so with parents
+// that mostly precede their children this is one pass.
 func (t *Tree) hasUnreachable() bool {
-	seen := 0
-	stack := slices.Clone(t.Roots)
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		seen++
-		stack = append(stack, t.Children(i)...)
+	const unknown, reachable, loops, visiting = 0, 1, 2, 3
+	state := make([]uint8, len(t.entries))
+	var stack []int32
+	for i := range t.entries {
+		if t.entries[i].Type == TypeSession || state[i] != unknown {
+			continue
+		}
+		stack = stack[:0]
+		cur, result := int32(i), uint8(reachable)
+		for {
+			if s := state[cur]; s == reachable || s == loops {
+				result = s
+				break
+			} else if s == visiting {
+				result = loops
+				break
+			}
+			state[cur] = visiting
+			stack = append(stack, cur)
+			if t.parent[cur] < 0 {
+				break
+			}
+			cur = t.parent[cur]
+		}
+		for _, k := range stack {
+			state[k] = result
+		}
+		if result == loops {
+			return true
+		}
 	}
-	return seen < t.Nodes
+	return false
 }
 
 // buildContext mirrors buildSessionContext: only the last compaction on the
@@ -213,10 +267,10 @@ func (t *Tree) buildContext(facts map[int32]TreeFacts) []int32 {
 	}
 	comp := path[compIdx]
 	ctx = append(ctx, comp)
-	firstKept := facts[comp].FirstKeptEntryID
+	firstKept, known := t.names.Find(facts[comp].FirstKeptEntryID)
 	found := false
 	for _, e := range path[:compIdx] {
-		if t.entries[e].ID == firstKept {
+		if known && t.entries[e].ID == firstKept {
 			found = true
 		}
 		if found && produces(e) {
@@ -261,15 +315,23 @@ func (t *Tree) OnPath(i int32) bool {
 // Lookup returns the position of the entry with the given id (the last one
 // when ids repeat).
 func (t *Tree) Lookup(id string) (int32, bool) {
-	i, ok := t.byID[id]
-	return i, ok
+	eid, ok := t.names.Find(id)
+	if !ok {
+		return 0, false
+	}
+	return t.byID.get(t.entries, eid)
+}
+
+// ID returns the id of the entry at position i, as written in the file.
+func (t *Tree) ID(i int32) string {
+	return t.names.String(t.entries[i].ID)
 }
 
 // IDs maps positions to entry ids.
 func (t *Tree) IDs(idx []int32) []string {
 	out := make([]string, len(idx))
 	for k, i := range idx {
-		out[k] = t.entries[i].ID
+		out[k] = t.ID(i)
 	}
 	return out
 }
@@ -279,7 +341,7 @@ func (t *Tree) LeafID() string {
 	if t.Leaf < 0 {
 		return ""
 	}
-	return t.entries[t.Leaf].ID
+	return t.ID(t.Leaf)
 }
 
 // MigrateV1 gives the entries of a v1 file ids and parent links, as pi's
@@ -288,13 +350,13 @@ func (t *Tree) LeafID() string {
 // writes random ids back into the file; we migrate in memory and derive ids
 // from line numbers so that reopening the file gives the same ones.
 func MigrateV1(entries []Entry, facts map[int32]TreeFacts) {
-	prev := ""
+	prev := NoID
 	for i := range entries {
 		e := &entries[i]
 		if e.Type == TypeSession {
 			continue
 		}
-		e.ID = V1EntryID(e.Line)
+		e.ID = v1ID(e.Line)
 		e.ParentID = prev
 		prev = e.ID
 		if e.Type != TypeCompaction {
@@ -306,7 +368,7 @@ func MigrateV1(entries []Entry, facts map[int32]TreeFacts) {
 		}
 		// Only an earlier entry already has its id when pi resolves the index.
 		if k := f.FirstKeptEntryIndex; k >= 0 && k < i && entries[k].Type != TypeSession {
-			f.FirstKeptEntryID = entries[k].ID
+			f.FirstKeptEntryID = V1EntryID(entries[k].Line)
 		}
 		facts[int32(i)] = f
 	}

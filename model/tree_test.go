@@ -5,22 +5,25 @@ import (
 	"testing"
 )
 
+// names interns the ids of the entries these tests build.
+var names = NewNames()
+
 func build(list ...Entry) []Entry {
 	for i := range list {
 		list[i].Line = int32(i + 1)
-		if list[i].Type == TypeSession || list[i].ID != "" {
+		if list[i].Type == TypeSession || list[i].ID != NoID {
 			list[i].Flags |= FlagStringID
 		}
 	}
 	return list
 }
 
-func hdr() Entry { return Entry{Type: TypeSession, ID: "s"} }
+func hdr() Entry { return Entry{Type: TypeSession, ID: names.Intern("s")} }
 func msg(id, parent string, t int64) Entry {
-	return Entry{Type: TypeMessage, ID: id, ParentID: parent, TimeMs: t, Role: RoleUser}
+	return Entry{Type: TypeMessage, ID: names.Intern(id), ParentID: names.Intern(parent), TimeMs: t, Role: RoleUser}
 }
 func ent(typ EntryType, id, parent string) Entry {
-	return Entry{Type: typ, ID: id, ParentID: parent, TimeMs: NoTime}
+	return Entry{Type: typ, ID: names.Intern(id), ParentID: names.Intern(parent), TimeMs: NoTime}
 }
 
 func TestBuildTreeShapes(t *testing.T) {
@@ -137,7 +140,7 @@ func TestBuildTreeShapes(t *testing.T) {
 			if facts == nil {
 				facts = map[int32]TreeFacts{}
 			}
-			tr := BuildTree(tt.entries, facts, 3)
+			tr := BuildTree(tt.entries, facts, 3, names)
 			check := func(what string, got, want []string) {
 				t.Helper()
 				if len(got) == 0 && len(want) == 0 {
@@ -190,7 +193,7 @@ func TestMigrateV1(t *testing.T) {
 	entries[0].Flags |= FlagStringID
 	facts := map[int32]TreeFacts{4: {FirstKeptEntryIndex: 2}}
 	MigrateV1(entries, facts)
-	tr := BuildTree(entries, facts, 1)
+	tr := BuildTree(entries, facts, 1, names)
 	want := []string{"v1-2", "v1-3", "v1-4", "v1-5", "v1-6"}
 	if got := tr.IDs(tr.ActivePath); !slices.Equal(got, want) {
 		t.Errorf("path = %v, want %v", got, want)
@@ -203,7 +206,7 @@ func TestMigrateV1(t *testing.T) {
 	}
 	// A second migration of the same entries gives the same ids.
 	MigrateV1(entries, facts)
-	if got := BuildTree(entries, facts, 1).IDs(tr.ActivePath); !slices.Equal(got, want) {
+	if got := BuildTree(entries, facts, 1, names).IDs(tr.ActivePath); !slices.Equal(got, want) {
 		t.Errorf("re-migration changed ids: %v", got)
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/jsonscan"
 )
 
 // CursorFile is where ClawVault keeps the observer's byte cursors.
@@ -32,7 +34,7 @@ func LoadCursors(fsys FS, vault string) model.CursorState {
 		st.Corrupt = err.Error()
 		return st
 	}
-	store, problems, err := model.ParseCursorStore(data)
+	store, problems, err := ParseCursorStore(data)
 	if err != nil {
 		st.Corrupt = err.Error()
 		return st
@@ -52,4 +54,81 @@ func SaveCursors(w WriteFS, vault string, store *model.CursorStore) error {
 		return err
 	}
 	return WriteFileAtomic(w, path, model.MarshalCursorStore(store), 0o644)
+}
+
+// ParseCursorStore reads a cursor file with ClawVault's validation
+// (parseCursorStore): entries with a bad id, a non-finite or negative
+// number, or an empty string field are dropped and reported. An error means
+// the file does not parse as a JSON object at all; ClawVault then loads {}.
+// A repeated id keeps its first position and its last value, as JSON.parse.
+func ParseCursorStore(data []byte) (*model.CursorStore, []model.CursorProblem, error) {
+	store := model.NewCursorStore()
+	type field struct {
+		id  string
+		raw model.RawCursor
+	}
+	var fields []field
+	pos := map[string]int{}
+	end, ok := jsonscan.Object(data, 0, func(key, value []byte) bool {
+		f := field{id: jsonscan.Unquote(key), raw: rawCursor(value)}
+		if i, dup := pos[f.id]; dup {
+			fields[i] = f
+			return true
+		}
+		pos[f.id] = len(fields)
+		fields = append(fields, f)
+		return true
+	})
+	switch {
+	case !ok && jsonscan.Valid(data):
+		return store, nil, errors.New("the top level is not a JSON object")
+	case !ok:
+		return store, nil, errors.New("it is not valid JSON (truncated or damaged)")
+	case jsonscan.SkipWS(data, end) != len(data):
+		return store, nil, errors.New("there is data after the top-level object")
+	}
+	var problems []model.CursorProblem
+	for _, f := range fields {
+		c, reason := model.ValidateCursor(f.id, f.raw)
+		if reason != "" {
+			problems = append(problems, model.CursorProblem{SessionID: f.id, Reason: reason})
+			continue
+		}
+		store.SetParsed(f.id, c)
+	}
+	store.FinishParsed()
+	return store, problems, nil
+}
+
+func rawCursor(value []byte) model.RawCursor {
+	var rc model.RawCursor
+	_, rc.Object = jsonscan.Object(value, 0, func(key, v []byte) bool {
+		num := func(dst **float64, text *string) {
+			*dst, *text = nil, string(v)
+			if len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
+				// Out of range parses to ±Inf, which validation rejects as JS would.
+				f, _ := strconv.ParseFloat(string(v), 64)
+				*dst = &f
+			}
+		}
+		str := func(dst **string) {
+			*dst = nil
+			if len(v) > 0 && v[0] == '"' {
+				s := jsonscan.Unquote(v)
+				*dst = &s
+			}
+		}
+		switch jsonscan.Unquote(key) {
+		case "lastObservedOffset":
+			num(&rc.Offset, &rc.OffsetText)
+		case "lastFileSize":
+			num(&rc.FileSize, &rc.FileSizeText)
+		case "lastObservedAt":
+			str(&rc.ObservedAt)
+		case "sessionKey":
+			str(&rc.SessionKey)
+		}
+		return true
+	})
+	return rc
 }

@@ -1,15 +1,13 @@
 package store
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"slices"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/jsonscan"
 )
 
 // StoreResult is a loaded sessions.json.
@@ -41,48 +39,37 @@ func LoadSessionStore(fsys FS, path string) StoreResult {
 }
 
 func parseSessionStore(data []byte) ([]model.StoreRow, map[string]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil, errors.New("the top level is not a JSON object")
-	}
 	var keys []string
 	byKey := map[string]int{}
 	var rows []model.StoreRow
 	var problems map[string]string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		key, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, err
-		}
-		entry, err := model.DecodeSessionEntry(raw)
-		if err != nil {
+	end, ok := jsonscan.Object(data, 0, func(rawKey, value []byte) bool {
+		key := jsonscan.Unquote(rawKey)
+		entry, problem := decodeSessionEntry(value)
+		entry.Problem = problem
+		if problem != "" {
 			if problems == nil {
 				problems = map[string]string{}
 			}
-			problems[key] = err.Error()
+			problems[key] = problem
 		}
 		if i, dup := byKey[key]; dup {
 			rows[i].Entry = entry // JSON.parse: the last value wins, the first position stays
-			continue
+			return true
 		}
 		byKey[key] = len(rows)
 		keys = append(keys, key)
 		rows = append(rows, model.StoreRow{Key: key, Entry: entry})
+		return true
+	})
+	if !ok {
+		if jsonscan.Valid(data) {
+			return nil, nil, errors.New("the top level is not a JSON object")
+		}
+		return nil, nil, errors.New("it is not valid JSON (truncated or damaged)")
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, errors.New("data after the top-level object")
+	if jsonscan.SkipWS(data, end) != len(data) {
+		return nil, nil, errors.New("there is data after the top-level object")
 	}
 	if slices.ContainsFunc(keys, model.IsArrayIndexKey) {
 		sorted := make([]model.StoreRow, len(rows))

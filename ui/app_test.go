@@ -30,7 +30,7 @@ func rows(n int) []model.SessionRow {
 	return out
 }
 
-func newTestApp(t *testing.T, n int) *App {
+func newTestApp(t testing.TB, n int) *App {
 	t.Helper()
 	a := New(Options{Workspace: &store.Workspace{StateDir: "/state"}, Theme: "none", Now: func() time.Time { return fixedNow }})
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

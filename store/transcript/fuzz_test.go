@@ -76,12 +76,13 @@ func FuzzSniffLine(f *testing.F) {
 		if err := json.Unmarshal(data, &ref); err != nil {
 			t.Fatalf("decode: %v", err)
 		}
-		e, _, _ := info.Entry(data, 0, 1)
-		if s, isStr := ref["id"].(string); isStr != (e.Flags&1 != 0) || (isStr && s != e.ID) {
-			t.Fatalf("id: sniffed %q (flags %d), decoded %#v", e.ID, e.Flags, ref["id"])
+		names := model.NewNames()
+		e, _, _ := info.Entry(data, 0, 1, names)
+		if s, isStr := ref["id"].(string); isStr != (e.Flags&1 != 0) || (isStr && s != names.String(e.ID)) {
+			t.Fatalf("id: sniffed %q (flags %d), decoded %#v", names.String(e.ID), e.Flags, ref["id"])
 		}
-		if s, isStr := ref["parentId"].(string); isStr && s != e.ParentID {
-			t.Fatalf("parentId: sniffed %q, decoded %q", e.ParentID, s)
+		if s, isStr := ref["parentId"].(string); isStr && s != names.String(e.ParentID) {
+			t.Fatalf("parentId: sniffed %q, decoded %q", names.String(e.ParentID), s)
 		}
 		if s, _ := ref["type"].(string); info.Type.String() != "other" && info.Type.String() != s {
 			t.Fatalf("type: sniffed %v, decoded %q", info.Type, s)
@@ -100,6 +101,7 @@ func FuzzIndex(f *testing.F) {
 	f.Add([]byte(header + "\n" + line("a", "") + "\r\n\n{bad\n" + line("b", "a")))
 	f.Add([]byte("\xef\xbb\xbf" + header + "\n" + header + "\n"))
 	f.Add([]byte("\n\n\n"))
+	f.Add([]byte(header + "\n" + line("a", "") + line("b", "a") + "\n" + line("c", "a") + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		old := chunkSize
 		chunkSize = 16
@@ -133,5 +135,8 @@ func FuzzIndex(f *testing.F) {
 			t.Fatalf("malformed = %v, want %v", ix.Malformed, malformed)
 		}
 		_ = ix.Tree.IDs(ix.Tree.Context)
+		if deferred := indexDeferred(t, string(data)); !sameIndex(ix, deferred) {
+			t.Fatalf("deferred validation differs: %d/%v vs %d/%v", len(ix.Entries), ix.Malformed, len(deferred.Entries), deferred.Malformed)
+		}
 	})
 }

@@ -9,12 +9,15 @@ import (
 	"hash/fnv"
 	"io"
 	"maps"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/jsonscan"
 )
 
 // Index is the line index of one transcript: where every line is, what the
@@ -35,6 +38,8 @@ type Index struct {
 	// Facts holds the tree fields of compaction, branch_summary, label and
 	// session_info entries, by position in Entries.
 	Facts map[int32]model.TreeFacts
+	// Names holds the ids that are not pi's eight hex digits.
+	Names *model.Names
 	// Malformed lists the line numbers of lines that do not parse.
 	Malformed []int32
 	// Tail describes a last line that has no newline yet.
@@ -45,6 +50,12 @@ type Index struct {
 	// Version is the header's version, 1 when it has none (pi's rule).
 	Version int
 	Tree    *model.Tree
+	// Validated is false while some entries were read by their prefix only.
+	Validated bool
+	// validEnd counts the leading entries already validated.
+	validEnd int
+	// prefixOnly counts entries after validEnd read by their prefix only.
+	prefixOnly int
 
 	headSum, endSum uint64
 }
@@ -64,6 +75,12 @@ type Options struct {
 	Progress func(done, total int64)
 	// Workers is the number of goroutines that sniff lines; 0 means GOMAXPROCS.
 	Workers int
+	// DeferValidation reads canonical message lines by their prefix only
+	// and leaves validating the rest of them to Validate, so that a huge
+	// transcript opens in the time its tree needs. The index is exact
+	// once Validate has run; until then a glued or damaged message line
+	// that still starts and ends right counts as an entry.
+	DeferValidation bool
 }
 
 // chunkSize is how much is read per step. Small enough that the transient
@@ -72,19 +89,23 @@ type Options struct {
 var chunkSize = 1 << 20
 
 type chunk struct {
-	seq  int
-	base int64 // file offset of data[0]
-	data []byte
+	seq    int
+	base   int64 // file offset of data[0]
+	data   []byte
+	mapped bool // data points into a memory mapping, not a reusable buffer
 }
 
 type chunkResult struct {
-	seq       int
-	end       int64 // file offset just past the chunk
-	lines     int32 // newline-terminated lines in the chunk
-	entries   []model.Entry
-	facts     []factAt
-	malformed []int32 // chunk-relative line numbers
-	err       error
+	seq        int
+	start      int64 // file offset of the chunk
+	end        int64 // file offset just past the chunk
+	lines      int32 // newline-terminated lines in the chunk
+	entries    []model.Entry
+	facts      []factAt
+	malformed  []int32 // chunk-relative line numbers
+	prefixOnly int     // entries read by their prefix only
+	names      *model.Names
+	err        error
 }
 
 type factAt struct {
@@ -94,7 +115,7 @@ type factAt struct {
 
 // Build indexes r from byte 0 up to size.
 func Build(ctx context.Context, path string, r io.ReaderAt, size int64, opt Options) (*Index, error) {
-	ix := &Index{Path: path, Facts: map[int32]model.TreeFacts{}}
+	ix := &Index{Path: path, Facts: map[int32]model.TreeFacts{}, Names: model.NewNames()}
 	if err := ix.scan(ctx, r, 0, size, opt); err != nil {
 		return nil, err
 	}
@@ -110,12 +131,19 @@ func (ix *Index) extend(ctx context.Context, r io.ReaderAt, size int64, opt Opti
 	if ix.Tail != nil && ix.Tail.Parsed {
 		keep-- // the provisional last entry is re-read with what follows it
 	}
+	next.validEnd = min(ix.validEnd, keep)
+	for _, e := range ix.Entries[next.validEnd:keep] {
+		if e.Flags&model.FlagPrefixOnly != 0 {
+			next.prefixOnly++
+		}
+	}
 	next.Entries = slices.Clip(ix.Entries[:keep])
 	if ix.Version < 2 || keep < len(ix.Entries) {
 		// v1 migration rewrites ids in place; never touch a shared array.
 		next.Entries = slices.Clone(next.Entries)
 	}
 	next.Facts = maps.Clone(ix.Facts)
+	next.Names = ix.Names.Clone()
 	delete(next.Facts, int32(keep))
 	if err := next.scan(ctx, r, ix.End, size, opt); err != nil {
 		return nil, err
@@ -141,20 +169,45 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 	var tailBase int64
 	var readErr error
 
-	go func() {
-		defer close(chunks)
-		tail, tailBase, readErr = readChunks(ctx, r, from, size, chunks, free)
-	}()
+	mapped := false
+	if f, isFile := r.(*os.File); isFile {
+		var unmap func()
+		if tail, tailBase, unmap, mapped = mapChunks(ctx, f, from, size, chunks); mapped {
+			defer unmap() // deferred calls run last: after the workers stop
+		}
+	}
+	if !mapped {
+		go func() {
+			defer close(chunks)
+			tail, tailBase, readErr = readChunks(ctx, r, from, size, chunks, free)
+		}()
+	}
 	var wg sync.WaitGroup
+	var faultMu sync.Mutex
+	var faultErr error
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A file truncated under a mapping faults on read: report it.
+			debug.SetPanicOnFault(true)
+			defer func() {
+				if r := recover(); r != nil {
+					faultMu.Lock()
+					faultErr = fmt.Errorf("the file changed while it was being indexed: %v", r)
+					faultMu.Unlock()
+					cancel()
+				}
+			}()
+			var scratch chunkScratch
 			for c := range chunks {
-				res := sniffChunk(c)
-				select {
-				case free <- c.data[:0]:
-				default:
+				populate(c)
+				res := scratch.sniff(c, opt.DeferValidation)
+				if !c.mapped {
+					select {
+					case free <- c.data[:0]:
+					default:
+					}
 				}
 				select {
 				case results <- res:
@@ -169,31 +222,25 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 		close(results)
 	}()
 
-	pending := map[int]chunkResult{}
-	nextSeq := 0
-	done := from
+	var ordered []chunkResult
+	var done int64
 	for res := range results {
-		pending[res.seq] = res
-		for {
-			p, ok := pending[nextSeq]
-			if !ok {
-				break
-			}
-			delete(pending, nextSeq)
-			nextSeq++
-			ix.merge(p)
-			done = p.end
-			if opt.Progress != nil {
-				opt.Progress(done-from, size-from)
-			}
+		if res.seq >= len(ordered) {
+			ordered = append(ordered, make([]chunkResult, res.seq+1-len(ordered))...)
 		}
+		ordered[res.seq] = res
+		done += res.end - res.start
+		if opt.Progress != nil {
+			opt.Progress(done, size-from)
+		}
+	}
+	if err := errors.Join(faultErr, readErr); err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if readErr != nil {
-		return readErr
-	}
+	ix.merge(ordered)
 	ix.End = tailBase
 	ix.Size = size
 	ix.Tail = nil
@@ -252,10 +299,24 @@ func readChunks(ctx context.Context, r io.ReaderAt, from, size int64, out chan<-
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// chunkScratch is one worker's reusable state: entries are collected in a
+// slice that keeps its capacity from chunk to chunk and copied out at the
+// exact size, and timestamps share their day count.
+type chunkScratch struct {
+	entries []model.Entry
+	days    model.ISODayCache
+}
+
 // sniffChunk indexes the newline-terminated lines of one chunk.
-func sniffChunk(c chunk) chunkResult {
-	res := chunkResult{seq: c.seq, end: c.base + int64(len(c.data))}
+func sniffChunk(c chunk, prefixOnly bool) chunkResult {
+	var s chunkScratch
+	return s.sniff(c, prefixOnly)
+}
+
+func (s *chunkScratch) sniff(c chunk, prefixOnly bool) chunkResult {
 	data := c.data
+	res := chunkResult{seq: c.seq, start: c.base, end: c.base + int64(len(c.data)), names: model.NewNames()}
+	res.entries = s.entries[:0]
 	for pos := 0; pos < len(data); {
 		nl := bytes.IndexByte(data[pos:], '\n')
 		if nl < 0 {
@@ -276,17 +337,32 @@ func sniffChunk(c chunk) chunkResult {
 		if isBlank(line) {
 			continue
 		}
-		info, ok := SniffLine(line)
+		var flags model.EntryFlags
+		info, ok := LineInfo{}, false
+		if prefixOnly {
+			info, ok = sniffPrefix(line, &s.days)
+			flags = model.FlagPrefixOnly
+		}
+		if !ok {
+			info, ok = SniffLine(line)
+			flags = 0
+		}
 		if !ok {
 			res.malformed = append(res.malformed, res.lines)
 			continue
 		}
-		e, f, hasFacts := info.Entry(line, lineOff, res.lines)
+		e, f, hasFacts := info.Entry(line, lineOff, res.lines, res.names)
+		e.Flags |= flags
+		if flags != 0 {
+			res.prefixOnly++
+		}
 		if hasFacts {
 			res.facts = append(res.facts, factAt{int32(len(res.entries)), f})
 		}
 		res.entries = append(res.entries, e)
 	}
+	s.entries = res.entries[:0]
+	res.entries = slices.Clone(res.entries)
 	return res
 }
 
@@ -302,19 +378,39 @@ func isBlank(line []byte) bool {
 	return true
 }
 
-func (ix *Index) merge(p chunkResult) {
-	base := int32(len(ix.Entries))
-	for i := range p.entries {
-		p.entries[i].Line += ix.Lines
+// merge appends the chunks' results in file order, growing the entry
+// slice once: at a million entries, repeated doubling would copy the
+// index several times over.
+func (ix *Index) merge(chunks []chunkResult) {
+	total := len(ix.Entries)
+	for _, p := range chunks {
+		total += len(p.entries)
 	}
-	ix.Entries = append(ix.Entries, p.entries...)
-	for _, f := range p.facts {
-		ix.Facts[base+f.local] = f.facts
+	ix.Entries = slices.Grow(ix.Entries, total-len(ix.Entries))
+	for _, p := range chunks {
+		base := int32(len(ix.Entries))
+		// Chunks intern odd ids apart; renumber them into the index's table.
+		var remap []uint32
+		for i := range p.names.Len() {
+			remap = append(remap, uint32(ix.Names.Intern(p.names.Name(i))))
+		}
+		for i := range p.entries {
+			e := &p.entries[i]
+			e.Line += ix.Lines
+			if remap != nil {
+				e.ID, e.ParentID = model.Remap(e.ID, remap), model.Remap(e.ParentID, remap)
+			}
+		}
+		ix.Entries = append(ix.Entries, p.entries...)
+		for _, f := range p.facts {
+			ix.Facts[base+f.local] = f.facts
+		}
+		for _, m := range p.malformed {
+			ix.Malformed = append(ix.Malformed, m+ix.Lines)
+		}
+		ix.Lines += p.lines
+		ix.prefixOnly += p.prefixOnly
 	}
-	for _, m := range p.malformed {
-		ix.Malformed = append(ix.Malformed, m+ix.Lines)
-	}
-	ix.Lines += p.lines
 }
 
 func (ix *Index) addTail(tail []byte, off int64) {
@@ -329,7 +425,7 @@ func (ix *Index) addTail(tail []byte, off int64) {
 	}
 	if info, ok := SniffLine(line); ok {
 		t.Parsed = true
-		e, f, hasFacts := info.Entry(line, off, t.Line)
+		e, f, hasFacts := info.Entry(line, off, t.Line, ix.Names)
 		e.Flags |= model.FlagUnterminated
 		if hasFacts {
 			ix.Facts[int32(len(ix.Entries))] = f
@@ -356,8 +452,12 @@ func (ix *Index) finish(r io.ReaderAt) {
 	if ix.HeaderOK && ix.Version < 2 {
 		model.MigrateV1(ix.Entries, ix.Facts)
 	}
-	ix.Tree = model.BuildTree(ix.Entries, ix.Facts, ix.Version)
+	ix.Tree = model.BuildTree(ix.Entries, ix.Facts, ix.Version, ix.Names)
 	ix.headSum, ix.endSum = fingerprint(r, ix.End)
+	ix.Validated = ix.prefixOnly == 0
+	if ix.Validated {
+		ix.validEnd = len(ix.Entries)
+	}
 }
 
 func decodeHeader(line []byte) model.Header {
@@ -371,7 +471,7 @@ func decodeHeader(line []byte) model.Header {
 	}
 	_ = json.Unmarshal(line, &raw)
 	h := model.Header{ID: raw.ID, Timestamp: raw.Timestamp, Cwd: raw.Cwd, ParentSession: raw.ParentSession, BranchedFrom: raw.BranchedFrom}
-	if n, ok := parseInt(bytes.Trim(raw.Version, `"`)); ok {
+	if n, ok := jsonscan.Int(bytes.Trim(raw.Version, `"`)); ok {
 		h.Version = int(n)
 	}
 	return h

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/jsonscan"
 )
 
 // strSpan locates a string literal in a line (quotes included).
@@ -16,7 +17,28 @@ func (s strSpan) get(line []byte) string {
 	if !s.set {
 		return ""
 	}
-	return unquote(line, int(s.start), int(s.end))
+	return jsonscan.Unquote(line[s.start:s.end])
+}
+
+// id is the span as an entry id, interned in names when it is not one of
+// pi's eight hex digits.
+func (s strSpan) id(line []byte, names *model.Names) model.EntryID {
+	if !s.set {
+		return model.NoID
+	}
+	raw := line[s.start+1 : s.end-1]
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		return names.Intern(jsonscan.Unquote(line[s.start:s.end]))
+	}
+	return names.InternBytes(raw)
+}
+
+// raw is the span's bytes, quotes excluded, escapes not decoded.
+func (s strSpan) raw(line []byte) []byte {
+	if !s.set {
+		return nil
+	}
+	return line[s.start+1 : s.end-1]
 }
 
 // LineInfo is what sniffing one line found: the entry type, ids, timestamp
@@ -37,6 +59,8 @@ type LineInfo struct {
 	firstIndex int64
 	tokens     int64
 	summary    bool
+	// timeMs is the timestamp when the fast path parsed it already.
+	timeMs int64
 	// Version is the header's version (0 when absent); VersionRaw keeps a
 	// non-number version's text.
 	Version int
@@ -48,37 +72,37 @@ type LineInfo struct {
 // for the fields it skips.
 func SniffLine(line []byte) (LineInfo, bool) {
 	info := LineInfo{firstIndex: -1}
-	i := skipWS(line, 0)
+	i := jsonscan.SkipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return info, false
 	}
-	i = skipWS(line, i+1)
+	i = jsonscan.SkipWS(line, i+1)
 	if i < len(line) && line[i] == '}' {
-		return info, skipWS(line, i+1) == len(line)
+		return info, jsonscan.SkipWS(line, i+1) == len(line)
 	}
 	for {
 		if i >= len(line) || line[i] != '"' {
 			return info, false
 		}
-		kEnd, ok := scanString(line, i)
+		kEnd, ok := jsonscan.String(line, i)
 		if !ok {
 			return info, false
 		}
 		key := line[i+1 : kEnd-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
 			// An escaped key ("\u0074ype") means what it decodes to.
-			key = []byte(unquote(line, i, kEnd))
+			key = []byte(jsonscan.Unquote(line[i:kEnd]))
 		}
-		i = skipWS(line, kEnd)
+		i = jsonscan.SkipWS(line, kEnd)
 		if i >= len(line) || line[i] != ':' {
 			return info, false
 		}
-		i = skipWS(line, i+1)
+		i = jsonscan.SkipWS(line, i+1)
 		end, ok := info.field(line, i, key)
 		if !ok {
 			return info, false
 		}
-		i = skipWS(line, end)
+		i = jsonscan.SkipWS(line, end)
 		if i >= len(line) {
 			return info, false
 		}
@@ -88,9 +112,9 @@ func SniffLine(line []byte) (LineInfo, bool) {
 		if line[i] != ',' {
 			return info, false
 		}
-		i = skipWS(line, i+1)
+		i = jsonscan.SkipWS(line, i+1)
 	}
-	if skipWS(line, i+1) != len(line) {
+	if jsonscan.SkipWS(line, i+1) != len(line) {
 		return info, false
 	}
 	if info.typeSpan.set {
@@ -125,17 +149,17 @@ func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
 	case "message":
 		return info.message(line, i)
 	case "summary":
-		end, ok := skipValue(line, i)
+		end, ok := jsonscan.Value(line, i)
 		if ok {
 			info.summary = truthy(line[i:end])
 		}
 		return end, ok
 	case "version", "tokensBefore", "firstKeptEntryIndex":
-		end, ok := skipValue(line, i)
+		end, ok := jsonscan.Value(line, i)
 		if !ok {
 			return end, ok
 		}
-		n, isNum := parseInt(line[i:end])
+		n, isNum := jsonscan.Int(line[i:end])
 		switch string(key) {
 		case "version":
 			info.Version = 0
@@ -143,7 +167,7 @@ func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
 				info.Version = int(n)
 			} else if line[i] == '"' {
 				// "version":"2" compares as a number in JavaScript.
-				if m, ok := parseInt([]byte(unquote(line, i, end))); ok {
+				if m, ok := jsonscan.Int([]byte(jsonscan.Unquote(line[i:end]))); ok {
 					info.Version = int(m)
 				}
 			}
@@ -160,10 +184,10 @@ func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
 		}
 		return end, true
 	default:
-		return skipValue(line, i)
+		return jsonscan.Value(line, i)
 	}
 	if i < len(line) && line[i] == '"' {
-		end, ok := scanString(line, i)
+		end, ok := jsonscan.String(line, i)
 		if !ok {
 			return 0, false
 		}
@@ -171,16 +195,16 @@ func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
 		return end, true
 	}
 	*dst = strSpan{}
-	return skipValue(line, i)
+	return jsonscan.Value(line, i)
 }
 
 // message validates the "message" value and captures its role.
 func (info *LineInfo) message(line []byte, i int) (int, bool) {
 	info.role = strSpan{}
 	if i >= len(line) || line[i] != '{' {
-		return skipValue(line, i)
+		return jsonscan.Value(line, i)
 	}
-	i = skipWS(line, i+1)
+	i = jsonscan.SkipWS(line, i+1)
 	if i < len(line) && line[i] == '}' {
 		return i + 1, true
 	}
@@ -188,19 +212,19 @@ func (info *LineInfo) message(line []byte, i int) (int, bool) {
 		if i >= len(line) || line[i] != '"' {
 			return 0, false
 		}
-		kEnd, ok := scanString(line, i)
+		kEnd, ok := jsonscan.String(line, i)
 		if !ok {
 			return 0, false
 		}
-		isRole := string(line[i+1:kEnd-1]) == "role" || bytes.IndexByte(line[i+1:kEnd-1], '\\') >= 0 && unquote(line, i, kEnd) == "role"
-		i = skipWS(line, kEnd)
+		isRole := string(line[i+1:kEnd-1]) == "role" || bytes.IndexByte(line[i+1:kEnd-1], '\\') >= 0 && jsonscan.Unquote(line[i:kEnd]) == "role"
+		i = jsonscan.SkipWS(line, kEnd)
 		if i >= len(line) || line[i] != ':' {
 			return 0, false
 		}
-		i = skipWS(line, i+1)
+		i = jsonscan.SkipWS(line, i+1)
 		var end int
 		if isRole && i < len(line) && line[i] == '"' {
-			end, ok = scanString(line, i)
+			end, ok = jsonscan.String(line, i)
 			if ok {
 				info.role = strSpan{start: int32(i), end: int32(end), set: true}
 			}
@@ -208,12 +232,12 @@ func (info *LineInfo) message(line []byte, i int) (int, bool) {
 			if isRole {
 				info.role = strSpan{}
 			}
-			end, ok = skipValue(line, i)
+			end, ok = jsonscan.Value(line, i)
 		}
 		if !ok {
 			return 0, false
 		}
-		i = skipWS(line, end)
+		i = jsonscan.SkipWS(line, end)
 		if i >= len(line) {
 			return 0, false
 		}
@@ -223,7 +247,7 @@ func (info *LineInfo) message(line []byte, i int) (int, bool) {
 		if line[i] != ',' {
 			return 0, false
 		}
-		i = skipWS(line, i+1)
+		i = jsonscan.SkipWS(line, i+1)
 	}
 }
 
@@ -235,7 +259,7 @@ func truthy(v []byte) bool {
 	case string(v) == "null", string(v) == "false", string(v) == `""`:
 		return false
 	case v[0] == '-' || v[0] >= '0' && v[0] <= '9':
-		n, err := parseFloat(v)
+		n, err := jsonscan.Float(v)
 		return err == nil && n != 0
 	}
 	return true
@@ -243,26 +267,36 @@ func truthy(v []byte) bool {
 
 // Entry copies the sniffed fields into an index record and, for the entry
 // types that have them, tree facts.
-func (info *LineInfo) Entry(line []byte, offset int64, lineNo int32) (model.Entry, model.TreeFacts, bool) {
+func (info *LineInfo) Entry(line []byte, offset int64, lineNo int32, names *model.Names) (model.Entry, model.TreeFacts, bool) {
 	e := model.Entry{
 		Offset:   offset,
 		Length:   int32(len(line)),
 		Line:     lineNo,
 		Type:     info.Type,
 		TimeMs:   model.NoTime,
-		ID:       info.id.get(line),
-		ParentID: info.parentID.get(line),
+		ID:       info.id.id(line, names),
+		ParentID: info.parentID.id(line, names),
 	}
 	if info.id.set {
 		e.Flags |= model.FlagStringID
 	}
-	if info.timestamp.set {
-		if ms, ok := model.ParseISOTime(info.timestamp.get(line)); ok {
+	switch ts := info.timestamp.raw(line); {
+	case info.timeMs != 0:
+		e.TimeMs = info.timeMs
+	case len(ts) > 0:
+		if ms, ok := model.ParseISOTimeBytes(ts); ok {
+			e.TimeMs = ms
+		} else if ms, ok := model.ParseISOTime(info.timestamp.get(line)); ok {
 			e.TimeMs = ms
 		}
 	}
 	if info.Type == model.TypeMessage && info.role.set {
-		e.Role = model.ParseRole(info.role.get(line))
+		raw := info.role.raw(line)
+		if bytes.IndexByte(raw, '\\') >= 0 {
+			e.Role = model.ParseRole(info.role.get(line))
+		} else {
+			e.Role = model.ParseRoleBytes(raw)
+		}
 	}
 	var f model.TreeFacts
 	hasFacts := true

@@ -1,9 +1,10 @@
-// Package transcript indexes OpenClaw/pi JSONL transcripts: the byte offset
-// of every line and the few fields the entry tree needs, sniffed without
-// decoding bodies, validated as strictly as JSON.parse, and cached by
-// (path, size, mtime, inode) so that a file that only grew is extended
-// rather than re-read.
-package transcript
+// Package jsonscan validates and walks JSON in byte slices without
+// allocating and without building values: the transcript indexer, the
+// sessions.json reader and the cursor loader use it where encoding/json's
+// reflection would cost more than the budget allows. It accepts exactly
+// what JSON.parse accepts, except that it does not check the letter after
+// each backslash (see validBody).
+package jsonscan
 
 import (
 	"bytes"
@@ -26,7 +27,8 @@ const (
 
 func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func skipWS(b []byte, i int) int {
+// SkipWS returns the index of the first non-whitespace byte at or after i.
+func SkipWS(b []byte, i int) int {
 	for i < len(b) && isWS(b[i]) {
 		i++
 	}
@@ -69,9 +71,9 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// scanString validates the string starting at b[i] == '"' and returns the
+// String validates the string starting at b[i] == '"' and returns the
 // index just past its closing quote.
-func scanString(b []byte, i int) (end int, ok bool) {
+func String(b []byte, i int) (end int, ok bool) {
 	start := i + 1
 	j := start
 	for {
@@ -153,7 +155,7 @@ func scanScalar(b []byte, i int) (int, bool) {
 	}
 	switch c := b[i]; {
 	case c == '"':
-		return scanString(b, i)
+		return String(b, i)
 	case c == 't':
 		return scanLiteral(b, i, "true")
 	case c == 'f':
@@ -170,10 +172,10 @@ func scanScalar(b []byte, i int) (int, bool) {
 // and a bound keeps a hostile line from costing unbounded memory.
 const maxDepth = 10000
 
-// skipValue validates any value at b[i] iteratively and returns the index
-// just past it.
-func skipValue(b []byte, i int) (int, bool) {
-	i = skipWS(b, i)
+// Value validates any value at b[i] (after whitespace), iteratively, and
+// returns the index just past it.
+func Value(b []byte, i int) (int, bool) {
+	i = SkipWS(b, i)
 	if i >= len(b) {
 		return 0, false
 	}
@@ -184,7 +186,7 @@ func skipValue(b []byte, i int) (int, bool) {
 	stack := stackBuf[:0]
 	for {
 		// At the start of a value.
-		i = skipWS(b, i)
+		i = SkipWS(b, i)
 		if i >= len(b) {
 			return 0, false
 		}
@@ -194,14 +196,14 @@ func skipValue(b []byte, i int) (int, bool) {
 				return 0, false
 			}
 			stack = append(stack, '}')
-			i = skipWS(b, i+1)
+			i = SkipWS(b, i+1)
 			if i < len(b) && b[i] == '}' {
 				stack = stack[:len(stack)-1]
 				i++
 				break
 			}
 			var ok bool
-			if i, ok = scanKey(b, i); !ok {
+			if i, ok = Key(b, i); !ok {
 				return 0, false
 			}
 			continue
@@ -210,7 +212,7 @@ func skipValue(b []byte, i int) (int, bool) {
 				return 0, false
 			}
 			stack = append(stack, ']')
-			i = skipWS(b, i+1)
+			i = SkipWS(b, i+1)
 			if i < len(b) && b[i] == ']' {
 				stack = stack[:len(stack)-1]
 				i++
@@ -228,7 +230,7 @@ func skipValue(b []byte, i int) (int, bool) {
 			if len(stack) == 0 {
 				return i, true
 			}
-			i = skipWS(b, i)
+			i = SkipWS(b, i)
 			if i >= len(b) {
 				return 0, false
 			}
@@ -244,7 +246,7 @@ func skipValue(b []byte, i int) (int, bool) {
 			i++
 			if top == '}' {
 				var ok bool
-				if i, ok = scanKey(b, skipWS(b, i)); !ok {
+				if i, ok = Key(b, SkipWS(b, i)); !ok {
 					return 0, false
 				}
 			}
@@ -253,16 +255,16 @@ func skipValue(b []byte, i int) (int, bool) {
 	}
 }
 
-// scanKey validates `"key" :` at b[i] and returns the index after the colon.
-func scanKey(b []byte, i int) (int, bool) {
+// Key validates `"key" :` at b[i] and returns the index after the colon.
+func Key(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
-	end, ok := scanString(b, i)
+	end, ok := String(b, i)
 	if !ok {
 		return 0, false
 	}
-	end = skipWS(b, end)
+	end = SkipWS(b, end)
 	if end >= len(b) || b[end] != ':' {
 		return 0, false
 	}
@@ -272,13 +274,15 @@ func scanKey(b []byte, i int) (int, bool) {
 // Valid reports whether b holds exactly one JSON value (with surrounding
 // whitespace), as JSON.parse would accept it.
 func Valid(b []byte) bool {
-	end, ok := skipValue(b, 0)
-	return ok && skipWS(b, end) == len(b)
+	end, ok := Value(b, 0)
+	return ok && SkipWS(b, end) == len(b)
 }
 
-// unquote returns the content of the validated string literal b[start:end]
-// (quotes included), decoding escapes when there are any.
-func unquote(b []byte, start, end int) string {
+// Unquote returns the content of a validated string literal (quotes
+// included), decoding escapes when there are any.
+func Unquote(lit []byte) string { return unquoteAt(lit, 0, len(lit)) }
+
+func unquoteAt(b []byte, start, end int) string {
 	if bytes.IndexByte(b[start+1:end-1], '\\') < 0 {
 		return string(b[start+1 : end-1])
 	}
@@ -289,8 +293,8 @@ func unquote(b []byte, start, end int) string {
 	return s
 }
 
-// parseInt reads a JSON number as an int64, truncating a fraction.
-func parseInt(b []byte) (int64, bool) {
+// Int reads a JSON number as an int64, truncating a fraction.
+func Int(b []byte) (int64, bool) {
 	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
 		return n, true
 	}
@@ -301,4 +305,62 @@ func parseInt(b []byte) (int64, bool) {
 	return int64(f), true
 }
 
-func parseFloat(b []byte) (float64, error) { return strconv.ParseFloat(string(b), 64) }
+// Float reads a JSON number.
+func Float(b []byte) (float64, error) { return strconv.ParseFloat(string(b), 64) }
+
+// Object calls fn with the raw key (quotes included) and the raw value of
+// each field of the object at b[i], in order, validating as it goes; fn
+// returns false to stop. It returns the index past the object and whether
+// the object (up to where fn stopped) is valid.
+func Object(b []byte, i int, fn func(key, value []byte) bool) (int, bool) {
+	i = SkipWS(b, i)
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
+	}
+	i = SkipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, false
+		}
+		kEnd, ok := String(b, i)
+		if !ok {
+			return 0, false
+		}
+		key := b[i:kEnd]
+		j := SkipWS(b, kEnd)
+		if j >= len(b) || b[j] != ':' {
+			return 0, false
+		}
+		vStart := SkipWS(b, j+1)
+		vEnd, ok := Value(b, vStart)
+		if !ok {
+			return 0, false
+		}
+		if !fn(key, b[vStart:vEnd]) {
+			return vEnd, true
+		}
+		i = SkipWS(b, vEnd)
+		if i >= len(b) {
+			return 0, false
+		}
+		if b[i] == '}' {
+			return i + 1, true
+		}
+		if b[i] != ',' {
+			return 0, false
+		}
+		i = SkipWS(b, i+1)
+	}
+}
+
+// KeyIs reports whether the raw key (quotes included) names name; escaped
+// keys are decoded first, as JSON.parse decodes them.
+func KeyIs(key []byte, name string) bool {
+	if len(key) >= 2 && string(key[1:len(key)-1]) == name {
+		return true
+	}
+	return bytes.IndexByte(key, '\\') >= 0 && Unquote(key) == name
+}

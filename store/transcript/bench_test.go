@@ -1,0 +1,134 @@
+package transcript
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"clawvault-tui/store/demo"
+)
+
+func benchScale(b *testing.B) int {
+	if s, err := strconv.Atoi(os.Getenv("BENCH_SCALE")); err == nil && s > 0 {
+		return s
+	}
+	return 1
+}
+
+// newlineCount is the baseline of the indexing budget: read the file and
+// count newlines, nothing else.
+func newlineCount(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	n := 0
+	for {
+		m, err := f.Read(buf)
+		n += bytes.Count(buf[:m], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+// BenchmarkIndexVsNewlineCount measures the budget of DESIGN.md §7 on the
+// demo's heartbeat-heavy transcript (300 MB at BENCH_SCALE=100): indexing
+// takes at most 4× a bare newline count of the same file, and the index
+// keeps at most 256 bytes of heap per entry.
+func BenchmarkIndexVsNewlineCount(b *testing.B) {
+	m, err := demo.BenchWorkspace(benchScale(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := m.Heartbeat.File
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+	var countTime, indexTime, validateTime time.Duration
+	var ix *Index
+	for b.Loop() {
+		start := time.Now()
+		if _, err := newlineCount(path); err != nil {
+			b.Fatal(err)
+		}
+		countTime += time.Since(start)
+
+		start = time.Now()
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix, err = Build(context.Background(), path, f, fi.Size(), Options{DeferValidation: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		indexTime += time.Since(start)
+
+		start = time.Now()
+		ix, err = ix.Validate(context.Background(), f, Options{})
+		f.Close()
+		if err != nil || !ix.Validated {
+			b.Fatal(err)
+		}
+		validateTime += time.Since(start)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(countTime.Milliseconds())/n, "newline-ms/op")
+	b.ReportMetric(float64(indexTime.Milliseconds())/n, "index-ms/op")
+	b.ReportMetric(float64(indexTime)/float64(countTime), "x-newline-count")
+	b.ReportMetric(float64(validateTime.Milliseconds())/n, "validate-ms/op")
+	b.ReportMetric(float64(len(ix.Entries)), "entries")
+	b.ReportMetric(retainedPerEntry(b, path, fi.Size()), "heap-B/entry")
+}
+
+// retainedPerEntry builds the index once more and measures the heap it
+// keeps, after garbage collection, per entry.
+func retainedPerEntry(b *testing.B, path string, size int64) float64 {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	ix, err := Build(context.Background(), path, f, size, Options{DeferValidation: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	per := float64(after.HeapAlloc-before.HeapAlloc) / float64(len(ix.Entries))
+	runtime.KeepAlive(ix)
+	return per
+}
+
+// BenchmarkReopen: an unchanged transcript comes from the cache.
+func BenchmarkReopen(b *testing.B) {
+	m, err := demo.BenchWorkspace(benchScale(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := NewCache()
+	if _, err := c.Open(context.Background(), m.MainNeverObserved.File, Options{}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := c.Open(context.Background(), m.MainNeverObserved.File, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package transcript
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sync"
+
+	"clawvault-tui/model"
+)
+
+// Validate finishes an index built with DeferValidation: it checks every
+// line that was read by its prefix only, as strictly as JSON.parse, and
+// returns the exact index. That is ix itself, marked validated, when every
+// line is valid JSON; otherwise a new index without the bad lines, which
+// are reported as malformed. ix is never modified.
+func (ix *Index) Validate(ctx context.Context, r io.ReaderAt, opt Options) (*Index, error) {
+	if ix.Validated {
+		return ix, nil
+	}
+	bad, err := ix.findInvalid(ctx, r, opt)
+	if err != nil {
+		return nil, err
+	}
+	next := *ix
+	next.validEnd = len(ix.Entries)
+	next.prefixOnly = 0
+	next.Validated = true
+	if len(bad) == 0 {
+		return &next, nil
+	}
+	drop := make(map[int32]bool, len(bad))
+	next.Malformed = slices.Clone(ix.Malformed)
+	for _, i := range bad {
+		drop[i] = true
+		next.Malformed = append(next.Malformed, ix.Entries[i].Line)
+	}
+	slices.Sort(next.Malformed)
+	next.Entries = make([]model.Entry, 0, len(ix.Entries)-len(bad))
+	next.Facts = map[int32]model.TreeFacts{}
+	for i, e := range ix.Entries {
+		if drop[int32(i)] {
+			continue
+		}
+		if f, ok := ix.Facts[int32(i)]; ok {
+			next.Facts[int32(len(next.Entries))] = f
+		}
+		next.Entries = append(next.Entries, e)
+	}
+	next.validEnd = len(next.Entries)
+	next.prefixOnly = 0
+	if ix.Tail != nil && ix.Tail.Parsed && drop[int32(len(ix.Entries)-1)] {
+		t := *ix.Tail
+		t.Parsed = false
+		next.Tail = &t
+	}
+	next.finish(r)
+	next.Validated = true
+	return &next, nil
+}
+
+// findInvalid reads the prefix-only lines back in blocks of about a chunk
+// and returns the positions of those that are not valid JSON objects.
+func (ix *Index) findInvalid(ctx context.Context, r io.ReaderAt, opt Options) ([]int32, error) {
+	type block struct{ from, to int } // entry positions [from, to)
+	var blocks []block
+	for i := ix.validEnd; i < len(ix.Entries); {
+		if ix.Entries[i].Flags&model.FlagPrefixOnly == 0 {
+			i++
+			continue
+		}
+		j, start := i, ix.Entries[i].Offset
+		for j < len(ix.Entries) && ix.Entries[j].Offset-start < int64(chunkSize) {
+			j++
+		}
+		blocks = append(blocks, block{i, j})
+		i = j
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var (
+		mu      sync.Mutex
+		bad     []int32
+		firstEr error
+		wg      sync.WaitGroup
+		next    = make(chan block)
+		done    int64
+	)
+	total := int64(0)
+	if n := len(ix.Entries); n > 0 && ix.validEnd < n {
+		total = ix.Entries[n-1].Offset - ix.Entries[ix.validEnd].Offset
+	}
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for b := range next {
+				first, last := ix.Entries[b.from], ix.Entries[b.to-1]
+				span := last.Offset + int64(last.Length) - first.Offset
+				buf = slices.Grow(buf[:0], int(span))[:span]
+				if n, err := r.ReadAt(buf, first.Offset); int64(n) < span {
+					mu.Lock()
+					if firstEr == nil {
+						firstEr = fmt.Errorf("validate: read %d bytes at %d: %v (the file changed)", span, first.Offset, err)
+					}
+					mu.Unlock()
+					continue
+				}
+				var local []int32
+				for i := b.from; i < b.to; i++ {
+					e := ix.Entries[i]
+					if e.Flags&model.FlagPrefixOnly == 0 {
+						continue
+					}
+					line := buf[e.Offset-first.Offset : e.Offset-first.Offset+int64(e.Length)]
+					if _, ok := SniffLine(line); !ok {
+						local = append(local, int32(i))
+					}
+				}
+				mu.Lock()
+				bad = append(bad, local...)
+				done += span
+				if opt.Progress != nil {
+					opt.Progress(done, total)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, b := range blocks {
+		select {
+		case next <- b:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	slices.Sort(bad)
+	return bad, firstEr
+}
