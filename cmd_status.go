@@ -67,15 +67,15 @@ func worstSeverity(r model.SessionRow) int {
 // added, never renamed.
 
 type statusDoc struct {
-	StateDir string          `json:"stateDir"`
-	Vault    string          `json:"vault"`
-	Cursors  cursorFileDoc   `json:"cursors"`
-	Agents   []agentDoc      `json:"agents"`
-	Sessions []sessionDoc    `json:"sessions"`
-	Problems []string        `json:"problems"`
-	Counts   map[string]int  `json:"counts"`
-	TakenAt  string          `json:"takenAt"`
-	Warnings []string        `json:"warnings"`
+	StateDir string         `json:"stateDir"`
+	Vault    string         `json:"vault"`
+	Cursors  cursorFileDoc  `json:"cursors"`
+	Agents   []agentDoc     `json:"agents"`
+	Sessions []sessionDoc   `json:"sessions"`
+	Problems []string       `json:"problems"`
+	Counts   map[string]int `json:"counts"`
+	TakenAt  string         `json:"takenAt"`
+	Warnings []string       `json:"warnings"`
 }
 
 type cursorFileDoc struct {
