@@ -5,6 +5,7 @@ PKGS    := ./...
 # Benchmarks generate their data with the demo generator in a temp folder;
 # BENCH_SCALE=100 is the budget scale of DESIGN.md §7 (10,000 sessions, 300 MB transcript).
 BENCH_SCALE ?= 100
+BENCH_TIME  ?= 3s
 FUZZTIME    ?= 10s
 
 .PHONY: build run test bench fuzz conformance lint clean
@@ -22,7 +23,7 @@ test:
 	$(GO) test $(PKGS)
 
 bench:
-	BENCH_SCALE=$(BENCH_SCALE) $(GO) test -run '^$$' -bench . -benchmem -timeout 60m $(PKGS)
+	BENCH_SCALE=$(BENCH_SCALE) $(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCH_TIME) -count 1 -timeout 60m $(PKGS)
 
 # A short run of every fuzz target (go test allows one target per run).
 fuzz:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -57,8 +58,11 @@ func cmdTUI(args []string, stdout, stderr io.Writer) error {
 	}
 	app := ui.New(ui.Options{Workspace: ws, Theme: *theme, Banner: banner})
 	_, err = tea.NewProgram(app, tea.WithOutput(stdout)).Run()
-	if errors.Is(err, tea.ErrInterrupted) {
+	switch {
+	case errors.Is(err, tea.ErrInterrupted):
 		return nil
+	case err != nil && strings.Contains(err.Error(), "TTY"):
+		return fmt.Errorf("the TUI needs a terminal and there is none here (%v); `clawvault-tui status` prints the same facts as text", err)
 	}
 	return err
 }

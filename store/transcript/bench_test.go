@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -131,4 +132,47 @@ func BenchmarkReopen(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkReopenGrown: a transcript that grew by one line is extended
+// from where its index stopped; only the new bytes are read and sniffed
+// (the tree, derived from all entries, is rebuilt).
+func BenchmarkReopenGrown(b *testing.B) {
+	m, err := demo.BenchWorkspace(benchScale(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := os.ReadFile(m.Heartbeat.File)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := b.TempDir() + "/grown.jsonl"
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	c := NewCache()
+	ix, err := c.Open(context.Background(), path, Options{DeferValidation: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	leaf := ix.Tree.LeafID()
+	for b.Loop() {
+		b.StopTimer()
+		id := fmt.Sprintf("%08x", b.N+int(time.Now().UnixNano()&0xffffff))
+		fmt.Fprintf(f, `{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-11-21T12:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"HEARTBEAT_OK"}]}}`+"\n", id, leaf)
+		leaf = id
+		b.StartTimer()
+		if ix, err = c.Open(context.Background(), path, Options{DeferValidation: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if c.Stats.Extends == 0 {
+		b.Fatal("the grown file was not extended")
+	}
+	b.ReportMetric(float64(len(ix.Entries)), "entries")
 }
