@@ -19,19 +19,6 @@ import (
 //	{n:A-B}       an integer in [A, B]
 //	{v}           a minor version such as 2.4
 
-type person struct {
-	first, full, role string
-}
-
-var people = []person{
-	{"Elena", "Elena Vasquez", "finance lead at Northwind"},
-	{"Marco", "Marco Bianchi", "procurement at Acme"},
-	{"Priya", "Priya Raman", "our security lead"},
-	{"Jonas", "Jonas Müller", "data engineer on the warehouse"},
-	{"Zoë", "Zoë Laurent", "product designer"},
-	{"Kenji", "Kenji Watanabe", "head of support"},
-}
-
 // projects are the recurring topics; the slug of the first is a known vault project.
 var projects = []string{
 	"Northwind billing", "Acme pricing proposal", "SOC2 questionnaire", "Telegram bot v0.3",

@@ -359,12 +359,3 @@ func (g *generator) observe(key string, res *sessionResult, offset int64, at tim
 		g.observed = append(g.observed, observedSession{key, res.spec.id, sourceLabel(key), seen})
 	}
 }
-
-func (g *generator) cursorFor(id string) *cursorEntry {
-	for i := range g.cursors {
-		if g.cursors[i].id == id {
-			return &g.cursors[i]
-		}
-	}
-	return nil
-}

@@ -105,7 +105,6 @@ type chunkResult struct {
 	malformed  []int32 // chunk-relative line numbers
 	prefixOnly int     // entries read by their prefix only
 	names      *model.Names
-	err        error
 }
 
 type factAt struct {
@@ -307,12 +306,7 @@ type chunkScratch struct {
 	days    model.ISODayCache
 }
 
-// sniffChunk indexes the newline-terminated lines of one chunk.
-func sniffChunk(c chunk, prefixOnly bool) chunkResult {
-	var s chunkScratch
-	return s.sniff(c, prefixOnly)
-}
-
+// sniff indexes the newline-terminated lines of one chunk.
 func (s *chunkScratch) sniff(c chunk, prefixOnly bool) chunkResult {
 	data := c.data
 	res := chunkResult{seq: c.seq, start: c.base, end: c.base + int64(len(c.data)), names: model.NewNames()}
