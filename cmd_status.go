@@ -87,14 +87,22 @@ type cursorFileDoc struct {
 }
 
 type agentDoc struct {
-	ID           string `json:"id"`
-	SessionsDir  string `json:"sessionsDir"`
-	SessionsJSON string `json:"sessionsJson"`
-	Workspace    string `json:"workspace,omitempty"`
-	SQLite       string `json:"sqlite,omitempty"`
-	StoreMissing bool   `json:"storeMissing"`
-	StoreProblem string `json:"storeProblem,omitempty"`
-	Sessions     int    `json:"sessions"`
+	ID           string      `json:"id"`
+	SessionsDir  string      `json:"sessionsDir"`
+	SessionsJSON string      `json:"sessionsJson"`
+	Workspace    string      `json:"workspace,omitempty"`
+	SQLite       string      `json:"sqlite,omitempty"`
+	StoreMissing bool        `json:"storeMissing"`
+	StoreProblem string      `json:"storeProblem,omitempty"`
+	Sessions     int         `json:"sessions"`
+	Memory       []memoryDoc `json:"memory"`
+}
+
+type memoryDoc struct {
+	Path       string `json:"path"`
+	SizeBytes  int64  `json:"sizeBytes"`
+	ModifiedAt string `json:"modifiedAt"`
+	Daily      bool   `json:"daily"`
 }
 
 type sessionDoc struct {
@@ -156,7 +164,10 @@ func statusJSON(snap *store.Snapshot, rows []model.SessionRow) statusDoc {
 		perAgent[r.Agent]++
 	}
 	for i, a := range ws.Agents {
-		ad := agentDoc{ID: a.ID, SessionsDir: a.SessionsDir, SessionsJSON: a.StorePath, Workspace: a.Workspace, SQLite: a.SQLitePath, Sessions: perAgent[a.ID]}
+		ad := agentDoc{ID: a.ID, SessionsDir: a.SessionsDir, SessionsJSON: a.StorePath, Workspace: a.Workspace, SQLite: a.SQLitePath, Sessions: perAgent[a.ID], Memory: []memoryDoc{}}
+		for _, m := range snap.Memory[a.ID] {
+			ad.Memory = append(ad.Memory, memoryDoc{Path: m.Path, SizeBytes: m.Size, ModifiedAt: model.FormatISOTime(m.ModTime), Daily: m.Daily})
+		}
 		if i < len(snap.Agents) {
 			ad.StoreMissing, ad.StoreProblem = snap.Agents[i].StoreMissing, snap.Agents[i].StoreProblem
 		}
@@ -226,6 +237,9 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 		}
 		fmt.Fprintln(w)
 	}
+	for _, a := range ws.Agents {
+		fmt.Fprintf(w, "Memory:    %s: %s\n", a.ID, memorySummary(a.Workspace, snap.Memory[a.ID]))
+	}
 	for _, p := range append(snap.Problems, ws.Warnings...) {
 		fmt.Fprintf(w, "Warning:   %s\n", p)
 	}
@@ -270,6 +284,31 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 		}
 	}
 	return nil
+}
+
+// memorySummary says what an agent's workspace memory holds, in a line.
+func memorySummary(workspace string, files []store.MemoryFile) string {
+	if workspace == "" {
+		return "no workspace"
+	}
+	if len(files) == 0 {
+		return "none in " + workspace
+	}
+	var daily, other int
+	var total int64
+	curated := "no MEMORY.md"
+	for _, f := range files {
+		total += f.Size
+		switch {
+		case f.Daily:
+			daily++
+		case f.Rel == "MEMORY.md" || f.Rel == "memory.md":
+			curated = f.Rel
+		default:
+			other++
+		}
+	}
+	return fmt.Sprintf("%s, %d daily notes, %d other files (%s) in %s", curated, daily, other, model.Bytes(total), workspace)
 }
 
 func rowKey(r model.SessionRow) string {

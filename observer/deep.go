@@ -46,9 +46,13 @@ func DeepCheck(fsys store.FS, row *model.SessionRow, countAll bool) *model.TailF
 	}
 	facts.MessagesExact = countAll
 	if !facts.PartialTail && !countAll {
-		facts.PartialTail, facts.TailBytes, err = partialTail(f, row.Size)
+		partial, tail, err := partialTail(f, row.Size)
 		if err != nil {
 			facts.Err = err.Error()
+		}
+		// A tail the observer already took (it parsed) is not pending.
+		if partial && row.Size-tail >= start {
+			facts.PartialTail, facts.TailBytes = true, tail
 		}
 	}
 	return facts

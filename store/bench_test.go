@@ -25,8 +25,10 @@ func BenchmarkStatus(b *testing.B) {
 		b.Fatal(err)
 	}
 	var rows int
+	// The budget says: no transcript content read. countingFS fails any read.
+	fsys := &countingFS{FS: OS}
 	for b.Loop() {
-		snap, err := Scan(context.Background(), OS, ws, ScanOptions{})
+		snap, err := Scan(context.Background(), fsys, ws, ScanOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

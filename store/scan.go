@@ -21,6 +21,8 @@ type Snapshot struct {
 	Cursors   model.CursorState
 	Agents    []model.AgentSnapshot
 	Rows      []model.SessionRow
+	// Memory lists each agent's workspace memory files, by agent id.
+	Memory map[string][]MemoryFile
 	// Problems are per-agent facts such as a corrupt sessions.json.
 	Problems    []string
 	TakenAt     time.Time
@@ -44,6 +46,7 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 	snap.Cursors = LoadCursors(fsys, ws.Vault)
 
 	snap.Agents = make([]model.AgentSnapshot, len(ws.Agents))
+	memory := make([][]MemoryFile, len(ws.Agents))
 	errs := make([]error, len(ws.Agents))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -53,11 +56,19 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			snap.Agents[i], errs[i] = snapshotAgent(ctx, fsys, a)
+			var err error
+			if memory[i], err = WorkspaceMemory(fsys, a.Workspace); err != nil {
+				errs[i] = errors.Join(errs[i], err)
+			}
 		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
+	}
+	snap.Memory = map[string][]MemoryFile{}
+	for i, a := range ws.Agents {
+		snap.Memory[a.ID] = memory[i]
 	}
 	statusOpt := model.StatusOptions{Now: opt.Now, MinNewBytes: opt.MinNewBytes, SessionsDirOverride: ws.SessionsDirFlag}
 	for _, a := range snap.Agents {

@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -302,5 +304,32 @@ func TestCheckVault(t *testing.T) {
 		if err := CheckVault(tt.path); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("CheckVault(%q) = %v", tt.path, err)
 		}
+	}
+}
+
+func TestWorkspaceMemory(t *testing.T) {
+	ws := t.TempDir()
+	mkfile(t, filepath.Join(ws, "MEMORY.md"), "# Memory\n")
+	mkfile(t, filepath.Join(ws, "memory.md"), "ignored: MEMORY.md wins\n")
+	mkfile(t, filepath.Join(ws, "DREAMS.md"), "dreams\n")
+	mkfile(t, filepath.Join(ws, "memory", "2026-11-20.md"), "day\n")
+	mkfile(t, filepath.Join(ws, "memory", "projects", "northwind.md"), "nested\n")
+	mkfile(t, filepath.Join(ws, "memory", "notes.txt"), "not markdown\n")
+	mkfile(t, filepath.Join(t.TempDir(), "elsewhere.md"), "x")
+	os.Symlink(filepath.Join(ws, "MEMORY.md"), filepath.Join(ws, "memory", "link.md"))
+	files, err := WorkspaceMemory(OS, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, fmt.Sprintf("%s daily=%v", f.Rel, f.Daily))
+	}
+	want := []string{"DREAMS.md daily=false", "MEMORY.md daily=false", "memory/2026-11-20.md daily=true", "memory/projects/northwind.md daily=false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("memory = %v, want %v", got, want)
+	}
+	if files, err := WorkspaceMemory(OS, filepath.Join(ws, "missing")); err != nil || len(files) != 0 {
+		t.Errorf("a missing workspace: %v %v", files, err)
 	}
 }
