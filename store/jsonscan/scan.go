@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 )
 
 // The scanner below validates JSON as RFC 8259 (and JSON.parse) define it,
@@ -283,8 +284,8 @@ func Valid(b []byte) bool {
 func Unquote(lit []byte) string { return unquoteAt(lit, 0, len(lit)) }
 
 func unquoteAt(b []byte, start, end int) string {
-	if bytes.IndexByte(b[start+1:end-1], '\\') < 0 {
-		return string(b[start+1 : end-1])
+	if body := b[start+1 : end-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body)
 	}
 	var s string
 	if json.Unmarshal(b[start:end], &s) != nil {

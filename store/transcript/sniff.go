@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/jsonscan"
@@ -27,7 +28,8 @@ func (s strSpan) id(line []byte, names *model.Names) model.EntryID {
 		return model.NoID
 	}
 	raw := line[s.start+1 : s.end-1]
-	if bytes.IndexByte(raw, '\\') >= 0 {
+	if bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
+		// Escapes, or bytes a UTF-8 reader would replace with U+FFFD.
 		return names.Intern(jsonscan.Unquote(line[s.start:s.end]))
 	}
 	return names.InternBytes(raw)
