@@ -2,8 +2,9 @@ package demo
 
 import (
 	"path/filepath"
-	"strings"
 	"time"
+
+	"clawvault-tui/model"
 )
 
 // phase is a stretch of conversation: write until the file holds bytes, pacing the
@@ -240,7 +241,7 @@ func (g *generator) addRow(agent, key string, res *sessionResult, rt route) *sto
 	row := &storeRow{key: key, created: res.first, entry: e, updated: updated, agent: agent, id: res.spec.id, file: res.path}
 	g.rows[agent] = append(g.rows[agent], row)
 	g.sessionCount++
-	if label := sourceLabel(key); g.bySource[label].Key == "" {
+	if label := model.SourceLabel(key); g.bySource[label].Key == "" {
 		g.bySource[label] = Case{agent, key, res.spec.id, res.path}
 	}
 	return row
@@ -297,34 +298,6 @@ func threadOrUndef(v any) any {
 	return v
 }
 
-// sourceLabel is ClawVault's label for a session key (the [tag] of its observations).
-func sourceLabel(key string) string {
-	parts := strings.Split(key, ":")
-	if len(parts) < 3 || parts[0] != "agent" {
-		return "session"
-	}
-	scope := parts[2:]
-	next := ""
-	if len(scope) > 1 {
-		next = scope[1]
-	}
-	switch {
-	case scope[0] == "main":
-		return "main"
-	case scope[0] == "telegram" && next == "dm":
-		return "telegram-dm"
-	case scope[0] == "telegram" && next == "group":
-		return "telegram-group"
-	case strings.HasPrefix(scope[0], "discord"):
-		return "discord"
-	case strings.HasPrefix(scope[0], "telegram"):
-		return "telegram"
-	case scope[0] == "slack":
-		return "slack"
-	}
-	return scope[0]
-}
-
 // --- observer cursors ---
 
 // cursorEntry is one entry of .clawvault/observe-cursors.json.
@@ -356,6 +329,6 @@ func (g *generator) observe(key string, res *sessionResult, offset int64, at tim
 		}
 	}
 	if len(seen) > 0 {
-		g.observed = append(g.observed, observedSession{key, res.spec.id, sourceLabel(key), seen})
+		g.observed = append(g.observed, observedSession{key, res.spec.id, model.SourceLabel(key), seen})
 	}
 }

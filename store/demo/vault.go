@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"clawvault-tui/model"
 )
 
 // The vault is laid out as `clawvault init` lays it out, then filled with what months of
@@ -250,7 +252,7 @@ func (v *vaultBuilder) genericRecords(r *randSource, date time.Time, n int, sour
 			rec.c, rec.i = scores(r, st.kind)
 		}
 		rec.date, rec.at, rec.key, rec.id = day(date), at, src.Key, src.SessionID
-		rec.text = "[" + sourceLabel(src.Key) + "] " + role + ": " + rec.text
+		rec.text = "[" + model.SourceLabel(src.Key) + "] " + role + ": " + rec.text
 		out = append(out, rec)
 	}
 	return out
