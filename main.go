@@ -22,8 +22,11 @@ Usage:
   clawvault-tui status [--deep] [--json]     one row per session: size, cursor, pending, threshold, diagnosis
   clawvault-tui tree [--json] FILE|SESSION   the entry tree of a transcript
   clawvault-tui observe --dry-run [--json]   what the next observation sweep would take (ClawVault's lines)
+  clawvault-tui retention [--dry-run|--apply] what session maintenance and the ledger archive would remove
+  clawvault-tui search [--json] QUERY        search all memory: path:line, score, snippet
   clawvault-tui demo DIR [--scale N] [--seed S]
                                              write a demo workspace: DIR/state and DIR/vault
+  clawvault-tui config [--path]              print the config file's defaults (or where it lives)
 
 Flags on every command:
   --state-dir DIR     OpenClaw state dir (else $OPENCLAW_STATE_DIR, ~/.openclaw, ~/.clawdbot)
@@ -62,8 +65,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdTree(args, stdout)
 	case "observe":
 		err = cmdObserve(args, stdout)
+	case "retention":
+		err = cmdRetention(args, stdout)
+	case "search":
+		err = cmdSearch(args, stdout)
 	case "demo":
 		err = cmdDemo(args, stdout)
+	case "config":
+		err = cmdConfig(args, stdout)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return 0

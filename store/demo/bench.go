@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -19,11 +20,17 @@ var BenchClock = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 func BenchWorkspace(scale int) (*Manifest, error) {
 	dir := filepath.Join(os.TempDir(), "clawvault-tui-bench", fmt.Sprintf("scale-%d-seed-1", scale))
 	done := filepath.Join(dir, "manifest.json")
-	if data, err := os.ReadFile(done); err == nil {
-		var m Manifest
-		if json.Unmarshal(data, &m) == nil {
-			return &m, nil
-		}
+	if m, ok := readManifest(done); ok {
+		return m, nil
+	}
+	// Benchmarks of several packages run at once: one generates, the others wait.
+	unlock, err := lockDir(dir + ".lock")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if m, ok := readManifest(done); ok {
+		return m, nil
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
@@ -38,4 +45,36 @@ func BenchWorkspace(scale int) (*Manifest, error) {
 	}
 	// Written last: its presence says the workspace is complete.
 	return m, os.WriteFile(done, data, 0o644)
+}
+
+func readManifest(path string) (*Manifest, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	var m Manifest
+	if json.Unmarshal(data, &m) != nil {
+		return nil, false
+	}
+	return &m, true
+}
+
+// lockDir takes an exclusive flock on path, waiting for another process
+// that holds it.
+func lockDir(path string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }

@@ -1,0 +1,85 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is clawvault-tui's own settings, from
+// $XDG_CONFIG_HOME/clawvault-tui/config.toml (~/.config/… without it).
+// Every field has a default; a missing file is the defaults.
+// `clawvault-tui config` prints the defaults as a commented file.
+type Config struct {
+	UI        UIConfig        `toml:"ui"`
+	Keys      KeyConfig       `toml:"keys"`
+	LLM       LLMConfig       `toml:"llm"`
+	Retention RetentionConfig `toml:"retention"`
+	Search    SearchConfig    `toml:"search"`
+}
+
+// UIConfig holds the look of the TUI.
+type UIConfig struct {
+	// Theme is auto (follow the terminal's background), dark, light, ansi
+	// (the terminal's 16 colours) or none. NO_COLOR forces none.
+	Theme string `toml:"theme"`
+	// Editor overrides $VISUAL and $EDITOR for opening a file at a line.
+	Editor string `toml:"editor"`
+}
+
+// KeyConfig remaps actions to keys: action name → keys, e.g.
+// quit = ["q", "ctrl+c"]. Unnamed actions keep their default keys.
+type KeyConfig map[string][]string
+
+// DefaultConfig is the configuration without a file.
+func DefaultConfig() Config {
+	return Config{
+		UI:        UIConfig{Theme: "auto"},
+		Keys:      KeyConfig{},
+		LLM:       DefaultLLMConfig(),
+		Retention: DefaultRetentionConfig(),
+		Search:    DefaultSearchConfig(),
+	}
+}
+
+// ConfigPath is where the config file lives.
+func ConfigPath(env Env) string {
+	if dir := env.Getenv("XDG_CONFIG_HOME"); dir != "" {
+		return filepath.Join(dir, "clawvault-tui", "config.toml")
+	}
+	return filepath.Join(env.Home, ".config", "clawvault-tui", "config.toml")
+}
+
+// LoadConfig reads the config file over the defaults. A missing file is
+// the defaults; one that does not parse, or names an unknown setting, is
+// an error that says where.
+func LoadConfig(path string) (Config, error) {
+	cfg := DefaultConfig()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return cfg, err
+	}
+	md, err := toml.Decode(string(data), &cfg)
+	if err != nil {
+		return DefaultConfig(), fmt.Errorf("%s: %w", path, err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		return DefaultConfig(), fmt.Errorf("%s: unknown setting %q", path, undecoded[0].String())
+	}
+	return cfg, nil
+}
+
+// EncodeConfig writes a config as TOML.
+func EncodeConfig(cfg Config) ([]byte, error) {
+	var b bytes.Buffer
+	err := toml.NewEncoder(&b).Encode(cfg)
+	return b.Bytes(), err
+}

@@ -1,0 +1,44 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestLoadConfig(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	cfg, err := LoadConfig(path)
+	if err != nil || cfg.UI.Theme != "auto" {
+		t.Fatalf("a missing file is the defaults: %+v %v", cfg, err)
+	}
+	os.WriteFile(path, []byte("[ui]\ntheme = \"light\"\n[keys]\nquit = [\"x\"]\n"), 0o644)
+	if cfg, err = LoadConfig(path); err != nil || cfg.UI.Theme != "light" || cfg.Keys["quit"][0] != "x" {
+		t.Errorf("cfg = %+v, %v", cfg, err)
+	}
+	for data, want := range map[string]string{
+		"[ui]\ntheme = \n":          "config.toml",
+		"[ui]\ncolour = \"blue\"\n": `unknown setting "ui.colour"`,
+		"[nonsense]\nfoo = 1\n":     `unknown setting "nonsense`,
+		"[keys]\nquit = \"q\"\n":    "config.toml",
+	} {
+		os.WriteFile(path, []byte(data), 0o644)
+		if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", data, err, want)
+		}
+	}
+}
+
+func TestDefaultConfigRoundTrips(t *testing.T) {
+	data, err := EncodeConfig(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "c.toml")
+	os.WriteFile(path, data, 0o644)
+	if _, err := LoadConfig(path); err != nil {
+		t.Errorf("the printed defaults do not load: %v\n%s", err, data)
+	}
+}
