@@ -1,32 +1,136 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
 
-// KeyMap is every binding, grouped by where it applies. Help is built
-// from the same bindings, so it never lies about the keys.
+	"charm.land/bubbles/v2/key"
+)
+
+// KeyMap is every binding, by action. Help and the footer are built from
+// the same bindings, so they never lie about the keys, and the config
+// file's [keys] section remaps them by action name.
 type KeyMap struct {
-	Quit     key.Binding
-	Help     key.Binding
-	Rescan   key.Binding
-	Up       key.Binding
-	Down     key.Binding
-	PageUp   key.Binding
-	PageDown key.Binding
-	Top      key.Binding
-	Bottom   key.Binding
+	// global
+	Quit, Help, NextScreen, PrevScreen, Sessions, Transcript, Jobs, Copy key.Binding
+	// lists
+	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back key.Binding
+	// sessions
+	Filter, Sort, Agent, Rescan key.Binding
+	// transcript
+	Context, NextCompaction, PrevCompaction, NextBranch, PrevBranch, NextUser, PrevUser key.Binding
+	Search, NextMatch, PrevMatch, Edit, DetailDown, DetailUp                            key.Binding
+	// jobs
+	DryRun, Sweep, Retention, IndexBuild, Cancel, Confirm, Deny key.Binding
+}
+
+// actions names every binding for the config file.
+func (k *KeyMap) actions() map[string]*key.Binding {
+	return map[string]*key.Binding{
+		"quit": &k.Quit, "help": &k.Help, "next_screen": &k.NextScreen, "prev_screen": &k.PrevScreen,
+		"sessions": &k.Sessions, "transcript": &k.Transcript, "jobs": &k.Jobs, "copy": &k.Copy,
+		"up": &k.Up, "down": &k.Down, "page_up": &k.PageUp, "page_down": &k.PageDown, "top": &k.Top,
+		"bottom": &k.Bottom, "open": &k.Open, "back": &k.Back,
+		"filter": &k.Filter, "sort": &k.Sort, "agent": &k.Agent, "rescan": &k.Rescan,
+		"context": &k.Context, "next_compaction": &k.NextCompaction, "prev_compaction": &k.PrevCompaction,
+		"next_branch": &k.NextBranch, "prev_branch": &k.PrevBranch, "next_user": &k.NextUser,
+		"prev_user": &k.PrevUser, "search": &k.Search, "next_match": &k.NextMatch, "prev_match": &k.PrevMatch,
+		"edit": &k.Edit, "detail_down": &k.DetailDown, "detail_up": &k.DetailUp,
+		"dry_run": &k.DryRun, "sweep": &k.Sweep, "retention": &k.Retention, "index_build": &k.IndexBuild,
+		"cancel": &k.Cancel, "confirm": &k.Confirm, "deny": &k.Deny,
+	}
+}
+
+func bind(help string, keys ...string) key.Binding {
+	shown := keys[0]
+	switch shown {
+	case "up":
+		shown = "↑"
+	case "down":
+		shown = "↓"
+	}
+	if len(keys) > 1 && len(keys[1]) == 1 {
+		shown += "/" + keys[1]
+	}
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(shown, help))
 }
 
 // DefaultKeyMap is the built-in key map.
 func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Rescan:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rescan")),
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "bottom")),
+		Quit:       bind("quit", "q", "ctrl+c"),
+		Help:       bind("help", "?"),
+		NextScreen: bind("next screen", "tab"),
+		PrevScreen: bind("previous screen", "shift+tab"),
+		Sessions:   bind("sessions", "1"),
+		Transcript: bind("transcript", "2"),
+		Jobs:       bind("jobs", "3"),
+		Copy:       bind("copy id or path:line", "y"),
+
+		Up:       bind("up", "up", "k"),
+		Down:     bind("down", "down", "j"),
+		PageUp:   bind("page up", "pgup", "ctrl+u"),
+		PageDown: bind("page down", "pgdown", "ctrl+d"),
+		Top:      bind("top", "g", "home"),
+		Bottom:   bind("bottom", "G", "end"),
+		Open:     bind("open", "enter"),
+		Back:     bind("back", "esc"),
+
+		Filter: bind("filter", "/"),
+		Sort:   bind("sort", "s"),
+		Agent:  bind("agent", "a"),
+		Rescan: bind("rescan", "r"),
+
+		Context:        bind("model context", "c"),
+		NextCompaction: bind("next compaction", "]"),
+		PrevCompaction: bind("prev compaction", "["),
+		NextBranch:     bind("next branch point", "}"),
+		PrevBranch:     bind("prev branch point", "{"),
+		NextUser:       bind("next user message", "u"),
+		PrevUser:       bind("prev user message", "U"),
+		Search:         bind("search", "/"),
+		NextMatch:      bind("next match", "n"),
+		PrevMatch:      bind("prev match", "N"),
+		Edit:           bind("open in $EDITOR", "e"),
+		DetailDown:     bind("scroll entry down", "J", "shift+down"),
+		DetailUp:       bind("scroll entry up", "K", "shift+up"),
+
+		DryRun:     bind("dry-run sweep", "d"),
+		Sweep:      bind("sweep", "S"),
+		Retention:  bind("retention dry-run", "R"),
+		IndexBuild: bind("build search index", "I"),
+		Cancel:     bind("cancel job", "x"),
+		Confirm:    bind("yes", "y", "enter"),
+		Deny:       bind("no", "n", "esc"),
 	}
+}
+
+// Apply remaps actions from the config file's [keys] section. An unknown
+// action or an empty key list is an error that names it.
+func (k *KeyMap) Apply(remap map[string][]string) error {
+	actions := k.actions()
+	names := make([]string, 0, len(remap))
+	for name := range remap {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		b, ok := actions[name]
+		if !ok {
+			known := make([]string, 0, len(actions))
+			for a := range actions {
+				known = append(known, a)
+			}
+			slices.Sort(known)
+			return fmt.Errorf("[keys] %s is not an action (actions: %s)", name, strings.Join(known, ", "))
+		}
+		keys := remap[name]
+		if len(keys) == 0 {
+			return fmt.Errorf("[keys] %s has no keys", name)
+		}
+		*b = bind(b.Help().Desc, keys...)
+	}
+	return nil
 }

@@ -357,3 +357,24 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+func TestSearch(t *testing.T) {
+	data := header + "\n" + line("a", "") + "\n" +
+		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-04-10T08:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"He said \"Ship It\"\nthen left"}]}}` + "\n" +
+		line("c", "b") + "\n"
+	ix := indexBytes(t, data)
+	r := strings.NewReader(data)
+	for needle, want := range map[string][]int32{
+		"ship it":        {2},
+		`said "ship it"`: {2},
+		"It\"\nthen":     {2},
+		"hi":             {1, 2, 3}, // a and c say "hi"; "Ship" holds it too
+		"nowhere":        nil,
+		"":               nil,
+	} {
+		got, err := ix.Search(context.Background(), r, needle, nil)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("Search(%q) = %v, %v; want %v", needle, got, err, want)
+		}
+	}
+}

@@ -1,0 +1,237 @@
+package transcript
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"clawvault-tui/model"
+)
+
+// wireEntry is a transcript line as pi writes it, for decoding in full.
+type wireEntry struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	ParentID  *string         `json:"parentId"`
+	Timestamp string          `json:"timestamp"`
+	Message   *wireMessage    `json:"message"`
+	Summary   json.RawMessage `json:"summary"`
+	FirstKept string          `json:"firstKeptEntryId"`
+	Tokens    int64           `json:"tokensBefore"`
+	FromID    string          `json:"fromId"`
+	Details   *struct {
+		ReadFiles     []string `json:"readFiles"`
+		ModifiedFiles []string `json:"modifiedFiles"`
+	} `json:"details"`
+	TargetID      string          `json:"targetId"`
+	Label         string          `json:"label"`
+	Name          string          `json:"name"`
+	Provider      string          `json:"provider"`
+	ModelID       string          `json:"modelId"`
+	ThinkingLevel string          `json:"thinkingLevel"`
+	CustomType    string          `json:"customType"`
+	Content       json.RawMessage `json:"content"`
+	Display       bool            `json:"display"`
+	Data          json.RawMessage `json:"data"`
+}
+
+type wireMessage struct {
+	Role         string          `json:"role"`
+	Content      json.RawMessage `json:"content"`
+	API          string          `json:"api"`
+	Provider     string          `json:"provider"`
+	Model        string          `json:"model"`
+	StopReason   string          `json:"stopReason"`
+	ErrorMessage string          `json:"errorMessage"`
+	Usage        *struct {
+		Input       int64 `json:"input"`
+		Output      int64 `json:"output"`
+		CacheRead   int64 `json:"cacheRead"`
+		CacheWrite  int64 `json:"cacheWrite"`
+		TotalTokens int64 `json:"totalTokens"`
+		Cost        *struct {
+			Total float64 `json:"total"`
+		} `json:"cost"`
+	} `json:"usage"`
+	ToolName   string `json:"toolName"`
+	ToolCallID string `json:"toolCallId"`
+	IsError    bool   `json:"isError"`
+	Command    string `json:"command"`
+	Output     string `json:"output"`
+	ExitCode   *int   `json:"exitCode"`
+	CustomType string `json:"customType"`
+}
+
+type wireBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Redacted  bool            `json:"redacted"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	MimeType  string          `json:"mimeType"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// DecodeBody decodes one line in full. A line that the index accepted but
+// that does not decode (a bad escape, say) is an error naming its number.
+func DecodeBody(line []byte, lineNo int32) (*model.EntryBody, error) {
+	var w wireEntry
+	if err := json.Unmarshal(line, &w); err != nil {
+		return nil, fmt.Errorf("line %d does not decode: %v", lineNo, err)
+	}
+	b := &model.EntryBody{
+		Type: w.Type, ID: w.ID, Timestamp: w.Timestamp, FirstKeptEntryID: w.FirstKept, TokensBefore: w.Tokens,
+		FromID: w.FromID, TargetID: w.TargetID, Label: w.Label, Name: w.Name, Provider: w.Provider,
+		ModelID: w.ModelID, ThinkingLevel: w.ThinkingLevel, CustomType: w.CustomType, Display: w.Display,
+		Data: w.Data, Raw: line,
+	}
+	if w.ParentID != nil {
+		b.ParentID = *w.ParentID
+	}
+	_ = json.Unmarshal(w.Summary, &b.Summary)
+	if w.Details != nil {
+		b.ReadFiles, b.ModifiedFiles = w.Details.ReadFiles, w.Details.ModifiedFiles
+	}
+	if len(w.Content) > 0 { // custom_message
+		b.Blocks = decodeBlocks(w.Content)
+	}
+	if m := w.Message; m != nil {
+		b.Role, b.API, b.Provider, b.Model = m.Role, m.API, m.Provider, m.Model
+		b.StopReason, b.ErrorMessage = m.StopReason, m.ErrorMessage
+		b.ToolName, b.ToolCallID, b.IsError = m.ToolName, m.ToolCallID, m.IsError
+		b.Command, b.ExitCode = m.Command, m.ExitCode
+		if m.CustomType != "" {
+			b.CustomType = m.CustomType
+		}
+		b.Blocks = decodeBlocks(m.Content)
+		if m.Role == "bashExecution" && m.Output != "" {
+			b.Blocks = append(b.Blocks, model.Block{Kind: model.BlockText, Text: m.Output})
+		}
+		if u := m.Usage; u != nil {
+			b.Usage = &model.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, TotalTokens: u.TotalTokens}
+			if u.Cost != nil {
+				b.Usage.Cost = u.Cost.Total
+			}
+		}
+	}
+	return b, nil
+}
+
+// decodeBlocks reads content that is a string or an array of blocks.
+func decodeBlocks(raw json.RawMessage) []model.Block {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []model.Block{{Kind: model.BlockText, Text: s}}
+	}
+	var wire []wireBlock
+	if json.Unmarshal(raw, &wire) != nil {
+		return nil
+	}
+	out := make([]model.Block, 0, len(wire))
+	for _, w := range wire {
+		switch w.Type {
+		case "text":
+			out = append(out, model.Block{Kind: model.BlockText, Text: w.Text})
+		case "thinking":
+			out = append(out, model.Block{Kind: model.BlockThinking, Text: w.Thinking, Redacted: w.Redacted})
+		case "toolCall":
+			out = append(out, model.Block{Kind: model.BlockToolCall, Name: w.Name, CallID: w.ID, Arguments: w.Arguments})
+		case "image":
+			out = append(out, model.Block{Kind: model.BlockImage, MimeType: w.MimeType, DataBytes: len(w.Data)})
+		default:
+			out = append(out, model.Block{Kind: model.BlockOther, Text: w.Type})
+		}
+	}
+	return out
+}
+
+// ReadBody reads and decodes the entry at e.
+func ReadBody(r io.ReaderAt, e model.Entry) (*model.EntryBody, error) {
+	line, err := ReadLine(r, e)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeBody(line, e.Line)
+}
+
+// Preview is one line of text that says what an entry is, for a tree row.
+func Preview(b *model.EntryBody, width int) string {
+	var s string
+	switch b.Type {
+	case "message":
+		s = messagePreview(b)
+	case "compaction":
+		s = "compaction: " + firstLine(b.Summary)
+	case "branch_summary":
+		s = "branch summary: " + firstLine(b.Summary)
+	case "label":
+		if b.Label == "" {
+			s = "label cleared on " + b.TargetID
+		} else {
+			s = fmt.Sprintf("label %q on %s", b.Label, b.TargetID)
+		}
+	case "session_info":
+		s = "name: " + b.Name
+	case "model_change":
+		s = "model → " + b.Provider + "/" + b.ModelID
+	case "thinking_level_change":
+		s = "thinking → " + b.ThinkingLevel
+	case "custom":
+		s = "custom " + b.CustomType
+	case "custom_message":
+		s = b.CustomType + ": " + firstLine(b.Text())
+	case "session":
+		s = "session header"
+	default:
+		s = b.Type
+	}
+	return clip(s, width)
+}
+
+func messagePreview(b *model.EntryBody) string {
+	if t := b.Text(); t != "" {
+		return firstLine(t)
+	}
+	var parts []string
+	for _, bl := range b.Blocks {
+		switch bl.Kind {
+		case model.BlockToolCall:
+			parts = append(parts, "→ "+bl.Name+"("+firstLine(string(bl.Arguments))+")")
+		case model.BlockThinking:
+			parts = append(parts, "(thinking)")
+		case model.BlockImage:
+			parts = append(parts, "[image "+bl.MimeType+"]")
+		}
+	}
+	if len(parts) == 0 {
+		switch {
+		case b.StopReason == "aborted":
+			return "(aborted, no content)"
+		case b.Command != "":
+			return "$ " + b.Command
+		}
+		return "(empty)"
+	}
+	return strings.Join(parts, " ")
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// clip cuts s to at most width runes.
+func clip(s string, width int) string {
+	if width <= 0 || utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max(0, width-1)]) + "…"
+}

@@ -1,0 +1,47 @@
+package ui
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Background work follows one pattern: a goroutine does the work and sends
+// its messages on a channel; a command reads one message at a time and is
+// re-armed after each, until the goroutine closes the channel. Progress
+// messages may be dropped when the screen is behind; the final message
+// never is. Every message carries the id of the job that produced it, so
+// the results of a superseded job are recognised and dropped.
+
+// taskEvent is a message from a task's channel; the root re-arms listening.
+type taskEvent struct {
+	ch  chan tea.Msg
+	msg tea.Msg
+}
+
+func listen(ch chan tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		m, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return taskEvent{ch: ch, msg: m}
+	}
+}
+
+// runTask starts work in a goroutine. emit sends a progress message
+// without blocking; work's return value is the final message.
+func runTask(ctx context.Context, work func(ctx context.Context, emit func(tea.Msg)) tea.Msg) tea.Cmd {
+	ch := make(chan tea.Msg, 4)
+	go func() {
+		defer close(ch)
+		emit := func(m tea.Msg) {
+			select {
+			case ch <- m:
+			default: // the screen is behind: a later report will do
+			}
+		}
+		ch <- work(ctx, emit)
+	}()
+	return listen(ch)
+}
