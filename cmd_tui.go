@@ -23,9 +23,13 @@ func cmdTUI(args []string, stdout, stderr io.Writer) error {
 	common.register(fs)
 	useDemo := fs.Bool("demo", false, "open a generated demo workspace (in a temp folder)")
 	demoIfNone := fs.Bool("demo-if-none", false, "open a demo workspace when no workspace is found (make run)")
-	theme := fs.String("theme", "auto", "auto, dark, light, ansi or none")
+	theme := fs.String("theme", "", "auto, dark, light, ansi or none (default: the config file's, else auto)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+	if err != nil {
+		return fmt.Errorf("%w\n(`clawvault-tui config` prints a valid file with the defaults)", err)
 	}
 	if os.Getenv("NO_COLOR") != "" {
 		*theme = "none"
@@ -56,7 +60,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) error {
 		}
 		banner = "demo workspace in " + filepath.Dir(m.StateDir)
 	}
-	app := ui.New(ui.Options{Workspace: ws, Theme: *theme, Banner: banner})
+	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: *theme, Banner: banner, Watch: true})
 	_, err = tea.NewProgram(app, tea.WithOutput(stdout)).Run()
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):

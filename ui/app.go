@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -11,35 +12,72 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"clawvault-tui/model"
+	"clawvault-tui/observer"
 	"clawvault-tui/store"
+	"clawvault-tui/store/transcript"
 )
 
 // Options configure the app.
 type Options struct {
 	Workspace *store.Workspace
 	FS        store.FS
-	// Theme is auto, dark, light, ansi or none; NO_COLOR forces none.
+	Config    store.Config
+	// Theme overrides the config's theme (NO_COLOR forces none).
 	Theme string
 	// Banner is shown in the header, e.g. where a demo workspace was made.
 	Banner string
 	Now    func() time.Time
+	Jobs   JobRunners
+	// Watch turns on the file watcher (live gauges); tests leave it off.
+	Watch bool
 }
 
-// App is the root model: it owns the panes, routes keys and async results,
-// and draws the frame.
+type screen int
+
+const (
+	screenSessions screen = iota
+	screenTranscript
+	screenJobs
+	screens
+)
+
+var screenNames = [...]string{"Sessions", "Transcript", "Jobs"}
+
+// pane is what every screen offers the root.
+type pane interface {
+	SetSize(w, h int)
+	View() string
+	Update(tea.KeyPressMsg) (tea.Cmd, bool)
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+}
+
+// App is the root model: it owns the panes, routes keys, mouse and async
+// results, and draws the frame.
 type App struct {
-	common   *Common
-	opt      Options
-	sessions *sessionsPane
+	c   *Common
+	opt Options
+
+	screen     screen
+	sessions   *sessionsPane
+	transcript *transcriptPane
+	jobs       *jobsPane
 
 	width, height int
 	showHelp      bool
+	confirm       *confirmDialog
+	configErr     error
 
-	// The latest scan job; results of older jobs are dropped.
-	scanJob  int
-	scanning bool
-	scanErr  error
-	snap     *store.Snapshot
+	jobCounter int // ids for every background job
+	scanJob    int
+	scanning   bool
+	scanErr    error
+	snap       *store.Snapshot
+	watcher    *store.Watcher
+
+	status    string
+	statusJob int
 }
 
 // New returns the app; run it with tea.NewProgram(app).
@@ -50,31 +88,98 @@ func New(opt Options) *App {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	c := &Common{Keys: DefaultKeyMap(), Help: help.New(), ThemeName: opt.Theme, Now: opt.Now}
+	if opt.Config.UI.Theme == "" {
+		opt.Config = store.DefaultConfig()
+	}
+	themeName := opt.Config.UI.Theme
+	if opt.Theme != "" && opt.Theme != "auto" {
+		themeName = opt.Theme
+	}
+	c := &Common{Keys: DefaultKeyMap(), Help: help.New(), ThemeName: themeName, Now: opt.Now, Config: opt.Config, Tick: tea.Tick}
+	a := &App{c: c, opt: opt}
+	a.configErr = c.Keys.Apply(opt.Config.Keys)
 	c.SetTheme(true) // until the terminal says what its background is
-	return &App{common: c, opt: opt, sessions: newSessionsPane(c)}
+	a.sessions = newSessionsPane(c)
+	a.transcript = newTranscriptPane(c, transcript.NewCache(), &a.jobCounter)
+	a.jobs = newJobsPane(c, opt.Jobs)
+	return a
 }
 
-// scanDoneMsg carries a finished workspace scan.
-type scanDoneMsg struct {
-	job  int
-	snap *store.Snapshot
-	err  error
+func (a *App) nextJob() int {
+	a.jobCounter++
+	return a.jobCounter
 }
 
-// Init asks for the terminal's background and starts the first scan; the
-// first frame draws before the scan returns.
+func (a *App) pane() pane {
+	switch a.screen {
+	case screenTranscript:
+		return a.transcript
+	case screenJobs:
+		return a.jobs
+	}
+	return a.sessions
+}
+
+type (
+	scanDoneMsg struct {
+		job  int
+		snap *store.Snapshot
+		err  error
+	}
+	watcherMsg struct {
+		w   *store.Watcher
+		err error
+	}
+	filesChangedMsg struct{ paths []string }
+	clearStatusMsg  struct{ job int }
+)
+
+// Init asks for the terminal's background, starts the first scan and the
+// file watcher; the first frame draws before the scan returns.
 func (a *App) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, a.startScan())
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, a.startScan()}
+	if a.opt.Watch {
+		cmds = append(cmds, a.startWatcher())
+	}
+	if a.configErr != nil {
+		cmds = append(cmds, func() tea.Msg { return statusMsg{"config: " + a.configErr.Error()} })
+	}
+	return tea.Batch(cmds...)
 }
 
 func (a *App) startScan() tea.Cmd {
-	a.scanJob++
+	a.scanJob = a.nextJob()
 	a.scanning = true
 	job, ws, fsys, now := a.scanJob, a.opt.Workspace, a.opt.FS, a.opt.Now()
 	return func() tea.Msg {
 		snap, err := store.Scan(context.Background(), fsys, ws, store.ScanOptions{Now: now})
 		return scanDoneMsg{job: job, snap: snap, err: err}
+	}
+}
+
+// startWatcher watches the sessions folders and the vault's cursor folder,
+// so gauges move as agents write and sweeps advance cursors.
+func (a *App) startWatcher() tea.Cmd {
+	var dirs []string
+	for _, ag := range a.opt.Workspace.Agents {
+		dirs = append(dirs, ag.SessionsDir)
+	}
+	if a.opt.Workspace.Vault != "" {
+		dirs = append(dirs, filepath.Dir(store.CursorFile(a.opt.Workspace.Vault)))
+	}
+	return func() tea.Msg {
+		w, err := store.Watch(dirs, 300*time.Millisecond, 2*time.Second)
+		return watcherMsg{w: w, err: err}
+	}
+}
+
+func listenWatcher(w *store.Watcher) tea.Cmd {
+	return func() tea.Msg {
+		paths, ok := <-w.Events()
+		if !ok {
+			return nil
+		}
+		return filesChangedMsg{paths: paths}
 	}
 }
 
@@ -84,8 +189,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
 		a.layout()
+		return a, a.transcript.afterMove()
 	case tea.BackgroundColorMsg:
-		a.common.SetTheme(msg.IsDark())
+		a.c.SetTheme(msg.IsDark())
+		return a, a.transcript.needBody()
+	case taskEvent:
+		_, cmd := a.Update(msg.msg)
+		return a, tea.Batch(cmd, listen(msg.ch))
 	case scanDoneMsg:
 		if msg.job != a.scanJob {
 			return a, nil
@@ -94,81 +204,302 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.scanErr = msg.err
 		if msg.err == nil {
 			a.snap = msg.snap
-			a.sessions.SetRows(msg.snap.Rows)
+			a.sessions.SetRows(msg.snap.Rows, msg.snap.TakenAt)
 		}
+	case watcherMsg:
+		if msg.err != nil {
+			return a, a.setStatus("live updates are off: " + msg.err.Error())
+		}
+		a.watcher = msg.w
+		return a, listenWatcher(msg.w)
+	case filesChangedMsg:
+		cmds := []tea.Cmd{a.startScan(), listenWatcher(a.watcher)}
+		for _, p := range msg.paths {
+			if p == a.transcript.path {
+				cmds = append(cmds, a.transcript.Refresh())
+				break
+			}
+		}
+		return a, tea.Batch(cmds...)
+	case indexProgressMsg, indexDoneMsg, previewsMsg, bodyMsg, searchDoneMsg:
+		return a, a.transcript.Handle(msg)
+	case jobProgressMsg, jobDoneMsg, jobTickMsg:
+		return a, a.jobs.Handle(msg)
+	case openTranscriptMsg:
+		if !msg.row.Exists || msg.row.Origin == model.OriginSQLite || !msg.row.Name.Kind.IsTranscript() {
+			return a, a.setStatus("no transcript to open for " + displayKey(msg.row))
+		}
+		a.screen = screenTranscript
+		a.layout()
+		return a, a.transcript.Open(msg.row)
+	case showSessionMsg:
+		a.screen = screenSessions
+		a.layout()
+		if !a.sessions.Select(msg.key) {
+			return a, a.setStatus(msg.key + " is not in the list (a filter or the agent choice hides it)")
+		}
+	case editorDoneMsg:
+		if msg.err != nil {
+			return a, a.setStatus("editor: " + msg.err.Error())
+		}
+		return a, a.transcript.Refresh()
+	case statusMsg:
+		return a, a.setStatus(msg.text)
+	case clearStatusMsg:
+		if msg.job == a.statusJob {
+			a.status = ""
+		}
+	case tea.MouseWheelMsg:
+		return a, a.wheel(msg)
+	case tea.MouseClickMsg:
+		return a, a.click(msg)
 	case tea.KeyPressMsg:
 		return a, a.handleKey(msg)
 	}
 	return a, nil
 }
 
+func (a *App) setStatus(text string) tea.Cmd {
+	a.status = text
+	job := a.nextJob()
+	a.statusJob = job
+	return a.c.Tick(4*time.Second, func(time.Time) tea.Msg { return clearStatusMsg{job} })
+}
+
+// typing reports a pane that has a text input focused: then keys go to it.
+func (a *App) typing() bool {
+	return (a.screen == screenSessions && a.sessions.filtering) || (a.screen == screenTranscript && a.transcript.searching)
+}
+
 func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := a.common.Keys
+	k := a.c.Keys
+	if d := a.confirm; d != nil {
+		switch {
+		case key.Matches(msg, k.Confirm):
+			a.confirm = nil
+			return d.onYes(a)
+		case key.Matches(msg, k.Deny), key.Matches(msg, k.Quit):
+			a.confirm = nil
+		}
+		return nil
+	}
+	if a.showHelp {
+		if key.Matches(msg, k.Help) || key.Matches(msg, k.Back) || key.Matches(msg, k.Quit) {
+			a.showHelp = false
+		}
+		return nil
+	}
+	if msg.String() == "ctrl+c" {
+		return tea.Quit
+	}
+	if a.typing() {
+		cmd, _ := a.pane().Update(msg)
+		a.layout()
+		return cmd
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		a.showHelp = !a.showHelp
-		a.layout()
+		a.showHelp = true
 		return nil
-	case key.Matches(msg, k.Rescan):
+	case key.Matches(msg, k.Sessions):
+		return a.switchTo(screenSessions)
+	case key.Matches(msg, k.Transcript):
+		return a.switchTo(screenTranscript)
+	case key.Matches(msg, k.Jobs):
+		return a.switchTo(screenJobs)
+	case key.Matches(msg, k.NextScreen):
+		return a.switchTo((a.screen + 1) % screens)
+	case key.Matches(msg, k.PrevScreen):
+		return a.switchTo((a.screen + screens - 1) % screens)
+	case a.screen == screenSessions && key.Matches(msg, k.Rescan):
 		return a.startScan()
+	case a.screen == screenJobs:
+		if cmd, ok := a.jobKey(msg); ok {
+			return cmd
+		}
+	case a.screen == screenTranscript && key.Matches(msg, k.Back) && !a.transcript.searching && a.transcript.query == "":
+		return a.switchTo(screenSessions)
 	}
-	a.sessions.HandleKey(msg)
+	cmd, used := a.pane().Update(msg)
+	if used {
+		a.layout()
+	}
+	return cmd
+}
+
+func (a *App) switchTo(s screen) tea.Cmd {
+	a.screen = s
+	a.layout()
+	if s == screenTranscript {
+		return a.transcript.afterMove()
+	}
+	return nil
+}
+
+// jobKey starts jobs from the Jobs screen; they need the snapshot.
+func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := a.c.Keys
+	notYet := func(what string) (tea.Cmd, bool) {
+		return a.setStatus(what + " is not built into this version yet"), true
+	}
+	if a.snap == nil && (key.Matches(msg, k.DryRun) || key.Matches(msg, k.Sweep) || key.Matches(msg, k.Retention)) {
+		return a.setStatus("the workspace scan has not finished yet"), true
+	}
+	switch {
+	case key.Matches(msg, k.DryRun):
+		return a.jobs.dryRun(a.nextJob(), a.snap), true
+	case key.Matches(msg, k.Sweep):
+		if a.opt.Jobs.Sweep == nil {
+			return notYet("observation sweeping")
+		}
+		cands := candidates(a.snap)
+		if len(cands) == 0 {
+			return a.setStatus("no session has crossed its threshold: nothing to sweep"), true
+		}
+		var lines []string
+		var total int64
+		for _, c := range cands {
+			lines = append(lines, fmt.Sprintf("%s [%s] Δ%s", c.SessionKey, c.Source, model.Bytes(c.NewBytes)))
+			total += c.NewBytes
+		}
+		snap, run := a.snap, a.opt.Jobs.Sweep
+		a.confirm = &confirmDialog{
+			title: fmt.Sprintf("Observe %d session(s), %s new? This writes to the vault.", len(cands), model.Bytes(total)),
+			lines: lines,
+			onYes: func(a *App) tea.Cmd {
+				return a.jobs.start(a.nextJob(), "sweep", func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
+					return run(ctx, snap, cands, pr)
+				})
+			},
+		}
+		return nil, true
+	case key.Matches(msg, k.Retention):
+		if a.opt.Jobs.Retention == nil {
+			return notYet("retention planning")
+		}
+		snap, run := a.snap, a.opt.Jobs.Retention
+		return a.jobs.start(a.nextJob(), "retention dry-run", func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
+			return run(ctx, snap, pr)
+		}), true
+	case key.Matches(msg, k.IndexBuild):
+		if a.opt.Jobs.IndexBuild == nil {
+			return notYet("the search index")
+		}
+		ws, run := a.opt.Workspace, a.opt.Jobs.IndexBuild
+		return a.jobs.start(a.nextJob(), "search index", func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
+			return run(ctx, ws, pr)
+		}), true
+	}
+	return nil, false
+}
+
+// paneTop is the first terminal line of the panes (after the tab bar).
+const paneTop = 1
+
+func (a *App) wheel(msg tea.MouseWheelMsg) tea.Cmd {
+	n := 3
+	if msg.Mouse().Button == tea.MouseWheelUp {
+		n = -3
+	}
+	switch a.screen {
+	case screenSessions:
+		a.sessions.Scroll(n)
+	case screenTranscript:
+		return a.transcript.Scroll(n)
+	}
+	return nil
+}
+
+func (a *App) click(msg tea.MouseClickMsg) tea.Cmd {
+	m := msg.Mouse()
+	if m.Button != tea.MouseLeft || a.confirm != nil || a.showHelp {
+		return nil
+	}
+	if m.Y == 0 {
+		// The tab bar: find the tab under the pointer.
+		x := 0
+		for s := screen(0); s < screens; s++ {
+			w := ansi.StringWidth(a.tabLabel(s)) + 2
+			if m.X >= x && m.X < x+w {
+				return a.switchTo(s)
+			}
+			x += w
+		}
+		return nil
+	}
+	switch a.screen {
+	case screenSessions:
+		a.sessions.Click(m.X, m.Y-paneTop)
+	case screenTranscript:
+		return a.transcript.Click(m.X, m.Y-paneTop)
+	}
 	return nil
 }
 
 // layout gives each pane its share of the screen.
 func (a *App) layout() {
-	a.common.Help.SetWidth(a.width)
-	a.sessions.SetSize(a.width, max(1, a.height-2-a.footerHeight()))
+	a.c.Help.SetWidth(a.width)
+	h := max(1, a.height-paneTop-1)
+	a.sessions.SetSize(a.width, h)
+	a.transcript.SetSize(a.width, h)
+	a.jobs.SetSize(a.width, h)
 }
 
-func (a *App) footerHeight() int {
-	if a.showHelp {
-		return strings.Count(a.common.Help.FullHelpView(a.sessions.FullHelp()), "\n") + 1
-	}
-	return 1
+func (a *App) tabLabel(s screen) string {
+	return fmt.Sprintf("%d %s", s+1, screenNames[s])
 }
 
 // View draws the frame.
 func (a *App) View() tea.View {
+	t := a.c.Theme
 	var b strings.Builder
-	b.WriteString(a.header())
+	b.WriteString(a.tabBar())
 	b.WriteByte('\n')
-	b.WriteString(a.sessions.View())
+	b.WriteString(block(a.pane().View(), a.width, max(1, a.height-paneTop-1)))
 	b.WriteByte('\n')
-	if a.showHelp {
-		b.WriteString(a.common.Help.FullHelpView(a.sessions.FullHelp()))
-	} else {
-		b.WriteString(a.common.Help.ShortHelpView(a.sessions.ShortHelp()))
+	b.WriteString(a.footer())
+	frame := b.String()
+	switch {
+	case a.confirm != nil:
+		frame = overlay(frame, a.confirmBox(a.confirm), a.width, a.height)
+	case a.showHelp:
+		frame = overlay(frame, a.helpBox(), a.width, a.height)
 	}
-	v := tea.NewView(a.common.Theme.App.Render(b.String()))
+	v := tea.NewView(t.App.Render(frame))
 	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "clawvault-tui"
 	return v
 }
 
-func (a *App) header() string {
-	t := a.common.Theme
-	title := t.Title.Render("clawvault-tui")
-	var status string
-	switch {
-	case a.scanErr != nil:
-		status = t.Error.Render("scan failed: " + a.scanErr.Error())
-	case a.snap == nil:
-		status = t.Muted.Render("scanning " + a.opt.Workspace.StateDir + " …")
-	default:
-		status = t.Muted.Render(a.summary())
+func (a *App) tabBar() string {
+	t := a.c.Theme
+	var tabs []string
+	for s := screen(0); s < screens; s++ {
+		label := a.tabLabel(s)
+		if s == a.screen {
+			tabs = append(tabs, t.TabActive.Render(label))
+		} else {
+			tabs = append(tabs, t.Tab.Render(label))
+		}
 	}
-	line := title + "  " + status
+	bar := strings.Join(tabs, "")
+	info := a.summary()
 	if a.opt.Banner != "" {
-		line += "  " + t.Muted.Render(a.opt.Banner)
+		info += " · " + a.opt.Banner
 	}
-	return ansi.Truncate(line, max(a.width, 1), "…") + "\n"
+	return cut(bar+"  "+t.Muted.Render(info), a.width)
 }
 
 func (a *App) summary() string {
+	switch {
+	case a.scanErr != nil:
+		return "scan failed: " + a.scanErr.Error()
+	case a.snap == nil:
+		return "scanning " + a.opt.Workspace.StateDir + " …"
+	}
 	var candidates, never, problems int
 	for _, r := range a.snap.Rows {
 		if r.Candidate {
@@ -187,4 +518,14 @@ func (a *App) summary() string {
 		s += " · rescanning…"
 	}
 	return s
+}
+
+func (a *App) footer() string {
+	t := a.c.Theme
+	if a.status != "" {
+		return t.BadgeCandidate.Render(cut(a.status, a.width))
+	}
+	// help.Model lets the last item overflow when its ellipsis does not
+	// fit (bubbles v2.2.1), so the line is cut here too.
+	return cut(a.c.Help.ShortHelpView(a.pane().ShortHelp()), a.width)
 }

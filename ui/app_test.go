@@ -1,135 +1,481 @@
 package ui
 
 import (
-	"fmt"
+	"context"
+	"errors"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"clawvault-tui/model"
+	"clawvault-tui/observer"
 	"clawvault-tui/store"
 )
 
-var fixedNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+func viewText(a *App) string { return ansi.Strip(a.View().Content) }
 
-// rows makes n status rows; row i is i KiB big and never observed.
-func rows(n int) []model.SessionRow {
-	out := make([]model.SessionRow, n)
-	for i := range out {
-		size := int64(i+1) * model.KiB
-		out[i] = model.SessionRow{
-			Agent: "main", Key: fmt.Sprintf("agent:main:direct:peer-%05d", i), File: fmt.Sprintf("/s/%05d.jsonl", i),
-			Exists: true, Size: size, Discovered: true, Label: "direct",
-			Selection: model.Select(size, nil, 0),
-			Diagnosis: []model.Diagnosis{{Code: model.CodeNoCursor, Message: "Never observed."}},
+// --- the shell
+
+func TestScreensSwitch(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	for _, tt := range []struct {
+		key  string
+		want screen
+	}{{"2", screenTranscript}, {"3", screenJobs}, {"1", screenSessions}, {"tab", screenTranscript}, {"shift+tab", screenSessions}, {"shift+tab", screenJobs}} {
+		press(t, a, tt.key)
+		if a.screen != tt.want {
+			t.Errorf("after %q: screen %d, want %d", tt.key, a.screen, tt.want)
 		}
 	}
-	return out
 }
 
-func newTestApp(t testing.TB, n int) *App {
-	t.Helper()
-	a := New(Options{Workspace: &store.Workspace{StateDir: "/state"}, Theme: "none", Now: func() time.Time { return fixedNow }})
-	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	a.Update(scanDoneMsg{job: a.scanJob, snap: &store.Snapshot{Rows: rows(n), TakenAt: fixedNow}})
-	return a
-}
-
-func press(a *App, keys ...string) {
-	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "down":
-			msg = tea.KeyPressMsg{Code: tea.KeyDown}
-		case "up":
-			msg = tea.KeyPressMsg{Code: tea.KeyUp}
-		case "pgdown":
-			msg = tea.KeyPressMsg{Code: tea.KeyPgDown}
-		case "end":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnd}
-		default:
-			msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
+func TestHelpOverlayListsTheBindings(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	press(t, a, "?")
+	v := viewText(a)
+	for _, want := range []string{"Keys", "sessions", "filter", "sort", "remap them in the [keys] section"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("help lacks %q", want)
 		}
-		a.Update(msg)
+	}
+	press(t, a, "j") // keys do not reach the pane under the overlay
+	if a.sessions.cursor != 0 {
+		t.Error("a key went through the help overlay")
+	}
+	press(t, a, "?")
+	if a.showHelp {
+		t.Error("? does not close the help")
 	}
 }
 
-func TestSessionsSortedByUrgency(t *testing.T) {
-	a := newTestApp(t, 100)
-	r, _ := a.sessions.Selected()
-	if r.Key != "agent:main:direct:peer-00099" {
-		t.Errorf("the largest pending÷threshold comes first, got %s", r.Key)
+func TestKeysRemapFromConfig(t *testing.T) {
+	cfg := store.DefaultConfig()
+	cfg.Keys = store.KeyConfig{"down": {"x"}, "quit": {"Q"}}
+	a := newApp(t, 100, 30, Options{Config: cfg})
+	press(t, a, "x")
+	if a.sessions.cursor != 1 {
+		t.Errorf("x did not move down (cursor %d)", a.sessions.cursor)
+	}
+	if _, cmd := a.Update(keyMsg("Q")); cmd == nil {
+		t.Error("Q does not quit")
+	} else if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("Q does not quit")
+	}
+	if !strings.Contains(viewText(a), "x down") {
+		t.Error("the footer does not show the remapped key")
+	}
+
+	bad := store.DefaultConfig()
+	bad.Keys = store.KeyConfig{"fly": {"f"}}
+	b := newApp(t, 100, 30, Options{Config: bad})
+	if b.configErr == nil || !strings.Contains(b.configErr.Error(), "fly is not an action") {
+		t.Errorf("an unknown action is reported: %v", b.configErr)
 	}
 }
 
-func TestSessionsNavigation(t *testing.T) {
-	a := newTestApp(t, 100)
-	press(a, "down", "down", "j")
-	if a.sessions.cursor != 3 {
-		t.Errorf("cursor = %d, want 3", a.sessions.cursor)
-	}
-	press(a, "k")
-	if a.sessions.cursor != 2 {
-		t.Errorf("cursor = %d, want 2", a.sessions.cursor)
-	}
-	press(a, "end")
-	if a.sessions.cursor != 99 {
-		t.Errorf("end: cursor = %d", a.sessions.cursor)
-	}
-	if a.sessions.offset+a.sessions.listHeight() != 100 {
-		t.Errorf("the last row is visible: offset %d height %d", a.sessions.offset, a.sessions.listHeight())
-	}
-	press(a, "g", "up")
-	if a.sessions.cursor != 0 || a.sessions.offset != 0 {
-		t.Errorf("top: cursor %d offset %d", a.sessions.cursor, a.sessions.offset)
-	}
-}
-
-func TestStaleScanResultsAreDropped(t *testing.T) {
-	a := newTestApp(t, 3)
-	a.startScan() // a newer job is under way
-	a.Update(scanDoneMsg{job: a.scanJob - 1, snap: &store.Snapshot{Rows: rows(50)}})
-	if len(a.sessions.rows) != 3 {
-		t.Errorf("a result of an older job replaced the rows")
+func TestStaleResultsAreDropped(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	rows := len(a.sessions.rows)
+	old := a.scanJob
+	a.startScan() // a newer scan is under way
+	a.Update(scanDoneMsg{job: old, snap: &store.Snapshot{}})
+	if len(a.sessions.rows) != rows {
+		t.Error("the result of a superseded scan replaced the rows")
 	}
 }
 
 func TestViewFitsTheTerminal(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {100, 30}, {200, 60}, {40, 10}} {
-		a := newTestApp(t, 500)
-		a.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		lines := strings.Split(a.View().Content, "\n")
-		if len(lines) > size[1] {
-			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
-		}
-		for i, l := range lines {
-			if w := ansi.StringWidth(l); w > size[0] {
-				t.Errorf("%dx%d: line %d is %d wide: %q", size[0], size[1], i, w, ansi.Strip(l))
+	for _, size := range [][2]int{{80, 24}, {100, 30}, {200, 60}, {60, 16}} {
+		a := newApp(t, size[0], size[1], Options{})
+		press(t, a, "enter") // the transcript of the first row
+		for _, s := range []screen{screenSessions, screenTranscript, screenJobs} {
+			drive(t, a, a.switchTo(s))
+			lines := strings.Split(a.View().Content, "\n")
+			if len(lines) > size[1] {
+				t.Errorf("%dx%d screen %d: %d lines", size[0], size[1], s, len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > size[0] {
+					t.Errorf("%dx%d screen %d: line %d is %d wide: %q", size[0], size[1], s, i, w, ansi.Strip(l))
+				}
 			}
 		}
 	}
 }
 
-func TestViewShowsTheSelectedDiagnosis(t *testing.T) {
-	a := newTestApp(t, 5)
-	v := ansi.Strip(a.View().Content)
-	for _, want := range []string{"agent:main:direct:peer-00004", "no-cursor: Never observed.", "5 sessions"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("view lacks %q:\n%s", want, v)
-		}
-	}
-}
-
 func TestQuit(t *testing.T) {
-	a := newTestApp(t, 1)
-	_, cmd := a.Update(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	a := newApp(t, 100, 30, Options{})
+	_, cmd := a.Update(keyMsg("q"))
 	if cmd == nil {
 		t.Fatal("q returns no command")
 	}
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Error("q does not quit")
+	}
+}
+
+func TestMouse(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	if a.sessions.cursor != 3 {
+		t.Errorf("the wheel moved to %d, want 3", a.sessions.cursor)
+	}
+	// The list starts at line 1 (tab bar) + 2 (info and headings).
+	a.Update(tea.MouseClickMsg{Button: tea.MouseLeft, X: 10, Y: paneTop + 2 + 5})
+	if a.sessions.cursor != 5 {
+		t.Errorf("a click on the sixth row selected %d", a.sessions.cursor)
+	}
+	drive(t, a, func() tea.Msg { return tea.MouseClickMsg{Button: tea.MouseLeft, X: 16, Y: 0} })
+	if a.screen != screenTranscript {
+		t.Errorf("a click on the Transcript tab: screen %d", a.screen)
+	}
+}
+
+// --- the Sessions screen
+
+func TestSessionsSortFilterAgent(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	s := a.sessions
+	if r, _ := s.Selected(); r.Key != "agent:main:main" {
+		t.Errorf("the 14 MB main session comes first, got %s", r.Key)
+	}
+	press(t, a, "s") // pending
+	for i := 1; i < len(s.view); i++ {
+		if s.rows[s.view[i]].Selection.NewBytes > s.rows[s.view[i-1]].Selection.NewBytes {
+			t.Fatal("not sorted by pending bytes")
+		}
+	}
+	press(t, a, "s", "s") // size
+	for i := 1; i < len(s.view); i++ {
+		if s.rows[s.view[i]].Size > s.rows[s.view[i-1]].Size {
+			t.Fatal("not sorted by size")
+		}
+	}
+	press(t, a, "a")
+	for _, i := range s.view {
+		if s.rows[i].Agent != "main" {
+			t.Fatalf("agent filter: %s", s.rows[i].Agent)
+		}
+	}
+	press(t, a, "a", "a", "a") // main → ops → work → all
+	if s.agent != "" || len(s.view) != len(s.rows) {
+		t.Errorf("agent %q, %d of %d", s.agent, len(s.view), len(s.rows))
+	}
+	press(t, a, "/")
+	typeText(t, a, "reset-archive")
+	if len(s.view) == 0 {
+		t.Fatal("the filter matched nothing")
+	}
+	for _, i := range s.view {
+		if !s.rows[i].Has(model.CodeResetArchive) {
+			t.Errorf("the filter let %s through", s.rows[i].DisplayKey())
+		}
+	}
+	press(t, a, "q") // typed into the filter, not a quit
+	if !strings.HasSuffix(s.filter.Value(), "q") {
+		t.Errorf("q did not reach the filter: %q", s.filter.Value())
+	}
+	press(t, a, "esc")
+	if s.filter.Value() != "" || len(s.view) != len(s.rows) {
+		t.Errorf("esc keeps the filter %q", s.filter.Value())
+	}
+}
+
+func TestSessionsDetailNamesTheNumbers(t *testing.T) {
+	a := newApp(t, 100, 40, Options{})
+	v := viewText(a)
+	for _, want := range []string{"Observed never · 14 MiB pending of a 300 KiB threshold", "overdue: 47× the threshold", "compactions 10"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the detail lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+func TestCopySessionID(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	_, cmd := a.Update(keyMsg("y"))
+	if cmd == nil {
+		t.Fatal("y does nothing")
+	}
+	msgs := cmd().(tea.BatchMsg)
+	var status string
+	for _, c := range msgs {
+		if m, ok := c().(statusMsg); ok {
+			status = m.text
+		}
+	}
+	r, _ := a.sessions.Selected()
+	if status != "copied "+r.SessionID {
+		t.Errorf("status %q", status)
+	}
+}
+
+// --- the Transcript screen
+
+// openBranchy opens the demo's transcript with a branch and labels.
+func openBranchy(t *testing.T, a *App) {
+	t.Helper()
+	_, man := demoWorkspace(t)
+	a.sessions.Select(man.Branchy.Key)
+	press(t, a, "enter")
+	if a.screen != screenTranscript || a.transcript.ix == nil {
+		t.Fatalf("the transcript did not open: %v", a.transcript.loadErr)
+	}
+}
+
+func TestTranscriptOpensAtTheLeaf(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	openBranchy(t, a)
+	p := a.transcript
+	e, _ := p.selectedEntry()
+	if e != p.ix.Tree.Leaf {
+		t.Errorf("selected %d, the leaf is %d", e, p.ix.Tree.Leaf)
+	}
+	if !p.ix.Validated {
+		t.Error("validation did not run")
+	}
+	v := viewText(a)
+	for _, want := range []string{"1 branch point", "Onboarding copy review"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the view lacks %q", want)
+		}
+	}
+	// The labelled entry shows its label.
+	for id := range p.ix.Tree.Labels {
+		target, _ := p.ix.Tree.Lookup(id)
+		p.cursor = int(p.view().RowOf[target])
+		drive(t, a, p.afterMove())
+		if !strings.Contains(viewText(a), "["+p.ix.Tree.Labels[id]+"]") {
+			t.Errorf("the row of %s lacks its label %q", id, p.ix.Tree.Labels[id])
+		}
+	}
+}
+
+func TestTranscriptJumps(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	_, man := demoWorkspace(t)
+	a.sessions.Select(man.MainNeverObserved.Key)
+	press(t, a, "enter")
+	p := a.transcript
+	entries := p.ix.Entries
+	press(t, a, "[")
+	e, _ := p.selectedEntry()
+	if entries[e].Type != model.TypeCompaction {
+		t.Fatalf("[ went to a %v", entries[e].Type)
+	}
+	last := e
+	press(t, a, "[")
+	if e, _ = p.selectedEntry(); entries[e].Type != model.TypeCompaction || e >= last {
+		t.Errorf("[ again: %v at %d (was %d)", entries[e].Type, e, last)
+	}
+	press(t, a, "u")
+	if e, _ = p.selectedEntry(); entries[e].Role != model.RoleUser {
+		t.Errorf("u went to a %v", entries[e].Role)
+	}
+	if !strings.Contains(viewText(a), "user") {
+		t.Error("the detail does not show the user message")
+	}
+	press(t, a, "end", "]") // from the end, ] wraps to the first compaction
+	if e, _ = p.selectedEntry(); e != p.ix.Tree.Compactions[0] {
+		t.Errorf("] from the end went to %d, want %d", e, p.ix.Tree.Compactions[0])
+	}
+}
+
+func TestTranscriptBranchJumpAndContext(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	openBranchy(t, a)
+	p := a.transcript
+	press(t, a, "}")
+	e, _ := p.selectedEntry()
+	if len(p.ix.Tree.Children(e)) < 2 {
+		t.Fatalf("} went to an entry with %d children", len(p.ix.Tree.Children(e)))
+	}
+	press(t, a, "end")
+	leaf, _ := p.selectedEntry()
+	press(t, a, "c")
+	if !p.contextMode || len(p.view().Rows) != len(p.ix.Tree.Context) {
+		t.Fatalf("context mode: %d rows, %d context entries", len(p.view().Rows), len(p.ix.Tree.Context))
+	}
+	if e, _ := p.selectedEntry(); e != p.ix.Tree.Context[len(p.ix.Tree.Context)-1] && e != leaf {
+		t.Errorf("the selection moved to %d in the context view", e)
+	}
+	press(t, a, "c")
+	if e, _ := p.selectedEntry(); e != leaf {
+		t.Errorf("leaving the context view lost the place: %d, was %d", e, leaf)
+	}
+}
+
+func TestTranscriptSearch(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	openBranchy(t, a)
+	p := a.transcript
+	press(t, a, "/")
+	typeText(t, a, "onboarding")
+	press(t, a, "enter")
+	if len(p.matches) == 0 {
+		t.Fatal("no matches")
+	}
+	e, _ := p.selectedEntry()
+	found := false
+	for _, m := range p.matches {
+		found = found || m == e
+	}
+	if !found {
+		t.Errorf("the selection %d is not a match", e)
+	}
+	first := e
+	press(t, a, "n")
+	if e, _ := p.selectedEntry(); len(p.matches) > 1 && e == first {
+		t.Error("n did not move")
+	}
+	if !strings.Contains(viewText(a), "matches for \"onboarding\"") {
+		t.Error("the match count is not shown")
+	}
+	press(t, a, "esc") // a search is on: esc stays on the screen
+	if a.screen != screenTranscript {
+		t.Error("esc left the transcript while a search was shown")
+	}
+}
+
+func TestTranscriptCopyPathLine(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	openBranchy(t, a)
+	e, _ := a.transcript.selectedEntry()
+	want := a.transcript.path + ":"
+	_, cmd := a.Update(keyMsg("y"))
+	var status string
+	for _, c := range cmd().(tea.BatchMsg) {
+		if m, ok := c().(statusMsg); ok {
+			status = m.text
+		}
+	}
+	if !strings.HasPrefix(status, "copied "+want) || !strings.HasSuffix(status, ":"+itoa(int(a.transcript.ix.Entries[e].Line))) {
+		t.Errorf("status %q", status)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestEditorCommandOpensAtTheLine(t *testing.T) {
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", "vim -u NONE")
+	cmd := editorCommand("", "/x/s.jsonl", 42)
+	if got := strings.Join(cmd.Args, " "); got != "vim -u NONE +42 /x/s.jsonl" {
+		t.Errorf("args = %q", got)
+	}
+	t.Setenv("VISUAL", "code")
+	if got := strings.Join(editorCommand("", "/x/s.jsonl", 7).Args, " "); got != "code --goto /x/s.jsonl:7" {
+		t.Errorf("VISUAL wins over EDITOR: %q", got)
+	}
+	if got := strings.Join(editorCommand("hx", "/x/s.jsonl", 7).Args, " "); got != "hx /x/s.jsonl:7" {
+		t.Errorf("the config wins: %q", got)
+	}
+}
+
+func TestUnopenableRowsSaySo(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	_, man := demoWorkspace(t)
+	a.sessions.Select(man.MissingFile.Key)
+	press(t, a, "enter")
+	if a.screen != screenSessions || !strings.Contains(a.status, "no transcript to open") {
+		t.Errorf("screen %d, status %q", a.screen, a.status)
+	}
+}
+
+func TestLiveRefreshKeepsThePlace(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	openBranchy(t, a)
+	p := a.transcript
+	press(t, a, "g") // the first entry
+	before := p.selectedOffset()
+	drive(t, a, p.Refresh())
+	if p.selectedOffset() != before {
+		t.Error("a refresh moved the selection")
+	}
+}
+
+// --- the Jobs screen
+
+func TestDryRunJob(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	press(t, a, "3", "d")
+	if len(a.jobs.jobs) != 1 || a.jobs.jobs[0].state != jobDone {
+		t.Fatalf("jobs: %+v", a.jobs.jobs)
+	}
+	v := viewText(a)
+	if !strings.Contains(v, "agent:main:main") || !strings.Contains(v, "would be observed") {
+		t.Errorf("the candidate list is not shown:\n%s", v)
+	}
+	// Enter walks the result; enter on a candidate shows it on Sessions.
+	press(t, a, "enter", "down", "enter")
+	if a.screen != screenSessions {
+		t.Fatalf("screen %d", a.screen)
+	}
+	if r, _ := a.sessions.Selected(); r.DisplayKey() != "agent:main:main" {
+		t.Errorf("the link selected %s", r.DisplayKey())
+	}
+}
+
+func TestUnbuiltJobsSaySo(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	press(t, a, "3")
+	for _, k := range []string{"S", "R", "I"} {
+		press(t, a, k)
+		if !strings.Contains(a.status, "not built into this version yet") || len(a.jobs.jobs) != 0 {
+			t.Errorf("%s: status %q, %d jobs", k, a.status, len(a.jobs.jobs))
+		}
+	}
+	if !strings.Contains(viewText(a), "S sweep (not built yet)") {
+		t.Error("the screen does not say which job is missing")
+	}
+}
+
+func TestSweepAsksFirstAndCanFail(t *testing.T) {
+	var got []observer.Candidate
+	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, pr observer.ProgressFunc) (JobResult, error) {
+		got = c
+		pr.Report(observer.Progress{Stage: "read", Done: 1, Total: 2, Unit: "sessions"})
+		return nil, errors.New("disk full")
+	}}
+	a := newApp(t, 100, 30, Options{Jobs: runners})
+	press(t, a, "3", "S")
+	if a.confirm == nil || !strings.Contains(viewText(a), "This writes to the vault") {
+		t.Fatal("no confirmation before a sweep")
+	}
+	if !strings.Contains(viewText(a), "agent:main:main") {
+		t.Error("the confirmation does not name the sessions")
+	}
+	press(t, a, "n")
+	if a.confirm != nil || len(a.jobs.jobs) != 0 {
+		t.Fatal("n did not cancel")
+	}
+	press(t, a, "S", "y")
+	if len(got) == 0 {
+		t.Fatal("the sweep did not get the candidates")
+	}
+	j := a.jobs.jobs[0]
+	if j.state != jobFailed || !strings.Contains(viewText(a), "disk full") {
+		t.Errorf("state %d, view:\n%s", j.state, viewText(a))
+	}
+}
+
+func TestCancelAJob(t *testing.T) {
+	started := make(chan struct{})
+	runners := JobRunners{Retention: func(ctx context.Context, _ *store.Snapshot, _ observer.ProgressFunc) (JobResult, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	a := newApp(t, 100, 30, Options{Jobs: runners})
+	press(t, a, "3")
+	_, cmd := a.Update(keyMsg("R")) // do not drive: the job waits to be cancelled
+	<-started
+	press(t, a, "x")
+	drive(t, a, cmd)
+	if j := a.jobs.jobs[0]; j.state != jobCancelled {
+		t.Errorf("state %d", j.state)
 	}
 }

@@ -3,10 +3,13 @@ package ui
 import (
 	"cmp"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -15,43 +18,134 @@ import (
 	"clawvault-tui/themes"
 )
 
+// sortMode orders the session list.
+type sortMode int
+
+const (
+	sortUrgency sortMode = iota // worst diagnosis, then most unobserved bytes
+	sortPending
+	sortRatio // pending ÷ threshold
+	sortSize
+	sortAge // most recently modified first
+	sortModes
+)
+
+func (s sortMode) String() string {
+	return [...]string{"urgency", "pending", "pending÷threshold", "size", "age"}[s]
+}
+
+// openTranscriptMsg asks the root to open a session's transcript.
+type openTranscriptMsg struct{ row model.SessionRow }
+
 // sessionsPane lists every session with its pending bytes against the
 // threshold, and explains the selected one. Only the visible window of
 // rows is rendered, so 10,000 sessions cost what 30 do.
 type sessionsPane struct {
-	common *Common
+	c      *Common
 	rows   []model.SessionRow
-	cursor int
-	offset int // first visible row
-	width  int
-	height int
+	view   []int // rows shown, in order: indexes into rows
+	agents []string
+	agent  string // "" = all agents
+	sort   sortMode
+	filter textinput.Model
+	// filtering is true while the filter has the keyboard.
+	filtering bool
+
+	cursor, offset int
+	width, height  int
+	now            time.Time
 }
 
 func newSessionsPane(c *Common) *sessionsPane {
-	return &sessionsPane{common: c}
+	return &sessionsPane{c: c, filter: steadyInput("/", "filter: key, label, file, code")}
 }
 
-// SetRows replaces the rows, keeping the selection on the same session.
-func (p *sessionsPane) SetRows(rows []model.SessionRow) {
-	var keep string
-	if p.cursor < len(p.rows) {
-		keep = p.rows[p.cursor].File
+// SetRows replaces the rows, keeping the selection on the same file.
+func (p *sessionsPane) SetRows(rows []model.SessionRow, now time.Time) {
+	keep := p.selectedFile()
+	p.rows, p.now = rows, now
+	seen := map[string]bool{}
+	p.agents = p.agents[:0]
+	for _, r := range rows {
+		if !seen[r.Agent] {
+			seen[r.Agent] = true
+			p.agents = append(p.agents, r.Agent)
+		}
 	}
-	p.rows = slices.Clone(rows)
-	slices.SortStableFunc(p.rows, compareUrgency)
+	slices.Sort(p.agents)
+	p.refresh(keep)
+}
+
+func (p *sessionsPane) selectedFile() string {
+	if r, ok := p.Selected(); ok {
+		return r.File + "\x00" + r.Key
+	}
+	return ""
+}
+
+// Select moves the selection to the row of a session key or file.
+func (p *sessionsPane) Select(keyOrFile string) bool {
+	for i, idx := range p.view {
+		if r := p.rows[idx]; r.DisplayKey() == keyOrFile || r.File == keyOrFile || r.CursorID == keyOrFile {
+			p.cursor = i
+			p.clamp()
+			return true
+		}
+	}
+	return false
+}
+
+// refresh recomputes the filtered, sorted view, keeping a selection.
+func (p *sessionsPane) refresh(keep string) {
+	needle := strings.ToLower(strings.TrimSpace(p.filter.Value()))
+	p.view = p.view[:0]
+	for i := range p.rows {
+		r := &p.rows[i]
+		if p.agent != "" && r.Agent != p.agent {
+			continue
+		}
+		if needle != "" && !strings.Contains(searchText(r), needle) {
+			continue
+		}
+		p.view = append(p.view, i)
+	}
+	slices.SortStableFunc(p.view, func(a, b int) int { return p.compare(&p.rows[a], &p.rows[b]) })
 	p.cursor = 0
-	for i, r := range p.rows {
-		if r.File == keep && keep != "" {
+	for i, idx := range p.view {
+		r := p.rows[idx]
+		if keep != "" && r.File+"\x00"+r.Key == keep {
 			p.cursor = i
 		}
 	}
 	p.clamp()
 }
 
-// compareUrgency puts the sessions that most need a look first: the worst
-// problem, then the most unobserved bytes.
-func compareUrgency(a, b model.SessionRow) int {
-	if c := cmp.Compare(severity(b), severity(a)); c != 0 {
+func searchText(r *model.SessionRow) string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(r.DisplayKey()))
+	b.WriteByte(' ')
+	b.WriteString(strings.ToLower(r.Label))
+	b.WriteByte(' ')
+	b.WriteString(strings.ToLower(filepath.Base(r.File)))
+	for _, d := range r.Diagnosis {
+		b.WriteByte(' ')
+		b.WriteString(string(d.Code))
+	}
+	return b.String()
+}
+
+func (p *sessionsPane) compare(a, b *model.SessionRow) int {
+	switch p.sort {
+	case sortPending:
+		return cmp.Compare(b.Selection.NewBytes, a.Selection.NewBytes)
+	case sortRatio:
+		return cmp.Compare(ratio(*b), ratio(*a))
+	case sortSize:
+		return cmp.Compare(b.Size, a.Size)
+	case sortAge:
+		return b.ModTime.Compare(a.ModTime)
+	}
+	if c := cmp.Compare(severity(*b), severity(*a)); c != 0 {
 		return c
 	}
 	return cmp.Compare(b.Selection.NewBytes, a.Selection.NewBytes)
@@ -74,42 +168,71 @@ func ratio(r model.SessionRow) float64 {
 
 // Selected returns the selected row, if any.
 func (p *sessionsPane) Selected() (model.SessionRow, bool) {
-	if p.cursor < len(p.rows) {
-		return p.rows[p.cursor], true
+	if p.cursor < len(p.view) {
+		return p.rows[p.view[p.cursor]], true
 	}
 	return model.SessionRow{}, false
 }
 
 func (p *sessionsPane) SetSize(w, h int) {
 	p.width, p.height = w, h
+	p.filter.SetWidth(max(10, w-4))
 	p.clamp()
 }
 
-// listHeight is the number of table rows visible; the rest is the detail.
+// sideDetail puts the detail beside the list on wide terminals.
+func (p *sessionsPane) sideDetail() bool { return p.width >= 150 }
+
+func (p *sessionsPane) listWidth() int {
+	if p.sideDetail() {
+		return p.width * 55 / 100
+	}
+	return p.width
+}
+
+// listHeight is the number of table rows visible.
 func (p *sessionsPane) listHeight() int {
-	return max(1, p.height-1-p.detailHeight())
+	h := p.height - 2 // the agent/sort line and the column headings
+	if p.filtering || p.filter.Value() != "" {
+		h--
+	}
+	if !p.sideDetail() {
+		h -= p.detailHeight() + 1
+	}
+	return max(1, h)
 }
 
 func (p *sessionsPane) detailHeight() int {
-	return min(10, max(4, p.height/3))
+	return min(12, max(5, p.height*2/5))
 }
 
 func (p *sessionsPane) clamp() {
-	n := len(p.rows)
-	p.cursor = max(0, min(p.cursor, n-1))
-	h := p.listHeight()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+h {
-		p.offset = p.cursor - h + 1
-	}
-	p.offset = max(0, min(p.offset, n-h))
+	p.cursor = max(0, min(p.cursor, len(p.view)-1))
+	p.offset = window(p.cursor, p.offset, p.listHeight(), len(p.view))
 }
 
-// HandleKey moves the selection; it reports whether it used the key.
-func (p *sessionsPane) HandleKey(msg tea.KeyPressMsg) bool {
-	k := p.common.Keys
+// Update handles a key; it reports whether the key was used.
+func (p *sessionsPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := p.c.Keys
+	if p.filtering {
+		switch {
+		case msg.String() == "enter":
+			p.filtering = false
+			p.filter.Blur()
+		case key.Matches(msg, k.Back):
+			p.filtering = false
+			p.filter.Blur()
+			p.filter.SetValue("")
+			p.refresh(p.selectedFile())
+		default:
+			var cmd tea.Cmd
+			p.filter, cmd = p.filter.Update(msg)
+			p.refresh(p.selectedFile())
+			return cmd, true
+		}
+		p.clamp()
+		return nil, true
+	}
 	page := p.listHeight()
 	switch {
 	case key.Matches(msg, k.Up):
@@ -118,29 +241,93 @@ func (p *sessionsPane) HandleKey(msg tea.KeyPressMsg) bool {
 		p.cursor++
 	case key.Matches(msg, k.PageUp):
 		p.cursor -= page
-		p.offset -= page
 	case key.Matches(msg, k.PageDown):
 		p.cursor += page
-		p.offset += page
 	case key.Matches(msg, k.Top):
 		p.cursor = 0
 	case key.Matches(msg, k.Bottom):
-		p.cursor = len(p.rows) - 1
+		p.cursor = len(p.view) - 1
+	case key.Matches(msg, k.Filter):
+		p.filtering = true
+		p.clamp()
+		return p.filter.Focus(), true
+	case key.Matches(msg, k.Back) && p.filter.Value() != "":
+		p.filter.SetValue("")
+		p.refresh(p.selectedFile())
+	case key.Matches(msg, k.Sort):
+		p.sort = (p.sort + 1) % sortModes
+		p.refresh(p.selectedFile())
+	case key.Matches(msg, k.Agent):
+		p.agent = nextAgent(p.agents, p.agent)
+		p.refresh(p.selectedFile())
+	case key.Matches(msg, k.Open):
+		if r, ok := p.Selected(); ok {
+			return func() tea.Msg { return openTranscriptMsg{row: r} }, true
+		}
+	case key.Matches(msg, k.Copy):
+		if r, ok := p.Selected(); ok {
+			return copyText(copyTarget(r)), true
+		}
 	default:
-		return false
+		return nil, false
 	}
 	p.clamp()
-	return true
+	return nil, true
+}
+
+// copyTarget is what y copies for a session: its id, else its file.
+func copyTarget(r model.SessionRow) string {
+	if r.SessionID != "" {
+		return r.SessionID
+	}
+	return r.File
+}
+
+func nextAgent(agents []string, cur string) string {
+	if cur == "" {
+		if len(agents) > 0 {
+			return agents[0]
+		}
+		return ""
+	}
+	i := slices.Index(agents, cur)
+	if i < 0 || i == len(agents)-1 {
+		return ""
+	}
+	return agents[i+1]
+}
+
+// Scroll moves the selection by n rows (mouse wheel).
+func (p *sessionsPane) Scroll(n int) {
+	p.cursor += n
+	p.clamp()
+}
+
+// Click selects the row at line y of the pane (0 is its first line).
+func (p *sessionsPane) Click(x, y int) {
+	row := y - 2 // the agent/sort line and the headings
+	if p.filtering || p.filter.Value() != "" {
+		row--
+	}
+	if row < 0 || row >= p.listHeight() || x >= p.listWidth() {
+		return
+	}
+	if i := p.offset + row; i < len(p.view) {
+		p.cursor = i
+	}
 }
 
 func (p *sessionsPane) ShortHelp() []key.Binding {
-	k := p.common.Keys
-	return []key.Binding{k.Up, k.Down, k.PageDown, k.Rescan, k.Help, k.Quit}
+	k := p.c.Keys
+	return []key.Binding{k.Down, k.Open, k.Filter, k.Sort, k.Agent, k.Copy, k.NextScreen, k.Help, k.Quit}
 }
 
 func (p *sessionsPane) FullHelp() [][]key.Binding {
-	k := p.common.Keys
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Rescan, k.Help, k.Quit}}
+	k := p.c.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Open, k.Filter, k.Sort, k.Agent, k.Copy, k.Rescan},
+	}
 }
 
 // column widths of the table; the key column takes what is left.
@@ -152,36 +339,52 @@ const (
 	colPct   = 6
 )
 
-func (p *sessionsPane) keyWidth() int {
+func (p *sessionsPane) keyWidth(width int) int {
 	fixed := colMark + colLabel + colSize + colGauge + colPct + 5
-	codes := max(12, (p.width-fixed)/3)
-	return max(16, p.width-fixed-codes)
+	codes := max(12, (width-fixed)/3)
+	return max(16, width-fixed-codes)
 }
 
 func (p *sessionsPane) View() string {
-	t := p.common.Theme
+	t := p.c.Theme
 	if p.width <= 0 || p.height <= 0 {
 		return ""
 	}
-	var b strings.Builder
-	kw := p.keyWidth()
+	lw := p.listWidth()
+	var lines []string
+	agent := "all agents"
+	if p.agent != "" {
+		agent = "agent " + p.agent
+	}
+	info := fmt.Sprintf("%s · %d of %d sessions · sorted by %s", agent, len(p.view), len(p.rows), p.sort)
+	lines = append(lines, t.Muted.Render(cut(info, lw)))
+	if p.filtering || p.filter.Value() != "" {
+		lines = append(lines, cut(p.filter.View(), lw))
+	}
+	kw := p.keyWidth(lw)
 	head := fmt.Sprintf("%-*s%-*s %-*s %*s %-*s %*s %s", colMark, "", kw, "SESSION", colLabel, "LABEL", colSize, "SIZE", colGauge, "PENDING", colPct, "", "STATE")
-	b.WriteString(t.Header.Render(ansi.Truncate(head, p.width, "")))
-	b.WriteByte('\n')
+	lines = append(lines, t.Header.Render(cut(head, lw)))
 	h := p.listHeight()
 	for i := p.offset; i < p.offset+h; i++ {
-		if i < len(p.rows) {
-			b.WriteString(p.renderRow(i, kw))
+		if i < len(p.view) {
+			lines = append(lines, p.renderRow(i, kw, lw))
+		} else if i == 0 {
+			lines = append(lines, t.Muted.Render("no sessions match"))
+		} else {
+			lines = append(lines, "")
 		}
-		b.WriteByte('\n')
 	}
-	b.WriteString(p.renderDetail())
-	return b.String()
+	list := strings.Join(lines, "\n")
+	if p.sideDetail() {
+		dw := p.width - lw - 3
+		return sideBySide(block(list, lw, p.height), block(p.detail(dw, p.height), dw, p.height), t.Border.Render(" │ "))
+	}
+	return list + "\n" + t.Border.Render(strings.Repeat("─", p.width)) + "\n" + block(p.detail(p.width, p.detailHeight()), p.width, p.detailHeight())
 }
 
-func (p *sessionsPane) renderRow(i, kw int) string {
-	t := p.common.Theme
-	r := p.rows[i]
+func (p *sessionsPane) renderRow(i, kw, width int) string {
+	t := p.c.Theme
+	r := p.rows[p.view[i]]
 	selected := i == p.cursor
 	mark := "  "
 	if selected {
@@ -193,21 +396,20 @@ func (p *sessionsPane) renderRow(i, kw int) string {
 	if r.Exists {
 		size = model.Bytes(r.Size)
 	}
-	gauge, pct := p.gauge(r)
+	gauge, pct := gauge(t, r)
 	codes := strings.Join(codeList(r), " ")
 	line := fmt.Sprintf("%s%s %-*s %-*s %*s %s %*s ", mark, badgeStyle.Render(badge), kw-2, keyText, colLabel, ansi.Truncate(r.Label, colLabel, "…"), colSize, size, gauge, colPct, pct)
-	rest := max(0, p.width-ansi.StringWidth(line))
-	line = ansi.Truncate(line+ansi.Truncate(codes, rest, "…"), p.width, "")
+	rest := max(0, width-ansi.StringWidth(line))
+	line = ansi.Truncate(line+ansi.Truncate(codes, rest, "…"), width, "")
 	if selected {
-		return t.Selected.Render(ansi.Strip(padRight(line, p.width)))
+		return t.Selected.Render(fit(ansi.Strip(line), width))
 	}
 	return t.Row.Render(line)
 }
 
 // gauge draws pending bytes against the threshold: full means the next
-// sweep takes it.
-func (p *sessionsPane) gauge(r model.SessionRow) (string, string) {
-	t := p.common.Theme
+// sweep takes it; dimmed for files the observer never reads.
+func gauge(t *themes.Theme, r model.SessionRow) (string, string) {
 	if !r.Exists || r.Origin == model.OriginSQLite || r.Selection.ThresholdBytes == 0 {
 		return strings.Repeat(" ", colGauge), ""
 	}
@@ -219,7 +421,6 @@ func (p *sessionsPane) gauge(r model.SessionRow) (string, string) {
 	style := t.GaugeFill
 	switch {
 	case !r.Discovered:
-		// The observer never reads it: the bar shows bytes, not progress.
 		style = t.GaugeEmpty
 	case f >= 1:
 		style = t.GaugeOver
@@ -255,7 +456,7 @@ func displayKey(r model.SessionRow) string {
 	if r.Origin == model.OriginSQLite {
 		return "(sqlite store) agent " + r.Agent
 	}
-	return "(" + r.Name.Kind.String() + ") " + baseName(r.File)
+	return "(" + r.Name.Kind.String() + ") " + filepath.Base(r.File)
 }
 
 func codeList(r model.SessionRow) []string {
@@ -266,55 +467,101 @@ func codeList(r model.SessionRow) []string {
 	return out
 }
 
-func (p *sessionsPane) renderDetail() string {
-	t := p.common.Theme
-	h := p.detailHeight()
-	lines := make([]string, 0, h)
-	lines = append(lines, t.Border.Render(strings.Repeat("─", p.width)))
+// detail explains the selected session: file facts, cursor, metadata and
+// every diagnosis sentence.
+func (p *sessionsPane) detail(width, height int) string {
+	t := p.c.Theme
 	r, ok := p.Selected()
 	if !ok {
-		lines = append(lines, t.Muted.Render("No sessions."))
-	} else {
-		lines = append(lines, t.Title.Render(ansi.Truncate(displayKey(r), p.width, "…")))
-		facts := fmt.Sprintf("%s  %s", r.File, sizeFacts(r))
-		lines = append(lines, t.Muted.Render(ansi.Truncate(facts, p.width, "…")))
-		for _, d := range r.Diagnosis {
-			text := t.Label.Render(string(d.Code)+": ") + t.Value.Render(d.Message)
-			lines = append(lines, strings.Split(lipgloss.Wrap(text, p.width, " "), "\n")...)
+		return t.Muted.Render("No session selected.")
+	}
+	var lines []string
+	field := func(name, value string) {
+		lines = append(lines, t.Label.Render(fmt.Sprintf("%-9s", name))+cut(t.Value.Render(value), width-9))
+	}
+	lines = append(lines, t.Title.Render(cut(displayKey(r), width)))
+	origin := r.Origin.String()
+	if r.Name.Kind != model.FileOther {
+		origin = r.Name.Kind.String() + ", " + origin
+	}
+	field("File", filepath.Base(r.File)+" ("+origin+")")
+	switch {
+	case r.Origin == model.OriginSQLite:
+		field("Size", model.BytesExact(r.Size))
+	case !r.Exists:
+		field("Size", "the file does not exist")
+	default:
+		field("Size", model.BytesExact(r.Size)+" · modified "+ago(p.now, r.ModTime))
+		field("Observed", fmt.Sprintf("%s · %s pending of a %s threshold", cursorFacts(r, p.now), model.Bytes(r.Selection.NewBytes), model.Bytes(r.Selection.ThresholdBytes)))
+	}
+	if e := r.Entry; e != nil {
+		field("Metadata", metadata(e))
+	}
+	if len(r.Siblings) > 0 {
+		field("Siblings", strings.Join(r.Siblings, ", "))
+	}
+	for _, d := range r.Diagnosis {
+		text := t.Label.Render(string(d.Code)+": ") + t.Value.Render(d.Message)
+		lines = append(lines, strings.Split(wrap(text, width), "\n")...)
+	}
+	if len(r.Diagnosis) == 0 {
+		lines = append(lines, t.BadgeOK.Render("Nothing to report: observed up to its end."))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func cursorFacts(r model.SessionRow, now time.Time) string {
+	c := r.Cursor
+	if c == nil {
+		if r.CursorProblem != "" {
+			return "ignored cursor: " + r.CursorProblem
 		}
+		return "never"
 	}
-	for len(lines) < h {
-		lines = append(lines, "")
+	s := fmt.Sprintf("up to byte %s", model.Count(c.Offset()))
+	if at, ok := c.ObservedAt(); ok {
+		s += " · " + ago(now, at)
 	}
-	return strings.Join(lines[:h], "\n")
-}
-
-func sizeFacts(r model.SessionRow) string {
-	if !r.Exists {
-		return "missing"
-	}
-	s := model.Bytes(r.Size)
-	if r.Cursor != nil {
-		s += fmt.Sprintf(" · cursor %s (%s) · observed %s", model.Count(r.Cursor.Offset()), model.Bytes(r.Cursor.Offset()), r.Cursor.LastObservedAt)
-	} else {
-		s += " · never observed"
-	}
-	if r.Selection.ThresholdBytes > 0 {
-		s += fmt.Sprintf(" · pending %s of %s", model.Bytes(r.Selection.NewBytes), model.Bytes(r.Selection.ThresholdBytes))
+	if r.Stale {
+		s += " · stale"
 	}
 	return s
 }
 
-func padRight(s string, w int) string {
-	if n := ansi.StringWidth(s); n < w {
-		return s + strings.Repeat(" ", w-n)
+// metadata summarises a sessions.json row: model, tokens against the
+// context window, compactions against memory flushes.
+func metadata(e *model.SessionEntry) string {
+	var parts []string
+	if e.Model != "" {
+		m := e.Model
+		if e.ModelProvider != "" {
+			m = e.ModelProvider + "/" + m
+		}
+		parts = append(parts, m)
 	}
-	return s
+	if e.TotalTokens != nil {
+		tok := model.Count(*e.TotalTokens) + " tokens"
+		if e.ContextTokens != nil && *e.ContextTokens > 0 {
+			tok += fmt.Sprintf(" / %s (%d%%)", model.Count(*e.ContextTokens), *e.TotalTokens*100 / *e.ContextTokens)
+		}
+		parts = append(parts, tok)
+	}
+	if e.CompactionCount != nil {
+		c, f, _ := e.FlushSkipped()
+		parts = append(parts, fmt.Sprintf("compactions %d, flushed through %d", c, f))
+	}
+	if e.EstimatedCostUSD != nil {
+		parts = append(parts, fmt.Sprintf("$%.2f", *e.EstimatedCostUSD))
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, " · ")
 }
 
-func baseName(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[i+1:]
+func ago(now, t time.Time) string {
+	if t.IsZero() {
+		return "unknown"
 	}
-	return p
+	return model.Ago(now.Sub(t)) + " ago"
 }

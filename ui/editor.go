@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/editor"
+)
+
+// editorDoneMsg reports the end of an external editor session.
+type editorDoneMsg struct{ err error }
+
+// editorCommand builds the command that opens path at line: the editor of
+// the config file, else $VISUAL, else $EDITOR, else nano. x/editor knows
+// how each editor takes a line (+N, --goto file:N, file:N); it reads only
+// $EDITOR, so the choice is made here.
+func editorCommand(configured, path string, line int) *exec.Cmd {
+	choice := configured
+	for _, env := range []string{"VISUAL", "EDITOR"} {
+		if choice == "" {
+			choice = os.Getenv(env)
+		}
+	}
+	if choice == "" {
+		choice = "nano"
+	}
+	fields := strings.Fields(choice)
+	args, pathInArgs := editor.LineNumber(line)(filepath.Base(fields[0]), path)
+	all := append(fields[1:], args...)
+	if !pathInArgs {
+		all = append(all, path)
+	}
+	return exec.Command(fields[0], all...)
+}
+
+// openEditor suspends the TUI, runs the editor, and resumes.
+func openEditor(configured, path string, line int) tea.Cmd {
+	return tea.ExecProcess(editorCommand(configured, path, line), func(err error) tea.Msg { return editorDoneMsg{err} })
+}
+
+// statusMsg shows a line in the footer for a few seconds.
+type statusMsg struct{ text string }
+
+// copyText puts text on the clipboard with OSC 52 (works over SSH) and says so.
+func copyText(text string) tea.Cmd {
+	return tea.Batch(tea.SetClipboard(text), func() tea.Msg { return statusMsg{"copied " + text} })
+}

@@ -1,0 +1,159 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"clawvault-tui/model"
+	"clawvault-tui/themes"
+)
+
+// renderEntry draws one decoded entry for the detail pane: a heading with
+// its facts, Markdown text through glamour, thinking dimmed, tool calls as
+// indented JSON, and usage and cost. It runs in a command, off the event
+// loop, with the theme captured when the command was made.
+func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e model.Entry, width int) string {
+	var out []string
+	add := func(s string) { out = append(out, s) }
+	md := func(text string) {
+		if strings.TrimSpace(text) == "" {
+			return
+		}
+		if r, err := c.markdown.Render(style, max(20, width-2), text); err == nil {
+			add(strings.Trim(r, "\n"))
+		} else {
+			add(wrap(text, width))
+		}
+	}
+	plain := func(st func(...string) string, text string) {
+		if text != "" {
+			add(st(wrap(text, width)))
+		}
+	}
+	kind := b.Type
+	if b.Role != "" {
+		kind = b.Role
+	}
+	add(t.Title.Render(kind) + t.Muted.Render(fmt.Sprintf("  %s · line %d · %s", orDash(b.ID), e.Line, b.Timestamp)))
+	if b.ParentID != "" {
+		add(t.Muted.Render("parent " + b.ParentID))
+	}
+	add("")
+
+	switch b.Type {
+	case "message", "custom_message":
+		if b.ToolName != "" {
+			state := "result"
+			if b.IsError {
+				state = t.Error.Render("error")
+			}
+			add(t.Label.Render(fmt.Sprintf("%s of %s (%s)", state, b.ToolName, b.ToolCallID)))
+		}
+		if b.Command != "" {
+			code := ""
+			if b.ExitCode != nil {
+				code = fmt.Sprintf(" (exit %d)", *b.ExitCode)
+			}
+			add(t.Label.Render("$ " + b.Command + code))
+		}
+		if b.CustomType != "" {
+			add(t.Label.Render("custom type " + b.CustomType))
+		}
+		for _, bl := range b.Blocks {
+			switch bl.Kind {
+			case model.BlockText:
+				if b.Role == "toolResult" || b.Role == "bashExecution" {
+					plain(t.Value.Render, bl.Text)
+				} else {
+					md(bl.Text)
+				}
+			case model.BlockThinking:
+				if bl.Redacted {
+					add(t.Muted.Render("thinking (redacted)"))
+				} else {
+					plain(t.Muted.Render, "thinking: "+bl.Text)
+				}
+			case model.BlockToolCall:
+				add(t.Label.Render("→ " + bl.Name + " " + bl.CallID))
+				add(t.Value.Render(indentJSON(bl.Arguments, "  ")))
+			case model.BlockImage:
+				add(t.Muted.Render(fmt.Sprintf("[image %s, %s of base64]", bl.MimeType, model.Bytes(int64(bl.DataBytes)))))
+			default:
+				add(t.Muted.Render("[" + bl.Text + " block]"))
+			}
+			add("")
+		}
+		if len(b.Blocks) == 0 && b.StopReason == "aborted" {
+			add(t.Muted.Render("aborted before any content"))
+		}
+		if b.ErrorMessage != "" {
+			plain(t.Error.Render, b.ErrorMessage)
+		}
+		if u := b.Usage; u != nil {
+			line := fmt.Sprintf("%s/%s · %s in · %s out · %s cache read · %s cache write · $%.4f",
+				b.Provider, b.Model, model.Count(u.Input), model.Count(u.Output), model.Count(u.CacheRead), model.Count(u.CacheWrite), u.Cost)
+			if b.StopReason != "" {
+				line += " · " + b.StopReason
+			}
+			if b.Bookkeeping() {
+				line += " · bookkeeping row, left out of totals"
+			}
+			add(t.Muted.Render(wrap(line, width)))
+		}
+	case "compaction":
+		add(t.Label.Render(fmt.Sprintf("%s tokens before · keeps from %s", model.Count(b.TokensBefore), b.FirstKeptEntryID)))
+		md(b.Summary)
+		files(t, add, b, width)
+	case "branch_summary":
+		add(t.Label.Render("branch summary from " + b.FromID))
+		md(b.Summary)
+		files(t, add, b, width)
+	case "label":
+		if b.Label == "" {
+			add("label cleared on " + b.TargetID)
+		} else {
+			add(fmt.Sprintf("label %q on %s", b.Label, b.TargetID))
+		}
+	case "session_info":
+		add("name: " + b.Name)
+	case "model_change":
+		add("model → " + b.Provider + "/" + b.ModelID)
+	case "thinking_level_change":
+		add("thinking level → " + b.ThinkingLevel)
+	case "custom":
+		add(t.Label.Render("custom type " + b.CustomType + " (state only, never in context)"))
+		add(t.Value.Render(indentJSON(b.Data, "  ")))
+	default:
+		add(t.Value.Render(indentJSON(b.Raw, "")))
+	}
+	return strings.Join(out, "\n")
+}
+
+func files(t *themes.Theme, add func(string), b *model.EntryBody, width int) {
+	if len(b.ReadFiles) > 0 {
+		add(t.Muted.Render(wrap("read: "+strings.Join(b.ReadFiles, ", "), width)))
+	}
+	if len(b.ModifiedFiles) > 0 {
+		add(t.Muted.Render(wrap("modified: "+strings.Join(b.ModifiedFiles, ", "), width)))
+	}
+}
+
+func indentJSON(raw json.RawMessage, prefix string) string {
+	if len(raw) == 0 {
+		return prefix + "{}"
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, prefix, "  "); err != nil {
+		return prefix + string(raw)
+	}
+	return prefix + b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

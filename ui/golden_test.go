@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/colorprofile"
+)
+
+// golden compares a screen, rendered with the ASCII colour profile (no
+// colours, attributes kept), with testdata/<name>.golden; -update rewrites it.
+func golden(t *testing.T, name string, a *App) {
+	t.Helper()
+	var b bytes.Buffer
+	w := colorprofile.NewWriter(&b, nil)
+	w.Profile = colorprofile.Ascii
+	if _, err := w.WriteString(a.View().Content); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./ui -run Golden -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s (go test ./ui -run Golden -update rewrites it):\n%s", name, path, diffLines(string(want), got))
+	}
+}
+
+// diffLines shows the first lines that differ.
+func diffLines(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var out []string
+	for i := 0; i < max(len(w), len(g)) && len(out) < 12; i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			out = append(out, "line "+itoa(i+1)+":\n  want "+wl+"\n  got  "+gl)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestGoldenSessions(t *testing.T) {
+	golden(t, "sessions", newApp(t, 100, 30, Options{}))
+}
+
+func TestGoldenTranscript(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	openBranchy(t, a)
+	press(t, a, "}") // the branch point
+	golden(t, "transcript", a)
+}
+
+func TestGoldenTranscriptContext(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	_, man := demoWorkspace(t)
+	a.sessions.Select(man.MainNeverObserved.Key)
+	press(t, a, "enter", "c", "g")
+	golden(t, "transcript-context", a)
+}
+
+func TestGoldenJobs(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	press(t, a, "3", "d")
+	golden(t, "jobs", a)
+}
+
+func TestGoldenHelp(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	press(t, a, "2", "?")
+	golden(t, "help", a)
+}

@@ -1,0 +1,409 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"clawvault-tui/model"
+	"clawvault-tui/observer"
+	"clawvault-tui/store"
+	"clawvault-tui/themes"
+)
+
+// JobResult is what a finished job leaves on the Jobs screen.
+type JobResult interface {
+	// Summary is one line: "7 candidates, 15.4 MB".
+	Summary() string
+	// Lines is the full result (a table, a report), one string a line.
+	Lines(width int) []string
+	// Link returns the session a result line names (a key or a file), if any.
+	Link(line int) (string, bool)
+}
+
+// JobRunners start the jobs that live outside the ui package. A nil runner
+// is a job this build does not have yet; the Jobs screen says so rather
+// than pretend.
+type JobRunners struct {
+	// Sweep observes the given candidates.
+	Sweep func(ctx context.Context, snap *store.Snapshot, candidates []observer.Candidate, progress observer.ProgressFunc) (JobResult, error)
+	// Retention computes the retention plans (a dry run).
+	Retention func(ctx context.Context, snap *store.Snapshot, progress observer.ProgressFunc) (JobResult, error)
+	// IndexBuild builds or refreshes the search index.
+	IndexBuild func(ctx context.Context, ws *store.Workspace, progress observer.ProgressFunc) (JobResult, error)
+}
+
+type jobState int
+
+const (
+	jobRunning jobState = iota
+	jobDone
+	jobFailed
+	jobCancelled
+)
+
+type job struct {
+	id       int
+	title    string
+	started  time.Time
+	ended    time.Time
+	progress observer.Progress
+	state    jobState
+	err      error
+	result   JobResult
+	cancel   context.CancelFunc
+}
+
+type (
+	jobProgressMsg struct {
+		id int
+		p  observer.Progress
+	}
+	jobDoneMsg struct {
+		id     int
+		result JobResult
+		err    error
+	}
+	// jobTickMsg redraws elapsed times while jobs run.
+	jobTickMsg struct{}
+	// showSessionMsg asks the root to select a session on the Sessions screen.
+	showSessionMsg struct{ key string }
+)
+
+// jobsPane starts background jobs and keeps their results.
+type jobsPane struct {
+	c       *Common
+	runners JobRunners
+	jobs    []*job // newest first
+	cursor  int
+	// inResult is true while the cursor walks the selected job's result.
+	inResult   bool
+	resultLine int
+	width      int
+	height     int
+	ticking    bool
+}
+
+func newJobsPane(c *Common, runners JobRunners) *jobsPane {
+	return &jobsPane{c: c, runners: runners}
+}
+
+func (p *jobsPane) SetSize(w, h int) { p.width, p.height = w, h }
+
+// start records a new job and runs it; work reports progress through emit.
+func (p *jobsPane) start(id int, title string, work func(ctx context.Context, progress observer.ProgressFunc) (JobResult, error)) tea.Cmd {
+	ctx, cancel := context.WithCancel(context.Background())
+	j := &job{id: id, title: title, started: p.c.Now(), cancel: cancel}
+	p.jobs = append([]*job{j}, p.jobs...)
+	p.cursor, p.inResult = 0, false
+	run := runTask(ctx, func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
+		res, err := work(ctx, func(pr observer.Progress) { emit(jobProgressMsg{id: id, p: pr}) })
+		return jobDoneMsg{id: id, result: res, err: err}
+	})
+	return tea.Batch(run, p.tick())
+}
+
+func (p *jobsPane) tick() tea.Cmd {
+	if p.ticking {
+		return nil
+	}
+	p.ticking = true
+	return p.c.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return jobTickMsg{} })
+}
+
+func (p *jobsPane) find(id int) *job {
+	for _, j := range p.jobs {
+		if j.id == id {
+			return j
+		}
+	}
+	return nil
+}
+
+func (p *jobsPane) running() bool {
+	for _, j := range p.jobs {
+		if j.state == jobRunning {
+			return true
+		}
+	}
+	return false
+}
+
+// Handle takes the pane's async messages.
+func (p *jobsPane) Handle(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case jobProgressMsg:
+		if j := p.find(msg.id); j != nil {
+			j.progress = msg.p
+		}
+	case jobDoneMsg:
+		j := p.find(msg.id)
+		if j == nil {
+			return nil
+		}
+		j.ended = p.c.Now()
+		j.result = msg.result
+		switch {
+		case msg.err != nil && j.state == jobCancelled, msg.err != nil && strings.Contains(msg.err.Error(), context.Canceled.Error()):
+			j.state = jobCancelled
+		case msg.err != nil:
+			j.state, j.err = jobFailed, msg.err
+		default:
+			j.state = jobDone
+		}
+	case jobTickMsg:
+		p.ticking = false
+		if p.running() {
+			return p.tick()
+		}
+	}
+	return nil
+}
+
+// dryRun starts ClawVault's selection over the snapshot, agent by agent.
+func (p *jobsPane) dryRun(id int, snap *store.Snapshot) tea.Cmd {
+	return p.start(id, "dry-run sweep", func(ctx context.Context, progress observer.ProgressFunc) (JobResult, error) {
+		return dryRun(ctx, snap, progress)
+	})
+}
+
+func dryRun(ctx context.Context, snap *store.Snapshot, progress observer.ProgressFunc) (JobResult, error) {
+	res := &dryRunResult{}
+	for i, a := range snap.Agents {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		progress.Report(observer.Progress{Stage: "select", Done: int64(i), Total: int64(len(snap.Agents)), Unit: "agents", Item: a.AgentID})
+		res.selections = append(res.selections, observer.Select(snap, a.AgentID, snap.MinNewBytes))
+	}
+	return res, nil
+}
+
+// Candidates lists what a dry run over the snapshot selects, every agent.
+func candidates(snap *store.Snapshot) []observer.Candidate {
+	var out []observer.Candidate
+	for _, a := range snap.Agents {
+		out = append(out, observer.Select(snap, a.AgentID, snap.MinNewBytes).Candidates...)
+	}
+	return out
+}
+
+// Update handles a key; starting jobs is the root's (it has the snapshot).
+func (p *jobsPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := p.c.Keys
+	if len(p.jobs) == 0 {
+		return nil, false
+	}
+	j := p.jobs[min(p.cursor, len(p.jobs)-1)]
+	if p.inResult {
+		switch {
+		case key.Matches(msg, k.Up):
+			p.resultLine = max(0, p.resultLine-1)
+		case key.Matches(msg, k.Down):
+			p.resultLine++
+		case key.Matches(msg, k.Back):
+			p.inResult = false
+		case key.Matches(msg, k.Open):
+			if j.result != nil {
+				if link, ok := j.result.Link(p.resultLine); ok {
+					return func() tea.Msg { return showSessionMsg{key: link} }, true
+				}
+			}
+		default:
+			return nil, false
+		}
+		return nil, true
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor = max(0, p.cursor-1)
+	case key.Matches(msg, k.Down):
+		p.cursor = min(len(p.jobs)-1, p.cursor+1)
+	case key.Matches(msg, k.Open):
+		if j.result != nil {
+			p.inResult, p.resultLine = true, 0
+		}
+	case key.Matches(msg, k.Cancel):
+		if j.state == jobRunning {
+			j.state = jobCancelled
+			j.cancel()
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+func (p *jobsPane) ShortHelp() []key.Binding {
+	k := p.c.Keys
+	return []key.Binding{k.DryRun, k.Sweep, k.Retention, k.IndexBuild, k.Cancel, k.Open, k.Help, k.Quit}
+}
+
+func (p *jobsPane) FullHelp() [][]key.Binding {
+	k := p.c.Keys
+	return [][]key.Binding{{k.DryRun, k.Sweep, k.Retention, k.IndexBuild}, {k.Up, k.Down, k.Open, k.Back, k.Cancel}}
+}
+
+// available lists each job with whether this build has it.
+func (p *jobsPane) available() []string {
+	k := p.c.Keys
+	t := p.c.Theme
+	item := func(b key.Binding, ok bool, why string) string {
+		s := t.HelpKey.Render(b.Help().Key) + " " + b.Help().Desc
+		if !ok {
+			s = t.Muted.Render(b.Help().Key + " " + b.Help().Desc + " (" + why + ")")
+		}
+		return s
+	}
+	return []string{
+		item(k.DryRun, true, ""),
+		item(k.Sweep, p.runners.Sweep != nil, "not built yet"),
+		item(k.Retention, p.runners.Retention != nil, "not built yet"),
+		item(k.IndexBuild, p.runners.IndexBuild != nil, "not built yet"),
+	}
+}
+
+func (p *jobsPane) View() string {
+	t := p.c.Theme
+	if p.width <= 0 || p.height <= 0 {
+		return ""
+	}
+	lines := []string{cut(strings.Join(p.available(), "   "), p.width), ""}
+	if len(p.jobs) == 0 {
+		lines = append(lines, t.Muted.Render("No jobs yet. Start one with the keys above."))
+		return block(strings.Join(lines, "\n"), p.width, p.height)
+	}
+	listH := min(len(p.jobs), max(3, p.height/3))
+	first := window(p.cursor, 0, listH, len(p.jobs))
+	for i := first; i < first+listH && i < len(p.jobs); i++ {
+		lines = append(lines, p.jobLine(p.jobs[i], i == p.cursor && !p.inResult))
+	}
+	lines = append(lines, t.Border.Render(strings.Repeat("─", p.width)))
+	lines = append(lines, p.resultView(p.jobs[p.cursor], p.height-len(lines))...)
+	return block(strings.Join(lines, "\n"), p.width, p.height)
+}
+
+func (p *jobsPane) jobLine(j *job, selected bool) string {
+	t := p.c.Theme
+	end := j.ended
+	if j.state == jobRunning {
+		end = p.c.Now()
+	}
+	elapsed := end.Sub(j.started).Round(10 * time.Millisecond)
+	var state string
+	switch j.state {
+	case jobRunning:
+		state = t.BadgeCandidate.Render("running ") + progressBar(t, j.progress, 16) + " " + progressText(j.progress)
+	case jobDone:
+		state = t.BadgeOK.Render("done ") + summary(j)
+	case jobFailed:
+		state = t.Error.Render("failed ") + j.err.Error()
+	case jobCancelled:
+		state = t.BadgeStale.Render("cancelled")
+	}
+	line := fmt.Sprintf("#%-3d %-20s %8s  %s", j.id, j.title, elapsed, state)
+	if selected {
+		return t.Selected.Render(fit(line, p.width))
+	}
+	return cut(line, p.width)
+}
+
+func summary(j *job) string {
+	if j.result == nil {
+		return ""
+	}
+	return j.result.Summary()
+}
+
+func progressText(pr observer.Progress) string {
+	s := pr.Stage
+	if pr.Total > 0 {
+		s += fmt.Sprintf(" %d/%d %s", pr.Done, pr.Total, pr.Unit)
+		if pr.Unit == "bytes" {
+			s = fmt.Sprintf("%s %s/%s", pr.Stage, model.Bytes(pr.Done), model.Bytes(pr.Total))
+		}
+	}
+	if pr.Item != "" {
+		s += " · " + pr.Item
+	}
+	return s
+}
+
+func progressBar(th *themes.Theme, pr observer.Progress, width int) string {
+	if pr.Total <= 0 {
+		return th.GaugeEmpty.Render(strings.Repeat("░", width))
+	}
+	filled := int(float64(pr.Done) / float64(pr.Total) * float64(width))
+	filled = max(0, min(width, filled))
+	return th.GaugeFill.Render(strings.Repeat("█", filled)) + th.GaugeEmpty.Render(strings.Repeat("░", width-filled))
+}
+
+func (p *jobsPane) resultView(j *job, height int) []string {
+	t := p.c.Theme
+	if j.result == nil {
+		switch j.state {
+		case jobFailed:
+			return strings.Split(wrap(t.Error.Render(j.err.Error()), p.width), "\n")
+		case jobRunning:
+			return []string{t.Muted.Render("running… x cancels")}
+		}
+		return nil
+	}
+	lines := j.result.Lines(p.width)
+	if len(lines) == 0 {
+		return nil
+	}
+	p.resultLine = min(p.resultLine, len(lines)-1)
+	first := 0
+	if p.inResult {
+		first = window(p.resultLine, 0, height, len(lines))
+	}
+	var out []string
+	for i := first; i < first+height && i < len(lines); i++ {
+		l := cut(lines[i], p.width)
+		if p.inResult && i == p.resultLine {
+			l = t.Selected.Render(fit(lines[i], p.width))
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// dryRunResult is the candidate list of a dry-run sweep.
+type dryRunResult struct {
+	selections []observer.Selection
+	// links maps result lines to session keys.
+	links map[int]string
+}
+
+func (r *dryRunResult) Summary() string {
+	n, bytes, checked := 0, int64(0), 0
+	for _, s := range r.selections {
+		n += len(s.Candidates)
+		bytes += s.NewBytes()
+		checked += s.Checked
+	}
+	return fmt.Sprintf("%d of %d sessions would be observed, %s new", n, checked, model.Bytes(bytes))
+}
+
+func (r *dryRunResult) Lines(width int) []string {
+	r.links = map[int]string{}
+	var out []string
+	for _, s := range r.selections {
+		out = append(out, fmt.Sprintf("agent %s: %d candidate(s) of %d sessions ClawVault would check", s.Agent, len(s.Candidates), s.Checked))
+		for _, c := range s.Candidates {
+			r.links[len(out)] = c.SessionKey
+			out = append(out, fmt.Sprintf("  %-*s [%s] Δ%s (threshold %s)", max(20, width-48), c.SessionKey, c.Source, model.Bytes(c.NewBytes), model.Bytes(c.ThresholdBytes)))
+		}
+	}
+	return out
+}
+
+func (r *dryRunResult) Link(line int) (string, bool) {
+	k, ok := r.links[line]
+	return k, ok
+}

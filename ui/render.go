@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// fit cuts or pads a styled line to exactly width cells.
+func fit(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if w := ansi.StringWidth(s); w > width {
+		return ansi.Truncate(s, width, "…")
+	} else if w < width {
+		return s + strings.Repeat(" ", width-w)
+	}
+	return s
+}
+
+// cut truncates a styled line to at most width cells.
+func cut(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+// block makes s exactly width×height: lines cut or padded, missing lines
+// blank, extra lines dropped.
+func block(s string, width, height int) string {
+	if height <= 0 {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	for i := range lines {
+		lines[i] = fit(lines[i], width)
+	}
+	for len(lines) < height {
+		lines = append(lines, strings.Repeat(" ", width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrap word-wraps plain or styled text to width.
+func wrap(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	return lipgloss.Wrap(s, width, " ")
+}
+
+// sideBySide joins two blocks of the same height with a separator column.
+func sideBySide(left, right string, sep string) string {
+	l := strings.Split(left, "\n")
+	r := strings.Split(right, "\n")
+	n := max(len(l), len(r))
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if i < len(l) {
+			b.WriteString(l[i])
+		}
+		b.WriteString(sep)
+		if i < len(r) {
+			b.WriteString(r[i])
+		}
+	}
+	return b.String()
+}
+
+// window returns the first row to show so that cursor stays visible in
+// height rows, moving offset as little as possible.
+func window(cursor, offset, height, n int) int {
+	if height <= 0 || n == 0 {
+		return 0
+	}
+	if cursor < offset {
+		offset = cursor
+	}
+	if cursor >= offset+height {
+		offset = cursor - height + 1
+	}
+	return max(0, min(offset, n-height))
+}
+
+// steadyInput returns a text input whose cursor does not blink: a blinking
+// cursor redraws the screen twice a second for nothing.
+func steadyInput(prompt, placeholder string) textinput.Model {
+	in := textinput.New()
+	in.Prompt, in.Placeholder = prompt, placeholder
+	st := in.Styles()
+	st.Cursor.Blink = false
+	in.SetStyles(st)
+	return in
+}

@@ -1,0 +1,795 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store/transcript"
+	"clawvault-tui/themes"
+)
+
+// Messages of the transcript screen's background work. Each carries the
+// job id that asked for it; an answer to a superseded job is dropped.
+type (
+	indexProgressMsg struct {
+		job         int
+		done, total int64
+	}
+	indexDoneMsg struct {
+		job     int
+		ix      *transcript.Index
+		tree    model.TreeView
+		context model.TreeView
+		err     error
+		// validated is true for the result of the validation pass.
+		validated bool
+	}
+	previewsMsg struct {
+		job      int
+		previews map[int64]string // by entry offset
+	}
+	bodyMsg struct {
+		job  int
+		key  bodyKey
+		text string
+	}
+	searchDoneMsg struct {
+		job     int
+		query   string
+		matches []int32
+		err     error
+	}
+)
+
+// bodyKey names one rendering of an entry: its bytes, the width and the theme.
+type bodyKey struct {
+	offset int64
+	width  int
+	theme  string
+}
+
+// transcriptPane shows one transcript's entry tree and the selected entry.
+type transcriptPane struct {
+	c     *Common
+	cache *transcript.Cache
+	jobs  *int // the root's job counter
+
+	row         model.SessionRow
+	path        string
+	ix          *transcript.Index
+	tree, ctx   model.TreeView
+	contextMode bool
+	// restore is the tree selection to return to when the context view is
+	// left without moving (-1: none).
+	restore int64
+
+	openJob             int
+	loading             bool
+	loadDone, loadTotal int64
+	loadErr             error
+	validating          bool
+
+	cursor, offset int
+	previews       map[int64]string
+	previewJob     int
+	previewBusy    bool
+
+	bodies       map[bodyKey]string
+	bodyJob      int
+	detailScroll int
+
+	searchInput textinput.Model
+	searching   bool // the search input has the keyboard
+	searchJob   int
+	query       string
+	matches     []int32
+	searchBusy  bool
+
+	width, height int
+}
+
+func newTranscriptPane(c *Common, cache *transcript.Cache, jobs *int) *transcriptPane {
+	return &transcriptPane{c: c, cache: cache, jobs: jobs, searchInput: steadyInput("search: ", "text in the transcript"), previews: map[int64]string{}, bodies: map[bodyKey]string{}, restore: -1}
+}
+
+func (p *transcriptPane) nextJob() int {
+	*p.jobs++
+	return *p.jobs
+}
+
+// Open starts indexing a session's transcript; the tree appears when it is
+// done, with progress meanwhile. Validation follows in the background.
+func (p *transcriptPane) Open(row model.SessionRow) tea.Cmd {
+	if row.File == p.path && p.ix != nil {
+		return nil // already open: keep the place
+	}
+	p.row, p.path = row, row.File
+	p.ix, p.tree, p.ctx = nil, model.TreeView{}, model.TreeView{}
+	p.cursor, p.offset, p.detailScroll = 0, 0, 0
+	p.previews, p.bodies = map[int64]string{}, map[bodyKey]string{}
+	p.query, p.matches = "", nil
+	return p.load(false)
+}
+
+// Refresh re-reads the open transcript after it changed on disk: the cache
+// extends the index by the appended bytes.
+func (p *transcriptPane) Refresh() tea.Cmd {
+	if p.path == "" || p.loading {
+		return nil
+	}
+	return p.load(true)
+}
+
+func (p *transcriptPane) load(quiet bool) tea.Cmd {
+	job := p.nextJob()
+	p.openJob = job
+	p.loading, p.loadErr = !quiet, nil
+	p.loadDone, p.loadTotal = 0, 0
+	cache, path := p.cache, p.path
+	return runTask(context.Background(), func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
+		ix, err := cache.Open(ctx, path, transcript.Options{
+			DeferValidation: true,
+			Progress:        func(done, total int64) { emit(indexProgressMsg{job, done, total}) },
+		})
+		if err != nil {
+			return indexDoneMsg{job: job, err: err}
+		}
+		return indexDoneMsg{job: job, ix: ix, tree: model.FlattenTree(ix.Tree), context: model.ContextView(ix.Tree)}
+	})
+}
+
+// validate checks the index byte by byte in the background; the tree is
+// replaced only if a line turns out to be malformed.
+func (p *transcriptPane) validate() tea.Cmd {
+	if p.ix == nil || p.ix.Validated {
+		return nil
+	}
+	p.validating = true
+	job, ix, path := p.openJob, p.ix, p.path
+	return runTask(context.Background(), func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
+		f, err := os.Open(path)
+		if err != nil {
+			return indexDoneMsg{job: job, err: err, validated: true}
+		}
+		defer f.Close()
+		valid, err := ix.Validate(ctx, f, transcript.Options{})
+		if err != nil {
+			return indexDoneMsg{job: job, err: err, validated: true}
+		}
+		msg := indexDoneMsg{job: job, ix: valid, validated: true}
+		if len(valid.Entries) != len(ix.Entries) {
+			msg.tree, msg.context = model.FlattenTree(valid.Tree), model.ContextView(valid.Tree)
+		}
+		return msg
+	})
+}
+
+// Handle takes the pane's async results.
+func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case indexProgressMsg:
+		if msg.job == p.openJob {
+			p.loadDone, p.loadTotal = msg.done, msg.total
+		}
+	case indexDoneMsg:
+		if msg.job != p.openJob {
+			return nil
+		}
+		if msg.validated {
+			p.validating = false
+			if msg.err != nil || msg.ix == nil {
+				p.loadErr = msg.err
+				return nil
+			}
+			if msg.tree.Rows == nil { // nothing changed: keep the layout
+				p.ix = msg.ix
+				return nil
+			}
+		}
+		p.loading = false
+		if msg.err != nil {
+			p.loadErr = msg.err
+			return nil
+		}
+		keep := p.selectedOffset()
+		p.ix = msg.ix
+		p.tree, p.ctx = msg.tree, msg.context
+		p.reselect(keep)
+		var cmds []tea.Cmd
+		if !msg.validated {
+			cmds = append(cmds, p.validate())
+		}
+		cmds = append(cmds, p.needPreviews(), p.needBody())
+		return tea.Batch(cmds...)
+	case previewsMsg:
+		p.previewBusy = false
+		for k, v := range msg.previews {
+			p.previews[k] = v
+		}
+		return p.needPreviews()
+	case bodyMsg:
+		p.bodies[msg.key] = msg.text
+		if len(p.bodies) > 256 {
+			clear(p.bodies) // a crude bound; renders are quick to redo
+			p.bodies[msg.key] = msg.text
+		}
+	case searchDoneMsg:
+		if msg.job != p.searchJob {
+			return nil
+		}
+		p.searchBusy = false
+		p.query, p.matches = msg.query, msg.matches
+		if msg.err == nil && len(msg.matches) > 0 {
+			p.jumpToMatch(false)
+			return p.afterMove()
+		}
+	}
+	return nil
+}
+
+func (p *transcriptPane) view() model.TreeView {
+	if p.contextMode {
+		return p.ctx
+	}
+	return p.tree
+}
+
+// selectedOffset is the byte offset of the selected entry, which survives
+// re-indexing; -1 when nothing is selected.
+func (p *transcriptPane) selectedOffset() int64 {
+	if e, ok := p.selectedEntry(); ok {
+		return p.ix.Entries[e].Offset
+	}
+	return -1
+}
+
+func (p *transcriptPane) selectedEntry() (int32, bool) {
+	v := p.view()
+	if p.ix == nil || p.cursor >= len(v.Rows) || len(v.Rows) == 0 {
+		return 0, false
+	}
+	return v.Rows[p.cursor].Entry, true
+}
+
+// reselect puts the cursor back on the entry at offset, else on the leaf.
+func (p *transcriptPane) reselect(offset int64) {
+	v := p.view()
+	p.cursor = len(v.Rows) - 1
+	if p.ix.Tree.Leaf >= 0 && v.RowOf[p.ix.Tree.Leaf] >= 0 {
+		p.cursor = int(v.RowOf[p.ix.Tree.Leaf])
+	}
+	if offset >= 0 {
+		i, found := slices.BinarySearchFunc(p.ix.Entries, offset, func(e model.Entry, off int64) int {
+			return int(e.Offset - off)
+		})
+		if found && v.RowOf[i] >= 0 {
+			p.cursor = int(v.RowOf[i])
+		}
+	}
+	p.clamp()
+}
+
+func (p *transcriptPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.searchInput.SetWidth(max(10, w-12))
+	p.clamp()
+}
+
+func (p *transcriptPane) sideBySide() bool { return p.width >= 110 }
+
+func (p *transcriptPane) treeWidth() int {
+	if p.sideBySide() {
+		return p.width * 55 / 100
+	}
+	return p.width
+}
+
+func (p *transcriptPane) treeHeight() int {
+	h := p.height - 1 // the header line
+	if p.searching || p.query != "" {
+		h--
+	}
+	if !p.sideBySide() {
+		h -= p.detailHeight() + 1
+	}
+	return max(1, h)
+}
+
+func (p *transcriptPane) detailHeight() int {
+	if p.sideBySide() {
+		return p.height - 1
+	}
+	return max(4, p.height*2/5)
+}
+
+func (p *transcriptPane) detailWidth() int {
+	if p.sideBySide() {
+		return p.width - p.treeWidth() - 3
+	}
+	return p.width
+}
+
+func (p *transcriptPane) clamp() {
+	n := len(p.view().Rows)
+	p.cursor = max(0, min(p.cursor, n-1))
+	p.offset = window(p.cursor, p.offset, p.treeHeight(), n)
+}
+
+// afterMove asks for what the new position needs on screen.
+func (p *transcriptPane) afterMove() tea.Cmd {
+	p.restore = -1
+	p.detailScroll = 0
+	p.clamp()
+	return tea.Batch(p.needPreviews(), p.needBody())
+}
+
+// Update handles a key; it reports whether the key was used.
+func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := p.c.Keys
+	if p.searching {
+		switch {
+		case msg.String() == "enter":
+			p.searching = false
+			p.searchInput.Blur()
+			return p.startSearch(p.searchInput.Value()), true
+		case key.Matches(msg, k.Back):
+			p.searching = false
+			p.searchInput.Blur()
+			p.clamp()
+			return nil, true
+		}
+		var cmd tea.Cmd
+		p.searchInput, cmd = p.searchInput.Update(msg)
+		return cmd, true
+	}
+	if p.ix == nil {
+		return nil, false
+	}
+	v := p.view()
+	entries := p.ix.Entries
+	jump := func(back bool, match func(int32) bool) { p.cursor = nextWrapping(v, p.cursor, back, match) }
+	page := p.treeHeight()
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor--
+	case key.Matches(msg, k.Down):
+		p.cursor++
+	case key.Matches(msg, k.PageUp):
+		p.cursor -= page
+	case key.Matches(msg, k.PageDown):
+		p.cursor += page
+	case key.Matches(msg, k.Top):
+		p.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		p.cursor = len(v.Rows) - 1
+	case key.Matches(msg, k.NextCompaction), key.Matches(msg, k.PrevCompaction):
+		jump(key.Matches(msg, k.PrevCompaction), func(e int32) bool { return entries[e].Type == model.TypeCompaction })
+	case key.Matches(msg, k.NextBranch), key.Matches(msg, k.PrevBranch):
+		jump(key.Matches(msg, k.PrevBranch), func(e int32) bool { return len(p.ix.Tree.Children(e)) > 1 })
+	case key.Matches(msg, k.NextUser), key.Matches(msg, k.PrevUser):
+		jump(key.Matches(msg, k.PrevUser), func(e int32) bool {
+			return entries[e].Type == model.TypeMessage && entries[e].Role == model.RoleUser
+		})
+	case key.Matches(msg, k.Context):
+		keep := p.selectedOffset()
+		if !p.contextMode {
+			p.contextMode = true
+			p.reselect(keep)
+			cmd := p.afterMove()
+			p.restore = keep
+			return cmd, true
+		}
+		p.contextMode = false
+		if p.restore >= 0 {
+			keep = p.restore
+		}
+		p.reselect(keep)
+	case key.Matches(msg, k.Search):
+		p.searching = true
+		p.clamp()
+		return p.searchInput.Focus(), true
+	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
+		p.jumpToMatch(key.Matches(msg, k.PrevMatch))
+	case key.Matches(msg, k.DetailDown):
+		p.detailScroll += max(1, p.detailHeight()/2)
+		return nil, true
+	case key.Matches(msg, k.DetailUp):
+		p.detailScroll = max(0, p.detailScroll-max(1, p.detailHeight()/2))
+		return nil, true
+	case key.Matches(msg, k.Edit):
+		if e, ok := p.selectedEntry(); ok {
+			return openEditor(p.c.Config.UI.Editor, p.path, int(entries[e].Line)), true
+		}
+	case key.Matches(msg, k.Copy):
+		if e, ok := p.selectedEntry(); ok {
+			return copyText(fmt.Sprintf("%s:%d", p.path, entries[e].Line)), true
+		}
+	default:
+		return nil, false
+	}
+	return p.afterMove(), true
+}
+
+func (p *transcriptPane) startSearch(query string) tea.Cmd {
+	query = strings.TrimSpace(query)
+	if query == "" || p.ix == nil {
+		p.query, p.matches = "", nil
+		return nil
+	}
+	job := p.nextJob()
+	p.searchJob, p.searchBusy = job, true
+	ix, path := p.ix, p.path
+	return runTask(context.Background(), func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
+		f, err := os.Open(path)
+		if err != nil {
+			return searchDoneMsg{job: job, query: query, err: err}
+		}
+		defer f.Close()
+		m, err := ix.Search(ctx, f, query, nil)
+		return searchDoneMsg{job: job, query: query, matches: m, err: err}
+	})
+}
+
+// jumpToMatch moves to the next (or previous) row whose entry matched.
+func (p *transcriptPane) jumpToMatch(back bool) {
+	if len(p.matches) == 0 {
+		return
+	}
+	matched := make(map[int32]bool, len(p.matches))
+	for _, m := range p.matches {
+		matched[m] = true
+	}
+	p.cursor = nextWrapping(p.view(), p.cursor, back, func(e int32) bool { return matched[e] })
+}
+
+// nextWrapping finds the next matching row after from (before it, when
+// back), going round the end; from itself when nothing else matches.
+func nextWrapping(v model.TreeView, from int, back bool, match func(int32) bool) int {
+	if next, ok := v.Next(from, back, match); ok {
+		return next
+	}
+	start := -1
+	if back {
+		start = len(v.Rows)
+	}
+	if next, ok := v.Next(start, back, match); ok {
+		return next
+	}
+	return from
+}
+
+// needPreviews loads the previews of visible rows that have none yet.
+func (p *transcriptPane) needPreviews() tea.Cmd {
+	if p.ix == nil || p.previewBusy {
+		return nil
+	}
+	v := p.view()
+	var want []model.Entry
+	for i := p.offset; i < p.offset+p.treeHeight() && i < len(v.Rows); i++ {
+		e := p.ix.Entries[v.Rows[i].Entry]
+		if _, ok := p.previews[e.Offset]; !ok {
+			want = append(want, e)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	p.previewBusy = true
+	job, path, width := p.nextJob(), p.path, p.treeWidth()
+	p.previewJob = job
+	return func() tea.Msg {
+		out := make(map[int64]string, len(want))
+		f, err := os.Open(path)
+		if err != nil {
+			for _, e := range want {
+				out[e.Offset] = "(" + err.Error() + ")"
+			}
+			return previewsMsg{job: job, previews: out}
+		}
+		defer f.Close()
+		for _, e := range want {
+			if b, err := transcript.ReadBody(f, e); err != nil {
+				out[e.Offset] = "(" + err.Error() + ")"
+			} else {
+				out[e.Offset] = transcript.Preview(b, width)
+			}
+		}
+		return previewsMsg{job: job, previews: out}
+	}
+}
+
+// needBody renders the selected entry, off the event loop, unless cached.
+func (p *transcriptPane) needBody() tea.Cmd {
+	e, ok := p.selectedEntry()
+	if !ok {
+		return nil
+	}
+	entry := p.ix.Entries[e]
+	k := bodyKey{offset: entry.Offset, width: p.detailWidth(), theme: p.c.Theme.Name}
+	if _, ok := p.bodies[k]; ok {
+		return nil
+	}
+	job := p.nextJob()
+	p.bodyJob = job
+	path, c, th, style := p.path, p.c, p.c.Theme, p.c.glamourStyle()
+	return func() tea.Msg {
+		f, err := os.Open(path)
+		if err != nil {
+			return bodyMsg{job: job, key: k, text: th.Error.Render(err.Error())}
+		}
+		defer f.Close()
+		b, err := transcript.ReadBody(f, entry)
+		if err != nil {
+			return bodyMsg{job: job, key: k, text: th.Error.Render(err.Error())}
+		}
+		return bodyMsg{job: job, key: k, text: renderEntry(c, th, style, b, entry, k.width)}
+	}
+}
+
+// Scroll moves the selection by n rows (mouse wheel).
+func (p *transcriptPane) Scroll(n int) tea.Cmd {
+	if p.ix == nil {
+		return nil
+	}
+	p.cursor += n
+	return p.afterMove()
+}
+
+// Click selects the row at line y of the pane.
+func (p *transcriptPane) Click(x, y int) tea.Cmd {
+	row := y - 1
+	if p.searching || p.query != "" {
+		row--
+	}
+	if p.ix == nil || row < 0 || row >= p.treeHeight() || x >= p.treeWidth() {
+		return nil
+	}
+	if i := p.offset + row; i < len(p.view().Rows) {
+		p.cursor = i
+	}
+	return p.afterMove()
+}
+
+func (p *transcriptPane) ShortHelp() []key.Binding {
+	k := p.c.Keys
+	return []key.Binding{k.Down, k.NextCompaction, k.NextBranch, k.NextUser, k.Context, k.Search, k.Edit, k.Back, k.Help}
+}
+
+func (p *transcriptPane) FullHelp() [][]key.Binding {
+	k := p.c.Keys
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.NextCompaction, k.PrevCompaction, k.NextBranch, k.PrevBranch, k.NextUser, k.PrevUser},
+		{k.Context, k.Search, k.NextMatch, k.PrevMatch, k.DetailDown, k.DetailUp},
+		{k.Edit, k.Copy, k.Back},
+	}
+}
+
+func (p *transcriptPane) View() string {
+	t := p.c.Theme
+	if p.width <= 0 || p.height <= 0 {
+		return ""
+	}
+	if p.path == "" {
+		return block(t.Muted.Render("No transcript open: pick a session on the Sessions screen (1) and press enter."), p.width, p.height)
+	}
+	head := p.header()
+	switch {
+	case p.loadErr != nil && p.ix == nil:
+		return block(head+"\n"+t.Error.Render(wrap("Cannot read the transcript: "+p.loadErr.Error(), p.width)), p.width, p.height)
+	case p.ix == nil:
+		return block(head+"\n"+p.progress(), p.width, p.height)
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	if p.searching {
+		b.WriteString("\n" + cut(p.searchInput.View(), p.width))
+	} else if p.query != "" {
+		state := fmt.Sprintf("%d matches for %q · n/N", len(p.matches), p.query)
+		if p.searchBusy {
+			state = "searching…"
+		}
+		b.WriteString("\n" + t.Muted.Render(cut(state, p.width)))
+	}
+	tw, th := p.treeWidth(), p.treeHeight()
+	tree := block(p.treeRows(tw, th), tw, th)
+	dw, dh := p.detailWidth(), p.detailHeight()
+	detail := block(p.detail(dw, dh), dw, dh)
+	if p.sideBySide() {
+		b.WriteString("\n" + sideBySide(tree, detail, t.Border.Render(" │ ")))
+	} else {
+		b.WriteString("\n" + tree + "\n" + t.Border.Render(strings.Repeat("─", p.width)) + "\n" + detail)
+	}
+	return b.String()
+}
+
+func (p *transcriptPane) header() string {
+	t := p.c.Theme
+	title := p.row.DisplayKey()
+	if title == "" {
+		title = filepath.Base(p.path)
+	}
+	var facts []string
+	if ix := p.ix; ix != nil {
+		if ix.Tree.Name != "" {
+			title += " · " + ix.Tree.Name
+		}
+		facts = append(facts, plural(ix.Tree.Nodes, "entry", "entries"), plural(len(ix.Tree.Compactions), "compaction", "compactions"),
+			plural(len(ix.Tree.BranchPoints), "branch point", "branch points"))
+		if n := len(ix.Malformed); n > 0 {
+			facts = append(facts, t.BadgeProblem.Render(fmt.Sprintf("%d malformed", n)))
+		}
+		if ix.Tail != nil && !ix.Tail.Parsed {
+			facts = append(facts, t.BadgeStale.Render("torn tail"))
+		}
+		switch {
+		case p.contextMode:
+			facts = append(facts, t.BadgeCandidate.Render(fmt.Sprintf("model context: %d messages", len(ix.Tree.Context))))
+		case p.validating:
+			facts = append(facts, "validating…")
+		}
+	}
+	return t.Title.Render(cut(title, p.width/2)) + "  " + t.Muted.Render(cut(strings.Join(facts, " · "), p.width-ansi.StringWidth(title)-2))
+}
+
+func (p *transcriptPane) progress() string {
+	t := p.c.Theme
+	if p.loadTotal <= 0 {
+		return t.Muted.Render("indexing…")
+	}
+	w := max(10, min(50, p.width-30))
+	f := float64(p.loadDone) / float64(p.loadTotal)
+	filled := int(f * float64(w))
+	return fmt.Sprintf("indexing %s  %s of %s", t.GaugeFill.Render(strings.Repeat("█", filled))+t.GaugeEmpty.Render(strings.Repeat("░", w-filled)),
+		model.Bytes(p.loadDone), model.Bytes(p.loadTotal))
+}
+
+// treeRows renders the visible window of the tree.
+func (p *transcriptPane) treeRows(width, height int) string {
+	t := p.c.Theme
+	v := p.view()
+	lines := make([]string, 0, height)
+	for i := p.offset; i < p.offset+height && i < len(v.Rows); i++ {
+		lines = append(lines, p.renderRow(v.Rows[i], i == p.cursor, width, t))
+	}
+	if len(v.Rows) == 0 {
+		lines = append(lines, t.Muted.Render("no entries (the file has no session header, or nothing after it)"))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (p *transcriptPane) renderRow(r model.TreeRow, selected bool, width int, t *themes.Theme) string {
+	e := p.ix.Entries[r.Entry]
+	guides := treeGuides(r, width/3)
+	if e.Type == model.TypeCompaction {
+		f := p.ix.Facts[r.Entry]
+		text := fmt.Sprintf("── compaction · %s tokens before · keeps from %s ", model.Count(f.TokensBefore), f.FirstKeptEntryID)
+		line := guides + text + strings.Repeat("─", max(0, width-ansi.StringWidth(guides+text)))
+		if selected {
+			return t.Selected.Render(fit(line, width))
+		}
+		return t.BadgeStale.Render(cut(line, width))
+	}
+	marker := "·"
+	if r.Flags&model.RowOnPath != 0 {
+		marker = "●"
+	}
+	when := "     "
+	if e.TimeMs != model.NoTime {
+		when = time.UnixMilli(e.TimeMs).UTC().Format("15:04")
+	}
+	preview, ok := p.previews[e.Offset]
+	if !ok {
+		preview = "…"
+	}
+	label := ""
+	if l, ok := p.ix.Tree.Labels[p.ix.Tree.ID(r.Entry)]; ok {
+		label = " [" + l + "]"
+	}
+	line := fmt.Sprintf("%s%s %s %-5s %s", guides, marker, when, entryTag(e), preview)
+	if label != "" {
+		line = cut(line, width-ansi.StringWidth(label)) + t.BadgeCandidate.Render(label)
+	}
+	switch {
+	case selected:
+		return t.Selected.Render(fit(ansi.Strip(line), width))
+	case r.Flags&model.RowOnPath == 0:
+		return t.Muted.Render(cut(line, width))
+	}
+	return cut(line, width)
+}
+
+// treeGuides draws the branch lines left of a row, at most limit cells.
+func treeGuides(r model.TreeRow, limit int) string {
+	if r.Depth == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for lvl := 0; lvl < int(r.Depth); lvl++ {
+		if b.Len() >= limit*3 { // box-drawing runes are 3 bytes
+			b.WriteString("… ")
+			break
+		}
+		last := lvl == int(r.Depth)-1
+		switch {
+		case last && r.Flags&model.RowBranchStart != 0 && r.Flags&model.RowLastSibling != 0:
+			b.WriteString("└─")
+		case last && r.Flags&model.RowBranchStart != 0:
+			b.WriteString("├─")
+		case lvl < 64 && r.Guides&(1<<lvl) != 0:
+			b.WriteString("│ ")
+		default:
+			b.WriteString("  ")
+		}
+	}
+	return b.String()
+}
+
+// entryTag is a five-column name for an entry's kind.
+func entryTag(e model.Entry) string {
+	if e.Type == model.TypeMessage {
+		switch e.Role {
+		case model.RoleUser:
+			return "user"
+		case model.RoleAssistant:
+			return "asst"
+		case model.RoleToolResult:
+			return "tool"
+		case model.RoleBashExecution:
+			return "bash"
+		case model.RoleCustom:
+			return "hook"
+		}
+		return "msg"
+	}
+	switch e.Type {
+	case model.TypeBranchSummary:
+		return "bsum"
+	case model.TypeLabel:
+		return "label"
+	case model.TypeSessionInfo:
+		return "name"
+	case model.TypeModelChange:
+		return "model"
+	case model.TypeThinkingLevelChange:
+		return "think"
+	case model.TypeCustom:
+		return "ext"
+	case model.TypeCustomMessage:
+		return "cmsg"
+	}
+	return "?"
+}
+
+func (p *transcriptPane) detail(width, height int) string {
+	e, ok := p.selectedEntry()
+	if !ok {
+		return ""
+	}
+	text, ok := p.bodies[bodyKey{offset: p.ix.Entries[e].Offset, width: width, theme: p.c.Theme.Name}]
+	if !ok {
+		return p.c.Theme.Muted.Render("rendering…")
+	}
+	lines := strings.Split(text, "\n")
+	p.detailScroll = max(0, min(p.detailScroll, len(lines)-height))
+	return strings.Join(lines[p.detailScroll:], "\n")
+}
+
+// plural writes "1 entry", "2 entries", "1,204 entries".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return model.Count(int64(n)) + " " + many
+}
