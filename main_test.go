@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"clawvault-tui/store"
 )
 
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -188,5 +190,23 @@ func TestDemoRefusesANonEmptyFolder(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "keep.txt")); string(data) != "mine" {
 		t.Error("the demo touched a user's file")
+	}
+}
+
+// The file `config` prints loads without error: it is meant to be saved as is.
+func TestConfigPrintsALoadableFile(t *testing.T) {
+	out, errOut, code := runCLI(t, "config")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	path := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(path, []byte(out), 0o644)
+	if _, err := store.LoadConfig(path); err != nil {
+		t.Errorf("the printed config does not load: %v\n%s", err, out)
+	}
+	for _, want := range []string{"theme = \"auto\"", "# quit = [\"q\", \"ctrl+c\"]", "[keys]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the config lacks %q", want)
+		}
 	}
 }

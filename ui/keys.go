@@ -134,3 +134,24 @@ func (k *KeyMap) Apply(remap map[string][]string) error {
 	}
 	return nil
 }
+
+// Bindings lists every action with its keys, for documentation (the
+// config command prints them).
+func (k *KeyMap) Bindings() [][2]string {
+	actions := k.actions()
+	names := make([]string, 0, len(actions))
+	for name := range actions {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	out := make([][2]string, 0, len(names))
+	for _, name := range names {
+		keys := actions[name].Keys()
+		quoted := make([]string, len(keys))
+		for i, k := range keys {
+			quoted[i] = fmt.Sprintf("%q", k)
+		}
+		out = append(out, [2]string{name, "[" + strings.Join(quoted, ", ") + "]  # " + actions[name].Help().Desc})
+	}
+	return out
+}

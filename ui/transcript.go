@@ -94,6 +94,7 @@ type transcriptPane struct {
 	searchJob   int
 	query       string
 	matches     []int32
+	matched     []uint64 // matches as a bitset over entry positions
 	searchBusy  bool
 
 	width, height int
@@ -118,7 +119,7 @@ func (p *transcriptPane) Open(row model.SessionRow) tea.Cmd {
 	p.ix, p.tree, p.ctx = nil, model.TreeView{}, model.TreeView{}
 	p.cursor, p.offset, p.detailScroll = 0, 0, 0
 	p.previews, p.bodies = map[int64]string{}, map[bodyKey]string{}
-	p.query, p.matches = "", nil
+	p.query, p.matches, p.matched = "", nil, nil
 	return p.load(false)
 }
 
@@ -230,6 +231,10 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 		}
 		p.searchBusy = false
 		p.query, p.matches = msg.query, msg.matches
+		p.matched = make([]uint64, (len(p.ix.Entries)+63)/64)
+		for _, m := range msg.matches {
+			p.matched[m/64] |= 1 << (m % 64)
+		}
 		if msg.err == nil && len(msg.matches) > 0 {
 			p.jumpToMatch(false)
 			return p.afterMove()
@@ -374,9 +379,9 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Bottom):
 		p.cursor = len(v.Rows) - 1
 	case key.Matches(msg, k.NextCompaction), key.Matches(msg, k.PrevCompaction):
-		jump(key.Matches(msg, k.PrevCompaction), func(e int32) bool { return entries[e].Type == model.TypeCompaction })
+		p.cursor = jumpAmong(rowsOf(v, p.ix.Tree.Compactions), p.cursor, key.Matches(msg, k.PrevCompaction))
 	case key.Matches(msg, k.NextBranch), key.Matches(msg, k.PrevBranch):
-		jump(key.Matches(msg, k.PrevBranch), func(e int32) bool { return len(p.ix.Tree.Children(e)) > 1 })
+		p.cursor = jumpAmong(rowsOf(v, p.ix.Tree.BranchPoints), p.cursor, key.Matches(msg, k.PrevBranch))
 	case key.Matches(msg, k.NextUser), key.Matches(msg, k.PrevUser):
 		jump(key.Matches(msg, k.PrevUser), func(e int32) bool {
 			return entries[e].Type == model.TypeMessage && entries[e].Role == model.RoleUser
@@ -446,11 +451,44 @@ func (p *transcriptPane) jumpToMatch(back bool) {
 	if len(p.matches) == 0 {
 		return
 	}
-	matched := make(map[int32]bool, len(p.matches))
-	for _, m := range p.matches {
-		matched[m] = true
+	p.cursor = nextWrapping(p.view(), p.cursor, back, func(e int32) bool {
+		return int(e/64) < len(p.matched) && p.matched[e/64]&(1<<(e%64)) != 0
+	})
+}
+
+// rowsOf lists the rows of some entries in a view, in row order. The
+// lists (compactions, branch points) are short; scanning every row of a
+// million-entry tree for them would not be.
+func rowsOf(v model.TreeView, entries []int32) []int {
+	rows := make([]int, 0, len(entries))
+	for _, e := range entries {
+		if r := v.RowOf[e]; r >= 0 {
+			rows = append(rows, int(r))
+		}
 	}
-	p.cursor = nextWrapping(p.view(), p.cursor, back, func(e int32) bool { return matched[e] })
+	slices.Sort(rows)
+	return rows
+}
+
+// jumpAmong moves to the next (or previous) of sorted rows, wrapping.
+func jumpAmong(rows []int, from int, back bool) int {
+	if len(rows) == 0 {
+		return from
+	}
+	i, found := slices.BinarySearch(rows, from)
+	if back {
+		if i == 0 {
+			return rows[len(rows)-1]
+		}
+		return rows[i-1]
+	}
+	if found {
+		i++
+	}
+	if i >= len(rows) {
+		return rows[0]
+	}
+	return rows[i]
 }
 
 // nextWrapping finds the next matching row after from (before it, when
