@@ -213,7 +213,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.watcher = msg.w
 		return a, listenWatcher(msg.w)
 	case filesChangedMsg:
-		cmds := []tea.Cmd{a.startScan(), listenWatcher(a.watcher)}
+		cmds := []tea.Cmd{a.startScan()}
+		if a.watcher != nil {
+			cmds = append(cmds, listenWatcher(a.watcher))
+		}
 		for _, p := range msg.paths {
 			if p == a.transcript.path {
 				cmds = append(cmds, a.transcript.Refresh())

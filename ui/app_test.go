@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -477,5 +479,32 @@ func TestCancelAJob(t *testing.T) {
 	drive(t, a, cmd)
 	if j := a.jobs.jobs[0]; j.state != jobCancelled {
 		t.Errorf("state %d", j.state)
+	}
+}
+
+func TestLiveAppendShowsUp(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	src, err := os.ReadFile(filepath.Join("..", "store", "transcript", "testdata", "spec-branch.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "live.jsonl")
+	os.WriteFile(path, src, 0o644)
+	drive(t, a, func() tea.Msg {
+		return openTranscriptMsg{row: model.SessionRow{Key: "agent:main:live", File: path, Exists: true, Name: model.FileName{Kind: model.FilePrimary}}}
+	})
+	p := a.transcript
+	if p.ix == nil || p.ix.Tree.Nodes != 9 {
+		t.Fatalf("opened: %+v", p.ix)
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"message","id":"feedf00d","parentId":"3456abcd","timestamp":"2026-04-12T10:04:00.000Z","message":{"role":"user","content":"one more"}}` + "\n")
+	f.Close()
+	drive(t, a, func() tea.Msg { return filesChangedMsg{paths: []string{path}} })
+	if p.ix.Tree.Nodes != 10 || p.ix.Tree.LeafID() != "feedf00d" {
+		t.Errorf("after the append: %d entries, leaf %s", p.ix.Tree.Nodes, p.ix.Tree.LeafID())
+	}
+	if e, _ := p.selectedEntry(); e != p.ix.Tree.Leaf {
+		t.Error("the selection was on the leaf and did not follow the new one")
 	}
 }

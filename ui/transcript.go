@@ -204,6 +204,9 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		keep := p.selectedOffset()
+		if e, ok := p.selectedEntry(); ok && e == p.ix.Tree.Leaf {
+			keep = -1 // on the leaf: follow the transcript as it grows, like tail -f
+		}
 		p.ix = msg.ix
 		p.tree, p.ctx = msg.tree, msg.context
 		p.reselect(keep)
