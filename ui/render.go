@@ -102,3 +102,64 @@ func steadyInput(prompt, placeholder string) textinput.Model {
 	in.SetStyles(st)
 	return in
 }
+
+// splitLayout places a list and its detail: side by side from sideFrom
+// columns up (the list gets 55%), else the list above a rule and the detail
+// below it, taking two fifths of the height.
+type splitLayout struct {
+	width, height int
+	sideFrom      int
+	// minDetail is the fewest lines the stacked detail gets.
+	minDetail int
+	// maxDetail caps the stacked detail (0: no cap).
+	maxDetail int
+}
+
+func (s splitLayout) side() bool { return s.width >= s.sideFrom }
+
+func (s splitLayout) listWidth() int {
+	if s.side() {
+		return s.width * 55 / 100
+	}
+	return s.width
+}
+
+func (s splitLayout) detailWidth() int {
+	if s.side() {
+		return s.width - s.listWidth() - 3
+	}
+	return s.width
+}
+
+// detailHeight is the detail's height given the lines above both parts.
+func (s splitLayout) detailHeight(above int) int {
+	if s.side() {
+		return s.height - above
+	}
+	h := max(s.minDetail, s.height*2/5)
+	if s.maxDetail > 0 {
+		h = min(h, s.maxDetail)
+	}
+	return h
+}
+
+// listHeight is what is left for the list's rows after the lines above
+// it (headers, an input) and, stacked, the detail and its rule.
+func (s splitLayout) listHeight(above int) int {
+	h := s.height - above
+	if !s.side() {
+		h -= s.detailHeight(above) + 1
+	}
+	return max(1, h)
+}
+
+// join draws the two parts, separated by a rule in the border style.
+func (s splitLayout) join(list, detail string, border lipgloss.Style, above int) string {
+	lw, dw := s.listWidth(), s.detailWidth()
+	if s.side() {
+		h := s.height - above
+		return sideBySide(block(list, lw, h), block(detail, dw, h), border.Render(" │ "))
+	}
+	return block(list, lw, s.listHeight(above)) + "\n" + border.Render(strings.Repeat("─", s.width)) + "\n" +
+		block(detail, dw, s.detailHeight(above))
+}

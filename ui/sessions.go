@@ -52,12 +52,13 @@ type sessionsPane struct {
 	filtering bool
 
 	cursor, offset int
-	width, height  int
+	layout         splitLayout
 	now            time.Time
 }
 
 func newSessionsPane(c *Common) *sessionsPane {
-	return &sessionsPane{c: c, filter: steadyInput("/", "filter: key, label, file, code")}
+	return &sessionsPane{c: c, filter: steadyInput("/", "filter: key, label, file, code"),
+		layout: splitLayout{sideFrom: 150, minDetail: 5, maxDetail: 12}}
 }
 
 // SetRows replaces the rows, keeping the selection on the same file.
@@ -175,35 +176,23 @@ func (p *sessionsPane) Selected() (model.SessionRow, bool) {
 }
 
 func (p *sessionsPane) SetSize(w, h int) {
-	p.width, p.height = w, h
+	p.layout.width, p.layout.height = w, h
 	p.filter.SetWidth(max(10, w-4))
 	p.clamp()
 }
 
-// sideDetail puts the detail beside the list on wide terminals.
-func (p *sessionsPane) sideDetail() bool { return p.width >= 150 }
-
-func (p *sessionsPane) listWidth() int {
-	if p.sideDetail() {
-		return p.width * 55 / 100
+// headLines are the lines above the table rows: the agent/sort line, the
+// filter when it is shown, and the column headings.
+func (p *sessionsPane) headLines() int {
+	if p.filtering || p.filter.Value() != "" {
+		return 3
 	}
-	return p.width
+	return 2
 }
 
 // listHeight is the number of table rows visible.
 func (p *sessionsPane) listHeight() int {
-	h := p.height - 2 // the agent/sort line and the column headings
-	if p.filtering || p.filter.Value() != "" {
-		h--
-	}
-	if !p.sideDetail() {
-		h -= p.detailHeight() + 1
-	}
-	return max(1, h)
-}
-
-func (p *sessionsPane) detailHeight() int {
-	return min(12, max(5, p.height*2/5))
+	return max(1, p.layout.listHeight(0)-p.headLines())
 }
 
 func (p *sessionsPane) clamp() {
@@ -305,11 +294,8 @@ func (p *sessionsPane) Scroll(n int) {
 
 // Click selects the row at line y of the pane (0 is its first line).
 func (p *sessionsPane) Click(x, y int) {
-	row := y - 2 // the agent/sort line and the headings
-	if p.filtering || p.filter.Value() != "" {
-		row--
-	}
-	if row < 0 || row >= p.listHeight() || x >= p.listWidth() {
+	row := y - p.headLines()
+	if row < 0 || row >= p.listHeight() || x >= p.layout.listWidth() {
 		return
 	}
 	if i := p.offset + row; i < len(p.view) {
@@ -347,10 +333,10 @@ func (p *sessionsPane) keyWidth(width int) int {
 
 func (p *sessionsPane) View() string {
 	t := p.c.Theme
-	if p.width <= 0 || p.height <= 0 {
+	if p.layout.width <= 0 || p.layout.height <= 0 {
 		return ""
 	}
-	lw := p.listWidth()
+	lw := p.layout.listWidth()
 	var lines []string
 	agent := "all agents"
 	if p.agent != "" {
@@ -374,12 +360,7 @@ func (p *sessionsPane) View() string {
 			lines = append(lines, "")
 		}
 	}
-	list := strings.Join(lines, "\n")
-	if p.sideDetail() {
-		dw := p.width - lw - 3
-		return sideBySide(block(list, lw, p.height), block(p.detail(dw, p.height), dw, p.height), t.Border.Render(" │ "))
-	}
-	return list + "\n" + t.Border.Render(strings.Repeat("─", p.width)) + "\n" + block(p.detail(p.width, p.detailHeight()), p.width, p.detailHeight())
+	return p.layout.join(strings.Join(lines, "\n"), p.detail(p.layout.detailWidth(), p.layout.detailHeight(0)), t.Border, 0)
 }
 
 func (p *sessionsPane) renderRow(i, kw, width int) string {

@@ -97,11 +97,12 @@ type transcriptPane struct {
 	matched     []uint64 // matches as a bitset over entry positions
 	searchBusy  bool
 
-	width, height int
+	layout splitLayout
 }
 
 func newTranscriptPane(c *Common, cache *transcript.Cache, jobs *int) *transcriptPane {
-	return &transcriptPane{c: c, cache: cache, jobs: jobs, searchInput: steadyInput("search: ", "text in the transcript"), previews: map[int64]string{}, bodies: map[bodyKey]string{}, restore: -1}
+	return &transcriptPane{c: c, cache: cache, jobs: jobs, searchInput: steadyInput("search: ", "text in the transcript"),
+		layout: splitLayout{sideFrom: 110, minDetail: 4}, previews: map[int64]string{}, bodies: map[bodyKey]string{}, restore: -1}
 }
 
 func (p *transcriptPane) nextJob() int {
@@ -289,44 +290,24 @@ func (p *transcriptPane) reselect(offset int64) {
 }
 
 func (p *transcriptPane) SetSize(w, h int) {
-	p.width, p.height = w, h
+	p.layout.width, p.layout.height = w, h
 	p.searchInput.SetWidth(max(10, w-12))
 	p.clamp()
 }
 
-func (p *transcriptPane) sideBySide() bool { return p.width >= 110 }
-
-func (p *transcriptPane) treeWidth() int {
-	if p.sideBySide() {
-		return p.width * 55 / 100
-	}
-	return p.width
-}
-
-func (p *transcriptPane) treeHeight() int {
-	h := p.height - 1 // the header line
+// above counts the lines over the tree and the detail: the header and,
+// while a search is on, its line.
+func (p *transcriptPane) above() int {
 	if p.searching || p.query != "" {
-		h--
+		return 2
 	}
-	if !p.sideBySide() {
-		h -= p.detailHeight() + 1
-	}
-	return max(1, h)
+	return 1
 }
 
-func (p *transcriptPane) detailHeight() int {
-	if p.sideBySide() {
-		return p.height - 1
-	}
-	return max(4, p.height*2/5)
-}
-
-func (p *transcriptPane) detailWidth() int {
-	if p.sideBySide() {
-		return p.width - p.treeWidth() - 3
-	}
-	return p.width
-}
+func (p *transcriptPane) treeWidth() int    { return p.layout.listWidth() }
+func (p *transcriptPane) treeHeight() int   { return p.layout.listHeight(p.above()) }
+func (p *transcriptPane) detailWidth() int  { return p.layout.detailWidth() }
+func (p *transcriptPane) detailHeight() int { return p.layout.detailHeight(p.above()) }
 
 func (p *transcriptPane) clamp() {
 	n := len(p.view().Rows)
@@ -589,10 +570,7 @@ func (p *transcriptPane) Scroll(n int) tea.Cmd {
 
 // Click selects the row at line y of the pane.
 func (p *transcriptPane) Click(x, y int) tea.Cmd {
-	row := y - 1
-	if p.searching || p.query != "" {
-		row--
-	}
+	row := y - p.above()
 	if p.ix == nil || row < 0 || row >= p.treeHeight() || x >= p.treeWidth() {
 		return nil
 	}
@@ -619,39 +597,32 @@ func (p *transcriptPane) FullHelp() [][]key.Binding {
 
 func (p *transcriptPane) View() string {
 	t := p.c.Theme
-	if p.width <= 0 || p.height <= 0 {
+	w, h := p.layout.width, p.layout.height
+	if w <= 0 || h <= 0 {
 		return ""
 	}
 	if p.path == "" {
-		return block(t.Muted.Render("No transcript open: pick a session on the Sessions screen (1) and press enter."), p.width, p.height)
+		return block(t.Muted.Render("No transcript open: pick a session on the Sessions screen (1) and press enter."), w, h)
 	}
 	head := p.header()
 	switch {
 	case p.loadErr != nil && p.ix == nil:
-		return block(head+"\n"+t.Error.Render(wrap("Cannot read the transcript: "+p.loadErr.Error(), p.width)), p.width, p.height)
+		return block(head+"\n"+t.Error.Render(wrap("Cannot read the transcript: "+p.loadErr.Error(), w)), w, h)
 	case p.ix == nil:
-		return block(head+"\n"+p.progress(), p.width, p.height)
+		return block(head+"\n"+p.progress(), w, h)
 	}
 	var b strings.Builder
 	b.WriteString(head)
 	if p.searching {
-		b.WriteString("\n" + cut(p.searchInput.View(), p.width))
+		b.WriteString("\n" + cut(p.searchInput.View(), w))
 	} else if p.query != "" {
 		state := fmt.Sprintf("%d matches for %q · n/N", len(p.matches), p.query)
 		if p.searchBusy {
 			state = "searching…"
 		}
-		b.WriteString("\n" + t.Muted.Render(cut(state, p.width)))
+		b.WriteString("\n" + t.Muted.Render(cut(state, w)))
 	}
-	tw, th := p.treeWidth(), p.treeHeight()
-	tree := block(p.treeRows(tw, th), tw, th)
-	dw, dh := p.detailWidth(), p.detailHeight()
-	detail := block(p.detail(dw, dh), dw, dh)
-	if p.sideBySide() {
-		b.WriteString("\n" + sideBySide(tree, detail, t.Border.Render(" │ ")))
-	} else {
-		b.WriteString("\n" + tree + "\n" + t.Border.Render(strings.Repeat("─", p.width)) + "\n" + detail)
-	}
+	b.WriteString("\n" + p.layout.join(p.treeRows(p.treeWidth(), p.treeHeight()), p.detail(p.detailWidth(), p.detailHeight()), t.Border, p.above()))
 	return b.String()
 }
 
@@ -681,7 +652,8 @@ func (p *transcriptPane) header() string {
 			facts = append(facts, "validating…")
 		}
 	}
-	return t.Title.Render(cut(title, p.width/2)) + "  " + t.Muted.Render(cut(strings.Join(facts, " · "), p.width-ansi.StringWidth(title)-2))
+	w := p.layout.width
+	return t.Title.Render(cut(title, w/2)) + "  " + t.Muted.Render(cut(strings.Join(facts, " · "), w-ansi.StringWidth(title)-2))
 }
 
 func (p *transcriptPane) progress() string {
@@ -689,7 +661,7 @@ func (p *transcriptPane) progress() string {
 	if p.loadTotal <= 0 {
 		return t.Muted.Render("indexing…")
 	}
-	w := max(10, min(50, p.width-30))
+	w := max(10, min(50, p.layout.width-30))
 	f := float64(p.loadDone) / float64(p.loadTotal)
 	filled := int(f * float64(w))
 	return fmt.Sprintf("indexing %s  %s of %s", t.GaugeFill.Render(strings.Repeat("█", filled))+t.GaugeEmpty.Render(strings.Repeat("░", w-filled)),
