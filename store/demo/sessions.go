@@ -263,7 +263,9 @@ func rowEntry(key string, res *sessionResult, rt route) (obj, time.Time) {
 			"chatType", rt.chatType, "from", rt.from, "to", rt.to, "accountId", rt.account, "threadId", threadOrUndef(rt.threadID))})
 		e = append(e, kv{"deliveryContext", o("channel", rt.channel, "to", rt.to, "accountId", rt.account,
 			"threadId", threadOrUndef(rt.threadID))})
-		e = append(e, o("lastChannel", rt.channel, "lastTo", rt.to, "lastAccountId", rt.account)...)
+		// OpenClaw saves rows normalized: a delivery thread is also lastThreadId.
+		e = append(e, o("lastChannel", rt.channel, "lastTo", rt.to, "lastAccountId", rt.account,
+			"lastThreadId", threadOrUndef(rt.threadID))...)
 	}
 	if !rt.bare {
 		st := res.stats

@@ -81,7 +81,7 @@ func (g *generator) writeConfig() error {
 			}),
 		"session", o("dmScope", "per-channel-peer", "maintenance", o(
 			"mode", "warn", "pruneAfter", "30d", "maxEntries", 500, "resetArchiveRetention", "30d",
-			"maxDiskBytes", "2gb", "highWaterBytes", "80%")),
+			"maxDiskBytes", "2gb", "highWaterBytes", "1.6gb")),
 		"cron", o("enabled", true, "sessionRetention", "24h"),
 		"channels", o(
 			"telegram", o("enabled", true, "dmPolicy", "allowlist", "allowFrom", []string{"123456789", "6029384710", "5829104736"}),
