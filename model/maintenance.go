@@ -216,6 +216,12 @@ type MaintenancePlan struct {
 	Now         time.Time
 	ActiveKey   string
 	FixMissing  bool
+	// StoreSHA256 identifies the sessions.json the plan was made from, so
+	// that applying it can refuse a store that changed since.
+	StoreSHA256 string
+	// DefaultModel is the agent's configured model, shown for rows that
+	// name none.
+	DefaultModel string
 
 	// BeforeCount, AfterCount, Missing, Pruned, Capped and Budget are
 	// `openclaw sessions cleanup`'s figures; AfterCount is before the cron

@@ -1,0 +1,264 @@
+package observer
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store"
+	"clawvault-tui/store/transcript"
+)
+
+// RetentionOptions steer a retention plan. Settings come in layers:
+// OpenClaw's defaults, openclaw.json, the config file's [retention]
+// section (then the agent's own), then the flag layers here.
+type RetentionOptions struct {
+	// FS reads the workspace (store.OS when nil).
+	FS        store.FS
+	Workspace *store.Workspace
+	Config    store.RetentionConfig
+	// Now is the plan's clock (time.Now when zero).
+	Now time.Time
+
+	// Maintenance, Transcripts and OlderThanDays are the flag layers.
+	Maintenance   model.MaintenanceSettings
+	Transcripts   store.TranscriptRetentionConfig
+	OlderThanDays int
+	// ActiveKey is spared by the disk budget, as --active-key.
+	ActiveKey string
+	// FixMissing prunes rows whose transcript is missing, as --fix-missing.
+	FixMissing bool
+
+	// Skip* leave a plan out.
+	SkipMaintenance, SkipTranscripts, SkipLedger bool
+
+	// Cache, when set, supplies and keeps transcript indexes (the TUI's).
+	Cache *transcript.Cache
+	// Progress receives one report per agent, per transcript and per step.
+	Progress ProgressFunc
+}
+
+// PlanRetention computes the three retention dry-runs: what OpenClaw's
+// session maintenance would remove from each agent's sessions folder, what
+// the retain policy would drop from each transcript, and which ledger day
+// files `clawvault archive` would move. It reads and stats; it writes
+// nothing. An unreadable or invalid setting is an error; an unreadable
+// transcript is named in Problems and the rest of the plan stands.
+func PlanRetention(ctx context.Context, opt RetentionOptions) (*model.RetentionPlan, error) {
+	if opt.FS == nil {
+		opt.FS = store.OS
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
+	}
+	ws := opt.Workspace
+	plan := &model.RetentionPlan{Now: opt.Now, StateDir: ws.StateDir, Vault: ws.Vault}
+	settings, err := store.LoadOpenClawSettings(opt.FS, ws.ConfigPath)
+	if err != nil {
+		return nil, err
+	}
+
+	// Maintenance runs first: the transcripts it removes are not trimmed.
+	inputs := make([]model.MaintenanceInput, len(ws.Agents))
+	moved := map[string]bool{}
+	for i, a := range ws.Agents {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		opt.Progress.Report(Progress{Stage: "maintenance", Done: int64(i), Total: int64(len(ws.Agents)), Unit: "agents", Item: a.ID})
+		st, err := store.ReadSessionStoreFile(opt.FS, a.StorePath)
+		if err != nil {
+			return nil, err
+		}
+		in, err := store.MaintenanceInput(opt.FS, a, st)
+		if err != nil {
+			return nil, fmt.Errorf("agent %s: %w", a.ID, err)
+		}
+		in.Now, in.ActiveKey, in.FixMissing = opt.Now, opt.ActiveKey, opt.FixMissing
+		inputs[i] = in
+		if opt.SkipMaintenance {
+			continue
+		}
+		layers := model.DefaultMaintenanceSettings().Overlay(settings.Maintenance).
+			Overlay(opt.Config.MaintenanceFor(a.ID)).Overlay(opt.Maintenance)
+		pol, err := model.ResolveMaintenance(layers)
+		if err != nil {
+			return nil, fmt.Errorf("agent %s: %w", a.ID, err)
+		}
+		mp := model.PlanMaintenance(in, pol)
+		mp.StoreSHA256 = st.SHA256
+		mp.DefaultModel = settings.AgentModels[a.ID]
+		if mp.DefaultModel == "" {
+			mp.DefaultModel = settings.DefaultModel
+		}
+		for _, f := range mp.Files {
+			moved[f.Path] = true
+		}
+		plan.Maintenance = append(plan.Maintenance, mp)
+	}
+	opt.Progress.Report(Progress{Stage: "maintenance", Done: int64(len(ws.Agents)), Total: int64(len(ws.Agents)), Unit: "agents"})
+
+	if !opt.SkipTranscripts {
+		if err := planTranscripts(ctx, opt, inputs, moved, plan); err != nil {
+			return nil, err
+		}
+	}
+	if !opt.SkipLedger {
+		if err := planLedger(opt, plan); err != nil {
+			return nil, err
+		}
+	}
+	return plan, nil
+}
+
+// transcriptJob is one live transcript to check against its agent's policy.
+type transcriptJob struct {
+	agent, key, sessionID, path string
+	size                        int64
+	pol                         model.TranscriptPolicy
+	cursorID                    string
+	cursor                      *model.Cursor
+}
+
+func planTranscripts(ctx context.Context, opt RetentionOptions, inputs []model.MaintenanceInput, moved map[string]bool, plan *model.RetentionPlan) error {
+	cursors := store.LoadCursors(opt.FS, opt.Workspace.Vault)
+	var jobs []transcriptJob
+	var total int64
+	for i, a := range opt.Workspace.Agents {
+		pol, err := opt.Config.TranscriptPolicyFor(a.ID, opt.Transcripts)
+		if err != nil {
+			return fmt.Errorf("agent %s: %w", a.ID, err)
+		}
+		if pol.Off() {
+			continue
+		}
+		in := inputs[i]
+		// ClawVault's discovery names each file's cursor; sessions.json
+		// names its key.
+		var index []model.IndexRow
+		keyOf := map[string]string{}
+		for _, r := range in.Rows {
+			index = append(index, r.Entry.IndexRow(r.Key))
+			if r.Transcript != "" && keyOf[r.Transcript] == "" {
+				keyOf[r.Transcript] = r.Key
+			}
+		}
+		files := in.Files
+		sort.Slice(files, func(x, y int) bool { return files[x].Name < files[y].Name })
+		desc := map[string]model.Descriptor{}
+		for _, d := range model.Discover(a.ID, index, files) {
+			desc[d.FileName] = d
+		}
+		for _, f := range files {
+			path := filepath.Join(a.SessionsDir, f.Name)
+			switch model.ClassifyFileName(f.Name).Kind {
+			case model.FilePrimary, model.FileTopic, model.FileFork:
+			default:
+				continue
+			}
+			if moved[path] {
+				continue
+			}
+			job := transcriptJob{agent: a.ID, key: keyOf[path], path: path, size: f.Size, pol: pol}
+			if d, ok := desc[f.Name]; ok {
+				job.sessionID, job.cursorID = d.SessionID, d.SessionID
+				if job.key == "" {
+					job.key = d.SessionKey
+				}
+				if cursors.Store != nil {
+					if c, ok := cursors.Store.Get(d.SessionID); ok {
+						job.cursor = &c
+					}
+				}
+			}
+			if job.sessionID == "" {
+				job.sessionID = strings.TrimSuffix(f.Name, ".jsonl")
+			}
+			jobs = append(jobs, job)
+			total += f.Size
+		}
+	}
+	plan.TranscriptsChecked = len(jobs)
+
+	// Big files first, so the pool does not end waiting on one of them.
+	sort.SliceStable(jobs, func(x, y int) bool { return jobs[x].size > jobs[y].size })
+	results := make([]*model.TranscriptPlan, len(jobs))
+	problems := make([]string, len(jobs))
+	var mu sync.Mutex
+	var done int64
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				j := jobs[i]
+				lines, size, err := store.RetentionLines(ctx, opt.FS, j.path, opt.Cache)
+				if err != nil {
+					if ctx.Err() == nil {
+						problems[i] = fmt.Sprintf("%s: cannot read for the transcript plan: %v", j.path, err)
+					}
+				} else {
+					tp := model.PlanTranscriptRetention(lines, size, j.pol, opt.Now, j.cursorID, j.cursor)
+					tp.Agent, tp.Key, tp.SessionID, tp.File = j.agent, j.key, j.sessionID, j.path
+					results[i] = tp
+				}
+				mu.Lock()
+				done += j.size
+				opt.Progress.Report(Progress{Stage: "transcripts", Done: done, Total: total, Unit: "bytes", Item: j.path})
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for i, tp := range results {
+		if problems[i] != "" {
+			plan.Problems = append(plan.Problems, problems[i])
+		}
+		if tp != nil && tp.DropEntries() > 0 {
+			plan.Transcripts = append(plan.Transcripts, tp)
+		}
+	}
+	sort.SliceStable(plan.Transcripts, func(x, y int) bool {
+		return plan.Transcripts[x].DropBytes() > plan.Transcripts[y].DropBytes()
+	})
+	return nil
+}
+
+func planLedger(opt RetentionOptions, plan *model.RetentionPlan) error {
+	vault := opt.Workspace.Vault
+	if err := store.CheckVault(vault); err != nil {
+		plan.Problems = append(plan.Problems, "ledger plan skipped: "+err.Error())
+		return nil
+	}
+	days, err := opt.Config.LedgerDays(opt.OlderThanDays)
+	if err != nil {
+		return err
+	}
+	opt.Progress.Report(Progress{Stage: "ledger", Unit: "files", Item: vault})
+	files, err := store.LedgerFiles(opt.FS, vault)
+	if err != nil {
+		return err
+	}
+	plan.Ledger = model.PlanLedgerArchive(files, days, opt.Now)
+	plan.Reflect = model.PlanLedgerArchive(files, model.DefaultArchiveDays, opt.Now)
+	opt.Progress.Report(Progress{Stage: "ledger", Done: int64(len(files)), Total: int64(len(files)), Unit: "files"})
+	return nil
+}
