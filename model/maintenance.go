@@ -199,6 +199,7 @@ type FilePlan struct {
 	Path    string
 	Size    int64
 	ModTime time.Time
+	Inode   uint64
 	Step    FileStep
 	// Key is the removed row the file leaves with, if any.
 	Key string
@@ -515,7 +516,7 @@ func (s *simulation) schedule(f *simFile, step FileStep, key string) {
 		return
 	}
 	f.plan = len(s.plan.Files)
-	s.plan.Files = append(s.plan.Files, FilePlan{Name: f.Name, Path: f.path, Size: f.Size, ModTime: f.ModTime, Step: step, Key: key})
+	s.plan.Files = append(s.plan.Files, FilePlan{Name: f.Name, Path: f.path, Size: f.Size, ModTime: f.ModTime, Inode: f.Inode, Step: step, Key: key})
 }
 
 // expireArchives deletes .deleted archives older than pruneAfter and .reset

@@ -25,7 +25,9 @@ type TranscriptPolicy struct {
 }
 
 // Off reports whether the policy drops nothing.
-func (p TranscriptPolicy) Off() bool { return p.MaxAgeDays <= 0 && p.MaxSizeBytes <= 0 && !p.Heartbeats }
+func (p TranscriptPolicy) Off() bool {
+	return p.MaxAgeDays <= 0 && p.MaxSizeBytes <= 0 && !p.Heartbeats
+}
 
 // ReplyKind says what an assistant message says in text.
 type ReplyKind uint8

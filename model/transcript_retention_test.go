@@ -31,7 +31,7 @@ func buildLines(now time.Time, specs []lineSpec) []RetentionLine {
 }
 
 var (
-	header      = lineSpec{kind: LineHeader, days: 40, typ: TypeSession}
+	header   = lineSpec{kind: LineHeader, days: 40, typ: TypeSession}
 	user     = func(d float64) lineSpec { return lineSpec{role: RoleUser, days: d} }
 	silent   = func(d float64) lineSpec { return lineSpec{role: RoleAssistant, reply: ReplySilent, days: d} }
 	said     = func(d float64) lineSpec { return lineSpec{role: RoleAssistant, reply: ReplyText, days: d} }
@@ -47,11 +47,11 @@ func TestPlanTranscriptRetention(t *testing.T) {
 		header,
 		user(40), said(40), // 1-2: an old real exchange
 		user(20), toolCall(20), result(20), silent(20), // 3-6: heartbeat with tool chatter
-		custom(20),                 // 7: bookkeeping between turns: kept
-		user(10), silent(10),       // 8-9: a NO_REPLY turn
+		custom(20),           // 7: bookkeeping between turns: kept
+		user(10), silent(10), // 8-9: a NO_REPLY turn
 		user(5), said(5), silent(5), // 10-12: says something, then NO_REPLY: not noise
-		broken,                     // 13: a damaged line: kept
-		user(1), toolCall(1),       // 14-15: an aborted turn with no reply at all: not noise
+		broken,               // 13: a damaged line: kept
+		user(1), toolCall(1), // 14-15: an aborted turn with no reply at all: not noise
 	}
 	lines := buildLines(now, specs)
 	size := int64(len(lines)) * 100

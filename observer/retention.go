@@ -97,6 +97,10 @@ func PlanRetention(ctx context.Context, opt RetentionOptions) (*model.RetentionP
 		if mp.DefaultModel == "" {
 			mp.DefaultModel = settings.DefaultModel
 		}
+		if a.SQLitePath != "" {
+			mp.Warnings = append(mp.Warnings, "this agent keeps its sessions in "+a.SQLitePath+
+				" (the SQLite-era store), whose maintenance is not planned here; only files left in "+a.SessionsDir+" are")
+		}
 		for _, f := range mp.Files {
 			moved[f.Path] = true
 		}

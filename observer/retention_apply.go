@@ -1,0 +1,394 @@
+package observer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store"
+)
+
+// ApplyOptions steer applying a retention plan.
+type ApplyOptions struct {
+	// Mover does the file work (store.OSMover when nil).
+	Mover store.MoveFS
+	// ArchiveRoot receives a dated folder per apply ("" means
+	// <state dir>/clawvault-tui-retention).
+	ArchiveRoot string
+	// Now names the dated folder (time.Now when zero).
+	Now      time.Time
+	Progress ProgressFunc
+}
+
+// DefaultArchiveRoot is where applies keep what they move, unless the
+// config or a flag says otherwise: beside the agents, in the state dir
+// (the same file system, so moves are renames), or beside a bare
+// --sessions-dir folder.
+func DefaultArchiveRoot(ws *store.Workspace) string {
+	if ws.StateDirExists && !ws.SessionsDirFlag {
+		return filepath.Join(ws.StateDir, "clawvault-tui-retention")
+	}
+	if len(ws.Agents) > 0 {
+		return filepath.Join(filepath.Dir(ws.Agents[0].SessionsDir), "clawvault-tui-retention")
+	}
+	return filepath.Join(ws.StateDir, "clawvault-tui-retention")
+}
+
+// ApplyRetention carries out the maintenance and ledger plans: each
+// sessions.json loses its removed rows (under OpenClaw's store lock; the
+// old file is kept in the archive folder), every file a maintenance plan
+// removes moves into a dated archive folder, and every ledger day file
+// moves where `clawvault archive` puts it. Nothing is deleted. The
+// transcript plan is not applied: rewriting a transcript OpenClaw writes
+// to, under ClawVault's byte cursors, is not safe to do from outside.
+//
+// All checks run before the first change: a file that changed since the
+// plan, a transcript a run is writing, a store another process holds or
+// rewrote, a destination that exists, each stop the apply with nothing
+// done. The manifest is written before the first change and after the
+// last; an apply that fails midway leaves a "partial" manifest that undo
+// reads like any other.
+func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOptions) (*model.RetentionManifest, string, error) {
+	m := opt.Mover
+	if m == nil {
+		m = store.OSMover
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
+	}
+	dir := filepath.Join(opt.ArchiveRoot, model.ArchiveStamp(opt.Now))
+	man := &model.RetentionManifest{
+		Version: model.ManifestVersion, Tool: "clawvault-tui", CreatedAt: model.FormatISOTime(opt.Now),
+		PlannedAt: model.FormatISOTime(plan.Now), Status: model.ManifestApplying,
+		StateDir: plan.StateDir, Vault: plan.Vault, ArchiveDir: dir,
+		Stores: []model.ManifestStore{}, Moves: []model.ManifestMove{}, CreatedDirs: []string{},
+	}
+	want := map[string]store.FileIdentity{}
+	for _, mp := range plan.Maintenance {
+		removed := removedKeys(mp)
+		if len(removed) > 0 {
+			man.Stores = append(man.Stores, model.ManifestStore{
+				Agent: mp.Agent, Path: mp.StorePath, Original: filepath.Join(dir, mp.Agent, filepath.Base(mp.StorePath)),
+				OriginalSHA256: mp.StoreSHA256, RemovedKeys: removed,
+			})
+		}
+		for _, f := range mp.Files {
+			man.Moves = append(man.Moves, model.ManifestMove{
+				Plan: "maintenance", Step: string(f.Step), Agent: mp.Agent, Key: f.Key, From: f.Path,
+				To: filepath.Join(dir, mp.Agent, f.Name), Size: f.Size, ModTime: f.ModTime.UTC().Format(time.RFC3339Nano), Inode: f.Inode,
+			})
+			want[f.Path] = store.FileIdentity{Size: f.Size, ModTime: f.ModTime, Inode: f.Inode}
+		}
+	}
+	if plan.Ledger != nil {
+		for _, mv := range plan.Ledger.Moves {
+			if mv.Conflict {
+				continue
+			}
+			from := filepath.Join(plan.Vault, filepath.FromSlash(mv.Rel))
+			man.Moves = append(man.Moves, model.ManifestMove{
+				Plan: "ledger", Step: "archive", From: from, To: filepath.Join(plan.Vault, filepath.FromSlash(mv.TargetRel)),
+				Size: mv.Size, ModTime: mv.ModTime.UTC().Format(time.RFC3339Nano), Inode: mv.Inode,
+			})
+			want[from] = store.FileIdentity{Size: mv.Size, ModTime: mv.ModTime, Inode: mv.Inode}
+		}
+	}
+	if len(man.Stores) == 0 && len(man.Moves) == 0 {
+		return nil, "", errNothingToApply
+	}
+
+	// Checks, before anything changes.
+	if _, err := m.Lstat(dir); err == nil {
+		return nil, "", fmt.Errorf("the archive folder %s already exists; wait a moment or pass another --archive-dir", dir)
+	}
+	var problems []error
+	for _, mv := range man.Moves {
+		if err := store.CheckUnchanged(m, mv.From, want[mv.From]); err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		if mv.Plan == "maintenance" {
+			if err := store.InUse(m, mv.From); err != nil {
+				problems = append(problems, err)
+			}
+		}
+		if _, err := m.Lstat(mv.To); err == nil {
+			problems = append(problems, fmt.Errorf("%s already exists, so %s cannot move there", mv.To, mv.From))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, "", applyRefused(problems)
+	}
+	var releases []func()
+	defer func() {
+		for _, r := range releases {
+			r()
+		}
+	}()
+	stores := make([][]byte, len(man.Stores))
+	for i, s := range man.Stores {
+		release, err := store.LockSessionStore(m, s.Path)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		releases = append(releases, release)
+		data, err := m.ReadFile(s.Path)
+		if err != nil {
+			problems = append(problems, fmt.Errorf("cannot read %s: %v", s.Path, err))
+			continue
+		}
+		if store.SHA256Hex(data) != s.OriginalSHA256 {
+			problems = append(problems, fmt.Errorf("%s changed since the plan was made (OpenClaw wrote it)", s.Path))
+			continue
+		}
+		out, _, err := store.SpliceOutRows(data, toSet(s.RemovedKeys))
+		if err != nil {
+			problems = append(problems, fmt.Errorf("%s: %v", s.Path, err))
+			continue
+		}
+		stores[i] = out
+		man.Stores[i].WrittenSHA256 = store.SHA256Hex(out)
+	}
+	if len(problems) > 0 {
+		return nil, "", applyRefused(problems)
+	}
+
+	// The changes: the manifest first, then the stores (so that no row is
+	// ever left naming a transcript that moved), then the files.
+	if err := mkdirAllRecorded(m, dir, man); err != nil {
+		return nil, "", err
+	}
+	manifestPath := filepath.Join(dir, "manifest.json")
+	if err := store.WriteManifest(m, manifestPath, man); err != nil {
+		return nil, "", fmt.Errorf("cannot write the manifest %s: %v", manifestPath, err)
+	}
+	fail := func(err error) (*model.RetentionManifest, string, error) {
+		man.Status, man.Error = model.ManifestPartial, err.Error()
+		if werr := store.WriteManifest(m, manifestPath, man); werr != nil {
+			err = errors.Join(err, fmt.Errorf("and the manifest could not be updated: %v", werr))
+		}
+		return man, manifestPath, fmt.Errorf("%w; what was done is in %s: `clawvault-tui retention --undo %s` puts it back", err, manifestPath, manifestPath)
+	}
+	total := int64(len(man.Stores) + len(man.Moves))
+	for i := range man.Stores {
+		s := &man.Stores[i]
+		opt.Progress.Report(Progress{Stage: "apply", Done: int64(i), Total: total, Unit: "files", Item: s.Path})
+		if err := mkdirAllRecorded(m, filepath.Dir(s.Original), man); err != nil {
+			return fail(err)
+		}
+		if err := store.KeepCopy(m, s.Path, s.Original); err != nil {
+			return fail(fmt.Errorf("cannot keep the old %s: %v", s.Path, err))
+		}
+		if err := store.WriteFileAtomic(m, s.Path, stores[i], 0o600); err != nil {
+			return fail(fmt.Errorf("cannot write %s: %v", s.Path, err))
+		}
+		s.Done = true
+	}
+	for _, r := range releases {
+		r()
+	}
+	releases = nil
+	for i := range man.Moves {
+		if err := ctx.Err(); err != nil {
+			return fail(err)
+		}
+		mv := &man.Moves[i]
+		opt.Progress.Report(Progress{Stage: "apply", Done: int64(len(man.Stores) + i), Total: total, Unit: "files", Item: mv.From})
+		if err := mkdirAllRecorded(m, filepath.Dir(mv.To), man); err != nil {
+			return fail(err)
+		}
+		if err := store.MoveFile(m, mv.From, mv.To); err != nil {
+			return fail(err)
+		}
+		mv.Done = true
+	}
+	man.Status = model.ManifestApplied
+	if err := store.WriteManifest(m, manifestPath, man); err != nil {
+		return man, manifestPath, fmt.Errorf("everything was applied, but the manifest %s could not be updated: %v", manifestPath, err)
+	}
+	opt.Progress.Report(Progress{Stage: "apply", Done: total, Total: total, Unit: "files"})
+	return man, manifestPath, nil
+}
+
+var errNothingToApply = errors.New("the plan removes nothing: there is nothing to apply")
+
+// IsNothingToApply reports the error of an apply with nothing to do.
+func IsNothingToApply(err error) bool { return errors.Is(err, errNothingToApply) }
+
+func applyRefused(problems []error) error {
+	return fmt.Errorf("nothing was applied: %w", errors.Join(problems...))
+}
+
+func removedKeys(mp *model.MaintenancePlan) []string {
+	var keys []string
+	for _, r := range mp.Rows {
+		if r.Action != model.ActionKeep {
+			keys = append(keys, r.Key)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func toSet(keys []string) map[string]bool {
+	set := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		set[k] = true
+	}
+	return set
+}
+
+// mkdirAllRecorded creates dir and its missing parents, recording each
+// one it created so that undo can remove them when empty.
+func mkdirAllRecorded(m store.MoveFS, dir string, man *model.RetentionManifest) error {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := m.Lstat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	if err := m.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		man.CreatedDirs = append(man.CreatedDirs, missing[i])
+	}
+	return nil
+}
+
+// UndoRetention puts back what an apply did, from its manifest: moved
+// files return, each sessions.json gets its old file back. It refuses,
+// changing nothing, when something is in the way: a file back at its old
+// place, an archived file that changed or vanished, a sessions.json
+// rewritten since the apply (OpenClaw saved it: the old file is in the
+// archive folder, to merge by hand).
+func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (*model.RetentionManifest, error) {
+	m := opt.Mover
+	if m == nil {
+		m = store.OSMover
+	}
+	man, manifestPath, err := store.ReadManifest(m, manifestPath)
+	if err != nil {
+		return nil, err
+	}
+	if man.Status == model.ManifestUndone {
+		return man, fmt.Errorf("%s was already undone", manifestPath)
+	}
+
+	var problems []error
+	for _, mv := range man.Moves {
+		if !mv.Done {
+			continue
+		}
+		mt, _ := time.Parse(time.RFC3339Nano, mv.ModTime)
+		if err := store.CheckUnchanged(m, mv.To, store.FileIdentity{Size: mv.Size, ModTime: mt}); err != nil {
+			problems = append(problems, err)
+		}
+		if _, err := m.Lstat(mv.From); err == nil {
+			problems = append(problems, fmt.Errorf("%s exists again, so the archived copy cannot return there", mv.From))
+		}
+	}
+	var releases []func()
+	defer func() {
+		for _, r := range releases {
+			r()
+		}
+	}()
+	for _, s := range man.Stores {
+		if !s.Done {
+			continue
+		}
+		release, err := store.LockSessionStore(m, s.Path)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		releases = append(releases, release)
+		data, err := m.ReadFile(s.Path)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Errorf("cannot read %s: %v", s.Path, err))
+		case store.SHA256Hex(data) != s.WrittenSHA256:
+			problems = append(problems, fmt.Errorf("%s changed since the apply (OpenClaw saved it); its old version is %s: merge the removed rows (%d) back by hand",
+				s.Path, s.Original, len(s.RemovedKeys)))
+		}
+		orig, err := m.ReadFile(s.Original)
+		if err != nil || store.SHA256Hex(orig) != s.OriginalSHA256 {
+			problems = append(problems, fmt.Errorf("the kept copy %s is missing or changed", s.Original))
+		}
+	}
+	if len(problems) > 0 {
+		return man, fmt.Errorf("nothing was undone: %w", errors.Join(problems...))
+	}
+
+	total := int64(len(man.Stores) + len(man.Moves))
+	for i := range man.Stores {
+		s := &man.Stores[i]
+		if !s.Done {
+			continue
+		}
+		opt.Progress.Report(Progress{Stage: "undo", Done: int64(i), Total: total, Unit: "files", Item: s.Path})
+		// The kept copy is the old file itself (a hard link): renaming it
+		// back restores its bytes, mode and mtime at once.
+		if err := m.Rename(s.Original, s.Path); err != nil {
+			return man, undoFailed(m, manifestPath, man, err)
+		}
+		if err := m.SyncDir(filepath.Dir(s.Path)); err != nil {
+			return man, undoFailed(m, manifestPath, man, err)
+		}
+		s.Done = false
+	}
+	for _, r := range releases {
+		r()
+	}
+	releases = nil
+	for i := len(man.Moves) - 1; i >= 0; i-- {
+		if err := ctx.Err(); err != nil {
+			return man, undoFailed(m, manifestPath, man, err)
+		}
+		mv := &man.Moves[i]
+		if !mv.Done {
+			continue
+		}
+		opt.Progress.Report(Progress{Stage: "undo", Done: total - int64(i), Total: total, Unit: "files", Item: mv.From})
+		if err := store.MoveFile(m, mv.To, mv.From); err != nil {
+			return man, undoFailed(m, manifestPath, man, err)
+		}
+		mv.Done = false
+	}
+	for i := len(man.CreatedDirs) - 1; i >= 0; i-- {
+		// Only empty folders go; the archive folder keeps the manifest.
+		_ = m.RemoveDir(man.CreatedDirs[i])
+	}
+	man.Status = model.ManifestUndone
+	man.Error = ""
+	if err := store.WriteManifest(m, manifestPath, man); err != nil {
+		return man, fmt.Errorf("everything was put back, but the manifest %s could not be updated: %v", manifestPath, err)
+	}
+	return man, nil
+}
+
+// undoFailed records how far an undo got (Done now marks what is still to
+// undo), so that running it again finishes the job.
+func undoFailed(m store.MoveFS, path string, man *model.RetentionManifest, err error) error {
+	man.Status, man.Error = model.ManifestPartial, err.Error()
+	if werr := store.WriteManifest(m, path, man); werr != nil {
+		return errors.Join(err, fmt.Errorf("and the manifest could not be updated: %v", werr))
+	}
+	return fmt.Errorf("%w; run the undo again to finish it", err)
+}
