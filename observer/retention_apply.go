@@ -194,19 +194,26 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 		r()
 	}
 	releases = nil
+	var dirs []string
 	for i := range man.Moves {
-		if err := ctx.Err(); err != nil {
-			return fail(err)
-		}
 		mv := &man.Moves[i]
-		opt.Progress.Report(Progress{Stage: "apply", Done: int64(len(man.Stores) + i), Total: total, Unit: "files", Item: mv.From})
-		if err := mkdirAllRecorded(m, filepath.Dir(mv.To), man); err != nil {
-			return fail(err)
+		err := ctx.Err()
+		if err == nil {
+			opt.Progress.Report(Progress{Stage: "apply", Done: int64(len(man.Stores) + i), Total: total, Unit: "files", Item: mv.From})
+			err = mkdirAllRecorded(m, filepath.Dir(mv.To), man)
 		}
-		if err := store.MoveFile(m, mv.From, mv.To); err != nil {
+		if err == nil {
+			err = store.MoveFile(m, mv.From, mv.To)
+		}
+		if err != nil {
+			_ = store.SyncDirs(m, dirs)
 			return fail(err)
 		}
 		mv.Done = true
+		dirs = append(dirs, filepath.Dir(mv.To), filepath.Dir(mv.From))
+	}
+	if err := store.SyncDirs(m, dirs); err != nil {
+		return fail(err)
 	}
 	man.Status = model.ManifestApplied
 	if err := store.WriteManifest(m, manifestPath, man); err != nil {
@@ -272,11 +279,13 @@ func mkdirAllRecorded(m store.MoveFS, dir string, man *model.RetentionManifest) 
 }
 
 // UndoRetention puts back what an apply did, from its manifest: moved
-// files return, each sessions.json gets its old file back. It refuses,
-// changing nothing, when something is in the way: a file back at its old
-// place, an archived file that changed or vanished, a sessions.json
-// rewritten since the apply (OpenClaw saved it: the old file is in the
-// archive folder, to merge by hand).
+// files return, each sessions.json gets its old file back. It reads where
+// each file is now rather than trusting the manifest's flags, so it also
+// finishes an apply that stopped halfway or crashed before its manifest
+// was updated. It refuses, changing nothing, when something is in the way:
+// a file back at its old place, an archived file that changed or vanished,
+// a sessions.json rewritten since the apply (OpenClaw saved it: the old
+// file is in the archive folder, to merge by hand).
 func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (*model.RetentionManifest, error) {
 	m := opt.Mover
 	if m == nil {
@@ -291,16 +300,24 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 	}
 
 	var problems []error
-	for _, mv := range man.Moves {
-		if !mv.Done {
-			continue
-		}
+	var back []int // moves to put back
+	for i, mv := range man.Moves {
 		mt, _ := time.Parse(time.RFC3339Nano, mv.ModTime)
-		if err := store.CheckUnchanged(m, mv.To, store.FileIdentity{Size: mv.Size, ModTime: mt}); err != nil {
-			problems = append(problems, err)
-		}
-		if _, err := m.Lstat(mv.From); err == nil {
+		archived := store.CheckUnchanged(m, mv.To, store.FileIdentity{Size: mv.Size, ModTime: mt})
+		_, fromErr := m.Lstat(mv.From)
+		switch {
+		case archived == nil && errors.Is(fromErr, fs.ErrNotExist):
+			back = append(back, i)
+		case fromErr == nil && !mv.Done && store.CheckUnchanged(m, mv.From, store.FileIdentity{Size: mv.Size, ModTime: mt}) == nil:
+			// Never moved (the apply stopped before it, or crashed between
+			// the link and the unlink): nothing to put back.
+			if archived == nil && store.SameFile(m, mv.From, mv.To) {
+				back = append(back, i) // a second name to drop
+			}
+		case fromErr == nil:
 			problems = append(problems, fmt.Errorf("%s exists again, so the archived copy cannot return there", mv.From))
+		default:
+			problems = append(problems, archived)
 		}
 	}
 	var releases []func()
@@ -309,10 +326,8 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 			r()
 		}
 	}()
-	for _, s := range man.Stores {
-		if !s.Done {
-			continue
-		}
+	var restore []int // stores to restore
+	for i, s := range man.Stores {
 		release, err := store.LockSessionStore(m, s.Path)
 		if err != nil {
 			problems = append(problems, err)
@@ -320,29 +335,33 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 		}
 		releases = append(releases, release)
 		data, err := m.ReadFile(s.Path)
-		switch {
-		case err != nil:
+		if err != nil {
 			problems = append(problems, fmt.Errorf("cannot read %s: %v", s.Path, err))
-		case store.SHA256Hex(data) != s.WrittenSHA256:
+			continue
+		}
+		switch store.SHA256Hex(data) {
+		case s.OriginalSHA256:
+			continue // never rewritten
+		case s.WrittenSHA256:
+		default:
 			problems = append(problems, fmt.Errorf("%s changed since the apply (OpenClaw saved it); its old version is %s: merge the removed rows (%d) back by hand",
 				s.Path, s.Original, len(s.RemovedKeys)))
+			continue
 		}
-		orig, err := m.ReadFile(s.Original)
-		if err != nil || store.SHA256Hex(orig) != s.OriginalSHA256 {
+		if orig, err := m.ReadFile(s.Original); err != nil || store.SHA256Hex(orig) != s.OriginalSHA256 {
 			problems = append(problems, fmt.Errorf("the kept copy %s is missing or changed", s.Original))
+			continue
 		}
+		restore = append(restore, i)
 	}
 	if len(problems) > 0 {
 		return man, fmt.Errorf("nothing was undone: %w", errors.Join(problems...))
 	}
 
-	total := int64(len(man.Stores) + len(man.Moves))
-	for i := range man.Stores {
+	total := int64(len(restore) + len(back))
+	for n, i := range restore {
 		s := &man.Stores[i]
-		if !s.Done {
-			continue
-		}
-		opt.Progress.Report(Progress{Stage: "undo", Done: int64(i), Total: total, Unit: "files", Item: s.Path})
+		opt.Progress.Report(Progress{Stage: "undo", Done: int64(n), Total: total, Unit: "files", Item: s.Path})
 		// The kept copy is the old file itself (a hard link): renaming it
 		// back restores its bytes, mode and mtime at once.
 		if err := m.Rename(s.Original, s.Path); err != nil {
@@ -357,19 +376,27 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 		r()
 	}
 	releases = nil
-	for i := len(man.Moves) - 1; i >= 0; i-- {
-		if err := ctx.Err(); err != nil {
-			return man, undoFailed(m, manifestPath, man, err)
+	var dirs []string
+	for n := len(back) - 1; n >= 0; n-- {
+		mv := &man.Moves[back[n]]
+		err := ctx.Err()
+		if err == nil {
+			opt.Progress.Report(Progress{Stage: "undo", Done: int64(len(restore) + len(back) - n), Total: total, Unit: "files", Item: mv.From})
+			if store.SameFile(m, mv.From, mv.To) {
+				err = m.Remove(mv.To)
+			} else {
+				err = store.MoveFile(m, mv.To, mv.From)
+			}
 		}
-		mv := &man.Moves[i]
-		if !mv.Done {
-			continue
-		}
-		opt.Progress.Report(Progress{Stage: "undo", Done: total - int64(i), Total: total, Unit: "files", Item: mv.From})
-		if err := store.MoveFile(m, mv.To, mv.From); err != nil {
+		if err != nil {
+			_ = store.SyncDirs(m, dirs)
 			return man, undoFailed(m, manifestPath, man, err)
 		}
 		mv.Done = false
+		dirs = append(dirs, filepath.Dir(mv.From), filepath.Dir(mv.To))
+	}
+	if err := store.SyncDirs(m, dirs); err != nil {
+		return man, undoFailed(m, manifestPath, man, err)
 	}
 	for i := len(man.CreatedDirs) - 1; i >= 0; i-- {
 		// Only empty folders go; the archive folder keeps the manifest.

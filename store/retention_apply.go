@@ -84,7 +84,8 @@ func CheckUnchanged(m MoveFS, path string, want FileIdentity) error {
 // MoveFile moves src to dst without ever replacing an existing dst: a hard
 // link then an unlink on the same file system (the inode, mode and mtime
 // stay), a verified copy then an unlink across file systems. It creates
-// dst's folder, and syncs both folders.
+// dst's folder. The caller makes the move durable with SyncDirs, once per
+// folder for a whole batch: an fsync per file costs seconds on a busy disk.
 func MoveFile(m MoveFS, src, dst string) error {
 	if err := m.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
@@ -100,22 +101,27 @@ func MoveFile(m MoveFS, src, dst string) error {
 		}
 	default:
 		// A file system without hard links: a rename, never over a file.
-		if err := placeNoClobber(m, src, dst); err != nil {
-			return err
-		}
-		return syncDirs(m, src, dst)
+		return placeNoClobber(m, src, dst)
 	}
 	if err := m.Remove(src); err != nil {
 		return fmt.Errorf("%s is now also at %s, but the original could not be removed: %v", src, dst, err)
 	}
-	return syncDirs(m, src, dst)
+	return nil
 }
 
-func syncDirs(m MoveFS, src, dst string) error {
-	if err := m.SyncDir(filepath.Dir(dst)); err != nil {
-		return err
+// SyncDirs fsyncs each folder once, in order.
+func SyncDirs(m MoveFS, dirs []string) error {
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		if err := m.SyncDir(d); err != nil {
+			return fmt.Errorf("cannot sync the folder %s: %v", d, err)
+		}
 	}
-	return m.SyncDir(filepath.Dir(src))
+	return nil
 }
 
 // copyFile copies src to dst through a temp file in dst's folder (fsync,
@@ -297,4 +303,12 @@ func ReadManifest(fsys ManifestReader, path string) (*model.RetentionManifest, s
 		return nil, path, fmt.Errorf("%s is not a clawvault-tui retention manifest of version %d", path, model.ManifestVersion)
 	}
 	return &m, path, nil
+}
+
+// SameFile reports whether a and b are two names of one file (a move
+// interrupted between its link and its unlink leaves that).
+func SameFile(m MoveFS, a, b string) bool {
+	fa, errA := m.Lstat(a)
+	fb, errB := m.Lstat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
