@@ -50,6 +50,15 @@ func LoadOpenClawSettings(fsys FS, path string) (*OpenClawSettings, error) {
 		return nil, fmt.Errorf("cannot read the OpenClaw config %s: %v", path, err)
 	}
 	out.Exists = true
+	if err := parseOpenClawSettings(out, data); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseOpenClawSettings reads openclaw.json's bytes into out.
+func parseOpenClawSettings(out *OpenClawSettings, data []byte) error {
+	path := out.Path
 	var doc struct {
 		Session struct {
 			Maintenance map[string]json.RawMessage `json:"maintenance"`
@@ -69,7 +78,7 @@ func LoadOpenClawSettings(fsys FS, path string) (*OpenClawSettings, error) {
 		} `json:"agents"`
 	}
 	if err := json.Unmarshal(StripJSON5(data), &doc); err != nil {
-		return nil, fmt.Errorf("the OpenClaw config %s does not parse (%v): fix it, or point OPENCLAW_CONFIG_PATH elsewhere", path, err)
+		return fmt.Errorf("the OpenClaw config %s does not parse (%v): fix it, or point OPENCLAW_CONFIG_PATH elsewhere", path, err)
 	}
 	m := &out.Maintenance
 	fields := []struct {
@@ -88,21 +97,21 @@ func LoadOpenClawSettings(fsys FS, path string) (*OpenClawSettings, error) {
 		}
 		v, err := settingValue(raw, f.kinds)
 		if err != nil {
-			return nil, fmt.Errorf("%s: session.maintenance.%s %s", path, f.name, err)
+			return fmt.Errorf("%s: session.maintenance.%s %s", path, f.name, err)
 		}
 		*f.dst = model.Setting{Value: v, Source: path}
 	}
 	if raw, ok := doc.Session.Maintenance["pruneDays"]; ok && m.PruneAfter.Value == "" {
 		v, err := settingValue(raw, "i")
 		if err != nil {
-			return nil, fmt.Errorf("%s: session.maintenance.pruneDays %s", path, err)
+			return fmt.Errorf("%s: session.maintenance.pruneDays %s", path, err)
 		}
 		m.PruneAfter = model.Setting{Value: v + "d", Source: path + " (pruneDays)"}
 	}
 	if raw := doc.Cron.SessionRetention; len(raw) > 0 {
 		v, err := settingValue(raw, "sf")
 		if err != nil {
-			return nil, fmt.Errorf("%s: cron.sessionRetention %s", path, err)
+			return fmt.Errorf("%s: cron.sessionRetention %s", path, err)
 		}
 		m.CronRetention = model.Setting{Value: v, Source: path}
 	}
@@ -116,7 +125,7 @@ func LoadOpenClawSettings(fsys FS, path string) (*OpenClawSettings, error) {
 			out.AgentModels[strings.ToLower(strings.TrimSpace(a.ID))] = pm
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // settingValue turns a JSON value into a setting's text, accepting the
