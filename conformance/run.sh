@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# make conformance: install ClawVault 3.5.2 and pi (the version OpenClaw pins)
-# into a temp folder, never into the repo; run them on the demo workspace and
-# on transcripts pi writes itself; then compare clawvault-tui against those
-# fresh outputs. `conformance/run.sh --update` also copies them over the
+# make conformance: install ClawVault 3.5.2, pi (the version OpenClaw pins)
+# and OpenClaw 2026.4.12 into a temp folder, never into the repo; run them on
+# the demo workspace and on transcripts pi writes itself; then compare
+# clawvault-tui against those fresh outputs. `conformance/run.sh --update` also copies them over the
 # goldens in testdata/conformance/ that `make test` compares against.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +43,17 @@ dry_run ops --agent ops
 dry_run min-new-1 --min-new 1
 dry_run sessions-dir --sessions-dir "$state/agents/main/sessions"
 
+# The ledger archive: ClawVault's own dry-runs print counts; its
+# archiveObservations, called directly, names the dates.
+clawvault_now() {
+  env -u CLAWVAULT_PATH HOME="$work/home" CLAWVAULT_NO_LLM=1 FAKE_NOW="$now" \
+    node --import "$work/fake-now.mjs" "$work/node_modules/clawvault/bin/clawvault.js" "$@"
+}
+for days in 14 30; do
+  clawvault_now archive --dry-run --older-than "$days" -v "$vault" >"$out/clawvault/archive-$days.txt"
+  (cd "$work" && FAKE_NOW="$now" node --import ./fake-now.mjs clawvault-archive.mjs "$vault" "$days") >"$out/clawvault/archive-$days-dates.txt"
+done
+
 (cd "$work" && node pi-write.mjs "$out/pi")
 cp "$repo/store/transcript/testdata/"spec-*.jsonl "$out/spec/"
 {
@@ -50,6 +61,9 @@ cp "$repo/store/transcript/testdata/"spec-*.jsonl "$out/spec/"
   find "$state" -path '*/sessions/*' -type f ! -name 'sessions.json*' ! -name '*.lock' ! -name '*.json' |
     sort | (cd "$work" && node pi-tree.mjs "$demo" "demo/")
 } >"$out/pi-tree.jsonl"
+
+# OpenClaw's session maintenance, on fresh copies of the demo.
+"$repo/conformance/openclaw.sh" "$work" "$out" "$repo/bin/clawvault-tui" "$now" "$seed"
 
 cat >"$out/meta.json" <<META
 {"seed": $seed, "now": "$now", "pathLength": 80,
@@ -65,10 +79,16 @@ if $update; then
   mkdir -p "$repo/testdata"
   cp -r "$out" "$repo/testdata/conformance"
   echo "goldens updated in testdata/conformance"
-elif ! diff -r -q "$out/clawvault" "$repo/testdata/conformance/clawvault" >/dev/null 2>&1; then
-  # pi invents new random ids on every run, so only ClawVault's outputs are
-  # expected to match the committed goldens byte for byte.
-  echo "note: ClawVault's fresh outputs differ from testdata/conformance/clawvault:"
-  diff -r "$out/clawvault" "$repo/testdata/conformance/clawvault" || true
-  echo "      run conformance/run.sh --update to refresh the goldens"
+else
+  # pi invents new random ids on every run, so only ClawVault's and
+  # OpenClaw's outputs are expected to match the committed goldens byte for
+  # byte (OpenClaw's enforce.json holds the size of its own lock file, whose
+  # pid varies: it is compared apart).
+  for ref in clawvault openclaw; do
+    if ! diff -r -q -x enforce.json "$out/$ref" "$repo/testdata/conformance/$ref" >/dev/null 2>&1; then
+      echo "note: the fresh $ref outputs differ from testdata/conformance/$ref:"
+      diff -r -x enforce.json "$out/$ref" "$repo/testdata/conformance/$ref" || true
+      echo "      run conformance/run.sh --update to refresh the goldens"
+    fi
+  done
 fi
