@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -38,40 +39,12 @@ func StringifiedSize(raw []byte, depth int) int64 {
 }
 
 func objectSize(raw []byte, depth int) int64 {
-	type member struct {
-		key   string
-		value []byte
-	}
+	type member struct{ key, value []byte } // the key with its quotes
 	var members []member
-	var index map[string]int
+	escaped := false
 	_, ok := jsonscan.Object(raw, 0, func(k, v []byte) bool {
-		key := jsonscan.Unquote(k)
-		if index == nil && len(members) >= 8 {
-			index = make(map[string]int, 16)
-			for i, m := range members {
-				index[m.key] = i
-			}
-		}
-		dup := -1
-		if index != nil {
-			if i, found := index[key]; found {
-				dup = i
-			}
-		} else {
-			for i := range members {
-				if members[i].key == key {
-					dup = i
-				}
-			}
-		}
-		if dup >= 0 {
-			members[dup].value = v // JSON.parse: the last value, at the first position
-			return true
-		}
-		if index != nil {
-			index[key] = len(members)
-		}
-		members = append(members, member{key, v})
+		members = append(members, member{k, v})
+		escaped = escaped || bytes.IndexByte(k, '\\') >= 0
 		return true
 	})
 	if !ok {
@@ -80,12 +53,53 @@ func objectSize(raw []byte, depth int) int64 {
 	if len(members) == 0 {
 		return 2
 	}
+	if escaped || hasDuplicateKeys(members, func(m member) []byte { return m.key }) {
+		// JSON.parse keeps the last value of a key, at its first position.
+		index := map[string]int{}
+		unique := members[:0:0]
+		for _, m := range members {
+			key := jsonscan.Unquote(m.key)
+			if i, dup := index[key]; dup {
+				unique[i].value = m.value
+				continue
+			}
+			index[key] = len(unique)
+			unique = append(unique, member{model.AppendJSString(nil, key), m.value})
+		}
+		members = unique
+	}
 	// "{" + per member "\n" + indent + key + ": " + value, "," between, "\n" + indent + "}"
 	n := int64(1+1+2*depth+1) + int64(len(members)-1)
 	for _, m := range members {
-		n += 1 + int64(2*(depth+1)) + int64(len(model.AppendJSString(nil, m.key))) + 2 + StringifiedSize(m.value, depth+1)
+		n += 1 + int64(2*(depth+1)) + jsStringSize(m.key) + 2 + StringifiedSize(m.value, depth+1)
 	}
 	return n
+}
+
+// hasDuplicateKeys reports whether two members share a raw key, without
+// allocating for the usual object of a few dozen keys.
+func hasDuplicateKeys[M any](members []M, key func(M) []byte) bool {
+	if len(members) <= 64 {
+		var keys [64][]byte
+		for i, m := range members {
+			keys[i] = key(m)
+		}
+		slices.SortFunc(keys[:len(members)], bytes.Compare)
+		for i := 1; i < len(members); i++ {
+			if bytes.Equal(keys[i-1], keys[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	seen := make(map[string]bool, len(members))
+	for _, m := range members {
+		if seen[string(key(m))] {
+			return true
+		}
+		seen[string(key(m))] = true
+	}
+	return false
 }
 
 func arraySize(raw []byte, depth int) int64 {

@@ -91,14 +91,22 @@ var silentContent = [][]byte{
 
 // classifyReply says whether an assistant message line says something, is
 // a silent token, or has no text at all (tool calls, thinking, aborted).
+// Only a line that holds a token is decoded: any other text block counts as
+// speech (even an empty one, which only keeps a turn that might have gone).
 func classifyReply(line []byte) model.ReplyKind {
 	for _, s := range silentContent {
 		if bytes.Contains(line, s) {
 			return model.ReplySilent
 		}
 	}
-	if !bytes.Contains(line, []byte(`"text"`)) {
-		return model.ReplyNone
+	if !bytes.Contains(line, []byte(model.HeartbeatToken)) && !bytes.Contains(line, []byte(model.NoReplyToken)) &&
+		!bytes.Contains(line, []byte(`\u`)) {
+		if bytes.Contains(line, []byte(`"type":"text"`)) || bytes.Contains(line, []byte(`"content":"`)) {
+			return model.ReplyText
+		}
+		if !bytes.Contains(line, []byte(`"text"`)) {
+			return model.ReplyNone
+		}
 	}
 	var text strings.Builder
 	jsonscan.Object(line, 0, func(key, v []byte) bool {

@@ -261,7 +261,9 @@ func readChunks(ctx context.Context, r io.ReaderAt, from, size int64, out chan<-
 		select {
 		case buf = <-free:
 		default:
-			buf = make([]byte, 0, chunkSize)
+			// A small file gets a buffer its size, not a chunk: zeroing 1 MiB
+			// per file dominated planning over thousands of small transcripts.
+			buf = make([]byte, 0, min(int64(chunkSize), size-off+int64(len(carry))))
 		}
 		buf = append(buf[:0], carry...)
 		want := min(int64(chunkSize), size-off)

@@ -18,7 +18,9 @@ type Line struct {
 // order, with a buffer that grows to fit lines of any length. fn returns
 // false to stop early.
 func ForEachLine(r io.ReaderAt, start, end int64, fn func(Line) bool) error {
-	data := make([]byte, 256<<10)
+	// The buffer starts at the range's size, up to 256 KiB, and grows for a
+	// longer line.
+	data := make([]byte, max(1, min(256<<10, end-start)))
 	lo, hi := 0, 0 // unconsumed bytes are data[lo:hi]
 	off := start   // file offset of data[lo]
 	pos := start   // next file offset to read
