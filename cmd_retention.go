@@ -19,26 +19,25 @@ import (
 
 // retentionFlags are the flags of `clawvault-tui retention`.
 type retentionFlags struct {
-	common               commonFlags
-	apply, dryRun        bool
-	undo                 string
-	now                  string
-	configPath           string
-	archiveDir           string
-	only                 string
-	activeKey            string
-	fixMissing           bool
-	pruneAfter           string
-	maxEntries           string
-	resetArchive         string
-	maxDisk, highWater   string
-	cronRetention        string
-	maxAgeDays           int
-	maxSizeMB            float64
-	heartbeats           bool
-	olderThan            int
-	set                  map[string]bool
-	transcriptsOverrides store.TranscriptRetentionConfig
+	common             commonFlags
+	apply, dryRun      bool
+	undo               string
+	now                string
+	configPath         string
+	archiveDir         string
+	only               string
+	activeKey          string
+	fixMissing         bool
+	pruneAfter         string
+	maxEntries         string
+	resetArchive       string
+	maxDisk, highWater string
+	cronRetention      string
+	maxAgeDays         int
+	maxSizeMB          float64
+	heartbeats         bool
+	olderThan          int
+	set                map[string]bool
 }
 
 func (f *retentionFlags) register(fs *flag.FlagSet) {

@@ -65,26 +65,17 @@ func conformancePlan(t *testing.T, dir string, settings model.MaintenanceSetting
 	return p
 }
 
-// cleanupSummary is `openclaw sessions cleanup --json` for one store.
-type cleanupSummary struct {
-	AgentID     string            `json:"agentId"`
-	BeforeCount int               `json:"beforeCount"`
-	AfterCount  int               `json:"afterCount"`
-	Missing     int               `json:"missing"`
-	Pruned      int               `json:"pruned"`
-	Capped      int               `json:"capped"`
-	DiskBudget  *model.DiskBudget `json:"diskBudget"`
-}
-
-func readCleanup(t *testing.T, path string) map[string]cleanupSummary {
+// readCleanup reads `openclaw sessions cleanup --json`, whose field names
+// maintenanceDoc shares, by agent.
+func readCleanup(t *testing.T, path string) map[string]maintenanceDoc {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]cleanupSummary{}
+	out := map[string]maintenanceDoc{}
 	var all struct {
-		Stores []cleanupSummary `json:"stores"`
+		Stores []maintenanceDoc `json:"stores"`
 	}
 	if json.Unmarshal(data, &all) == nil && len(all.Stores) > 0 {
 		for _, s := range all.Stores {
@@ -92,7 +83,7 @@ func readCleanup(t *testing.T, path string) map[string]cleanupSummary {
 		}
 		return out
 	}
-	var one cleanupSummary
+	var one maintenanceDoc
 	if err := json.Unmarshal(data, &one); err != nil {
 		t.Fatal(err)
 	}

@@ -726,12 +726,3 @@ func (s *simulation) finish() {
 			"): OpenClaw up to 2026.5 would also rotate it to sessions.json.bak.<ms>, keeping 3 backups")
 	}
 }
-
-// ActionCounts counts rows per action.
-func (p *MaintenancePlan) ActionCounts() map[RowAction]int {
-	out := map[RowAction]int{}
-	for _, r := range p.Rows {
-		out[r.Action]++
-	}
-	return out
-}

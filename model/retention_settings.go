@@ -33,15 +33,7 @@ func ParseDurationMs(raw, defaultUnit string) (int64, error) {
 	}
 	// One number with an optional unit: "30d", "90".
 	if num, rest, ok := leadingNumber(s); ok && (rest == "" || durationUnits[rest] != 0) {
-		unit := rest
-		if unit == "" {
-			unit = defaultUnit
-		}
-		mult := durationUnits[unit]
-		if mult == 0 {
-			return 0, fmt.Errorf("invalid duration unit in %q", raw)
-		}
-		return roundProduct(num, mult, raw, "duration")
+		return scaled(num, rest, defaultUnit, durationUnits, raw, "duration")
 	}
 	// A sum of parts: "1h30m", "2d12h".
 	var total float64
@@ -77,15 +69,20 @@ func ParseByteSize(raw, defaultUnit string) (int64, error) {
 	if !ok || !isLowerLetters(rest) {
 		return 0, fmt.Errorf("invalid size %q", raw)
 	}
-	unit := rest
+	return scaled(num, rest, defaultUnit, byteUnits, raw, "size")
+}
+
+// scaled is num times its unit's multiplier (defaultUnit's when no unit is
+// written), rounded as Math.round does.
+func scaled(num float64, unit, defaultUnit string, units map[string]int64, raw, what string) (int64, error) {
 	if unit == "" {
 		unit = defaultUnit
 	}
-	mult := byteUnits[unit]
+	mult := units[unit]
 	if mult == 0 {
-		return 0, fmt.Errorf("invalid size unit in %q", raw)
+		return 0, fmt.Errorf("invalid %s unit in %q", what, raw)
 	}
-	return roundProduct(num, mult, raw, "size")
+	return roundProduct(num, mult, raw, what)
 }
 
 // leadingNumber splits s into a leading \d+(\.\d+)? and the rest.

@@ -2,8 +2,6 @@ package observer
 
 import (
 	"context"
-	"os"
-	"strconv"
 	"testing"
 
 	"clawvault-tui/model"
@@ -59,11 +57,7 @@ func BenchmarkPlanRetention(b *testing.B) {
 }
 
 func benchWorkspace(b *testing.B) (*store.Workspace, *demo.Manifest) {
-	scale := 1
-	if s, err := strconv.Atoi(os.Getenv("BENCH_SCALE")); err == nil && s > 0 {
-		scale = s
-	}
-	m, err := demo.BenchWorkspace(scale)
+	m, err := demo.BenchWorkspace(demo.BenchScale())
 	if err != nil {
 		b.Fatal(err)
 	}

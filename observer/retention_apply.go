@@ -124,23 +124,13 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 	if len(problems) > 0 {
 		return nil, "", applyRefused(problems)
 	}
-	var releases []func()
-	defer func() {
-		for _, r := range releases {
-			r()
-		}
-	}()
+	current, release, lockProblems := lockStores(m, man.Stores)
+	defer release()
+	problems = append(problems, lockProblems...)
 	stores := make([][]byte, len(man.Stores))
 	for i, s := range man.Stores {
-		release, err := store.LockSessionStore(m, s.Path)
-		if err != nil {
-			problems = append(problems, err)
-			continue
-		}
-		releases = append(releases, release)
-		data, err := m.ReadFile(s.Path)
-		if err != nil {
-			problems = append(problems, fmt.Errorf("cannot read %s: %v", s.Path, err))
+		data := current[i]
+		if data == nil {
 			continue
 		}
 		if store.SHA256Hex(data) != s.OriginalSHA256 {
@@ -190,10 +180,7 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 		}
 		s.Done = true
 	}
-	for _, r := range releases {
-		r()
-	}
-	releases = nil
+	release()
 	var dirs []string
 	for i := range man.Moves {
 		mv := &man.Moves[i]
@@ -221,6 +208,32 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 	}
 	opt.Progress.Report(Progress{Stage: "apply", Done: total, Total: total, Unit: "files"})
 	return man, manifestPath, nil
+}
+
+// lockStores takes OpenClaw's lock on each sessions.json and reads it: the
+// store's bytes, or nil with a problem when it cannot be locked or read.
+// release frees every lock taken (and may be called again).
+func lockStores(m store.MoveFS, stores []model.ManifestStore) (data [][]byte, release func(), problems []error) {
+	var releases []func()
+	release = func() {
+		for _, r := range releases {
+			r()
+		}
+		releases = nil
+	}
+	data = make([][]byte, len(stores))
+	for i, s := range stores {
+		unlock, err := store.LockSessionStore(m, s.Path)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		releases = append(releases, unlock)
+		if data[i], err = m.ReadFile(s.Path); err != nil {
+			problems = append(problems, fmt.Errorf("cannot read %s: %v", s.Path, err))
+		}
+	}
+	return data, release, problems
 }
 
 var errNothingToApply = errors.New("the plan removes nothing: there is nothing to apply")
@@ -320,23 +333,13 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 			problems = append(problems, archived)
 		}
 	}
-	var releases []func()
-	defer func() {
-		for _, r := range releases {
-			r()
-		}
-	}()
+	current, release, lockProblems := lockStores(m, man.Stores)
+	defer release()
+	problems = append(problems, lockProblems...)
 	var restore []int // stores to restore
 	for i, s := range man.Stores {
-		release, err := store.LockSessionStore(m, s.Path)
-		if err != nil {
-			problems = append(problems, err)
-			continue
-		}
-		releases = append(releases, release)
-		data, err := m.ReadFile(s.Path)
-		if err != nil {
-			problems = append(problems, fmt.Errorf("cannot read %s: %v", s.Path, err))
+		data := current[i]
+		if data == nil {
 			continue
 		}
 		switch store.SHA256Hex(data) {
@@ -372,10 +375,7 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 		}
 		s.Done = false
 	}
-	for _, r := range releases {
-		r()
-	}
-	releases = nil
+	release()
 	var dirs []string
 	for n := len(back) - 1; n >= 0; n-- {
 		mv := &man.Moves[back[n]]

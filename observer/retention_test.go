@@ -29,12 +29,18 @@ func retentionDemo(t *testing.T) (*demo.Manifest, *store.Workspace) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, planWorkspace(t, m)
+}
+
+// planWorkspace locates a demo's workspace, with no environment.
+func planWorkspace(t *testing.T, m *demo.Manifest) *store.Workspace {
+	t.Helper()
 	ws, err := store.Locate(store.Env{Getenv: func(string) string { return "" }, Home: t.TempDir(), Cwd: "/"},
 		store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m, ws
+	return ws
 }
 
 // treeState records every file under root: its bytes (hashed), mode and
@@ -86,6 +92,38 @@ func diffStates(a, b map[string]string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// appliedDemo is a fresh demo on which a plan was applied, and what it
+// looked like before.
+type appliedDemo struct {
+	m       *demo.Manifest
+	root    string
+	archive string
+	before  map[string]string
+	man     *model.RetentionManifest
+	path    string
+}
+
+// applyOnDemo plans on a fresh demo (mod adjusts the options) and applies
+// the plan into the state dir's archive folder.
+func applyOnDemo(t *testing.T, mod func(*RetentionOptions)) appliedDemo {
+	t.Helper()
+	m, ws := retentionDemo(t)
+	a := appliedDemo{m: m, root: filepath.Dir(m.StateDir), archive: filepath.Join(m.StateDir, "clawvault-tui-retention")}
+	a.before = treeState(t, a.root)
+	p := planDemo(t, ws, mod)
+	var err error
+	if a.man, a.path, err = ApplyRetention(context.Background(), p, ApplyOptions{ArchiveRoot: a.archive, Now: retentionNow.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// restored reports what differs from before the apply, the archive folder
+// aside.
+func (a appliedDemo) restored(t *testing.T) []string {
+	return diffStates(a.before, treeState(t, a.root, a.archive))
 }
 
 func planDemo(t *testing.T, ws *store.Workspace, mod ...func(*RetentionOptions)) *model.RetentionPlan {
@@ -245,16 +283,9 @@ func TestPlanRetentionSettingsErrors(t *testing.T) {
 }
 
 func TestApplyThenUndoRestoresEveryByte(t *testing.T) {
-	m, ws := retentionDemo(t)
-	root := filepath.Dir(m.StateDir)
-	archive := filepath.Join(m.StateDir, "clawvault-tui-retention")
-	before := treeState(t, root)
-	p := planDemo(t, ws, func(o *RetentionOptions) { o.FixMissing = true })
-
-	man, path, err := ApplyRetention(context.Background(), p, ApplyOptions{ArchiveRoot: archive, Now: retentionNow.Add(time.Hour)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := applyOnDemo(t, func(o *RetentionOptions) { o.FixMissing = true })
+	man, path, before, root, archive := a.man, a.path, a.before, a.root, a.archive
+	ws := planWorkspace(t, a.m)
 	if man.Status != model.ManifestApplied || len(man.Stores) != 2 || len(man.Moves) == 0 {
 		t.Fatalf("manifest: %+v", man)
 	}
@@ -286,7 +317,7 @@ func TestApplyThenUndoRestoresEveryByte(t *testing.T) {
 	if _, err := UndoRetention(context.Background(), path, ApplyOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if d := diffStates(before, treeState(t, root, archive)); len(d) > 0 {
+	if d := a.restored(t); len(d) > 0 {
 		t.Fatalf("undo did not restore the workspace: %v", d)
 	}
 	left := treeState(t, archive)
@@ -452,19 +483,13 @@ func TestUndoRefusesWhatChanged(t *testing.T) {
 		}, "merge the removed rows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, ws := retentionDemo(t)
-			root := filepath.Dir(m.StateDir)
-			p := planDemo(t, ws, func(o *RetentionOptions) { o.SkipTranscripts = true })
-			man, path, err := ApplyRetention(context.Background(), p, ApplyOptions{ArchiveRoot: filepath.Join(t.TempDir(), "a"), Now: retentionNow})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tc.change(t, man)
-			before := treeState(t, root)
-			if _, err := UndoRetention(context.Background(), path, ApplyOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			a := applyOnDemo(t, func(o *RetentionOptions) { o.SkipTranscripts = true })
+			tc.change(t, a.man)
+			before := treeState(t, a.root)
+			if _, err := UndoRetention(context.Background(), a.path, ApplyOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
-			if d := diffStates(before, treeState(t, root)); len(d) > 0 {
+			if d := diffStates(before, treeState(t, a.root)); len(d) > 0 {
 				t.Errorf("a refused undo changed files: %v", d)
 			}
 		})
@@ -484,15 +509,8 @@ func TestApplyNothing(t *testing.T) {
 }
 
 func TestUndoAfterACrashBetweenLinkAndUnlink(t *testing.T) {
-	m, ws := retentionDemo(t)
-	root := filepath.Dir(m.StateDir)
-	archive := filepath.Join(m.StateDir, "clawvault-tui-retention")
-	before := treeState(t, root)
-	p := planDemo(t, ws, func(o *RetentionOptions) { o.SkipTranscripts = true })
-	man, path, err := ApplyRetention(context.Background(), p, ApplyOptions{ArchiveRoot: archive, Now: retentionNow})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := applyOnDemo(t, func(o *RetentionOptions) { o.SkipTranscripts = true })
+	man, path := a.man, a.path
 	// As if the process died after linking the last file into the archive,
 	// before unlinking it and before updating the manifest.
 	last := &man.Moves[len(man.Moves)-1]
@@ -506,7 +524,7 @@ func TestUndoAfterACrashBetweenLinkAndUnlink(t *testing.T) {
 	if _, err := UndoRetention(context.Background(), path, ApplyOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if d := diffStates(before, treeState(t, root, archive)); len(d) > 0 {
+	if d := a.restored(t); len(d) > 0 {
 		t.Fatalf("undo after a crash: %v", d)
 	}
 }

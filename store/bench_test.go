@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"os"
-	"strconv"
 	"testing"
 
 	"clawvault-tui/store/demo"
@@ -12,11 +10,7 @@ import (
 // BenchmarkStatus10k is the status budget of DESIGN.md §7: one scan of
 // every agent over the demo at BENCH_SCALE=100 (10,000 sessions), stat only.
 func BenchmarkStatus(b *testing.B) {
-	scale := 1
-	if s, err := strconv.Atoi(os.Getenv("BENCH_SCALE")); err == nil && s > 0 {
-		scale = s
-	}
-	m, err := demo.BenchWorkspace(scale)
+	m, err := demo.BenchWorkspace(demo.BenchScale())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"clawvault-tui/model"
@@ -157,14 +156,4 @@ func (c RetentionConfig) LedgerDays(flag int) (int, error) {
 		return 0, fmt.Errorf("the ledger archive age must be at least 1 day, not %d", days)
 	}
 	return days, nil
-}
-
-// AgentIDs lists the agents the config names, sorted.
-func (c RetentionConfig) AgentIDs() []string {
-	ids := make([]string, 0, len(c.Agents))
-	for id := range c.Agents {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -223,7 +224,7 @@ func SHA256Hex(data []byte) string {
 // cannot be planned, and OpenClaw would start over from an empty store.
 func MaintenanceInput(fsys FS, a Agent, st *SessionStoreFile) (model.MaintenanceInput, error) {
 	in := model.MaintenanceInput{Agent: a.ID, SessionsDir: a.SessionsDir, StorePath: a.StorePath}
-	files, err := listRegularFiles(fsys, a.SessionsDir)
+	files, err := listDir(context.Background(), fsys, a.SessionsDir, false)
 	if err != nil {
 		return in, err
 	}
@@ -374,31 +375,4 @@ func generatedSessionID(sessionFile string) string {
 func insideDir(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// listRegularFiles lists the regular files of dir (not symlinks, not
-// folders), as OpenClaw's disk budget counts them. A missing folder is
-// empty.
-func listRegularFiles(fsys FS, dir string) ([]model.DirFile, error) {
-	entries, err := fsys.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("cannot list %s: %w", dir, err)
-	}
-	files := make([]model.DirFile, 0, len(entries))
-	for _, e := range entries {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil || !fi.Mode().IsRegular() {
-			continue // vanished between the listing and the stat
-		}
-		df := dirFile(fi)
-		df.Name = e.Name()
-		files = append(files, df)
-	}
-	return files, nil
 }

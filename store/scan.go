@@ -113,6 +113,13 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent) (model.AgentSnapshot, 
 // that follow symlinks, as ClawVault's statSync does. A missing folder is
 // an empty list.
 func ListSessionsDir(ctx context.Context, fsys FS, dir string) ([]model.DirFile, error) {
+	return listDir(ctx, fsys, dir, true)
+}
+
+// listDir lists the files of dir (not folders). followLinks stats what a
+// symlink points at; without it only regular files are listed, as
+// OpenClaw's disk budget counts them.
+func listDir(ctx context.Context, fsys FS, dir string, followLinks bool) ([]model.DirFile, error) {
 	entries, err := fsys.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -125,7 +132,7 @@ func ListSessionsDir(ctx context.Context, fsys FS, dir string) ([]model.DirFile,
 		if i%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if e.IsDir() {
+		if e.IsDir() || !followLinks && !e.Type().IsRegular() {
 			continue
 		}
 		var fi fs.FileInfo
@@ -134,8 +141,8 @@ func ListSessionsDir(ctx context.Context, fsys FS, dir string) ([]model.DirFile,
 		} else {
 			fi, err = e.Info()
 		}
-		if err != nil {
-			continue // vanished between the listing and the stat
+		if err != nil || !followLinks && !fi.Mode().IsRegular() {
+			continue // vanished (or replaced) between the listing and the stat
 		}
 		df := dirFile(fi)
 		df.Name = e.Name()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -12,6 +13,15 @@ import (
 // BenchClock is the clock benchmark workspaces are generated with, so that
 // every run measures the same bytes.
 var BenchClock = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// BenchScale is the scale benchmarks run at: $BENCH_SCALE (make bench sets
+// 100, the budgets' scale), else 1.
+func BenchScale() int {
+	if s, err := strconv.Atoi(os.Getenv("BENCH_SCALE")); err == nil && s > 0 {
+		return s
+	}
+	return 1
+}
 
 // BenchWorkspace returns a demo workspace at the given scale for benchmarks,
 // generated once into the system temp folder and reused by later runs and
