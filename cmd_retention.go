@@ -127,6 +127,9 @@ func cmdRetention(args []string, stdout io.Writer) error {
 	if f.common.json {
 		doc := retentionJSON(plan)
 		doc.DryRun = !f.apply
+		for i := range doc.Maintenance {
+			doc.Maintenance[i].DryRun = doc.DryRun
+		}
 		doc.Applied = applied
 		return writeJSON(stdout, doc)
 	}
@@ -481,6 +484,9 @@ func writeMaintenanceText(w io.Writer, now time.Time, m *model.MaintenancePlan, 
 		fmt.Fprintf(w, "Would prune cron runs: %d (cron.sessionRetention %s)\n", m.CronPruned, shownValue(m.Policy.Settings.CronRetention, model.FormatDurationMs(m.Policy.CronRetentionMs)))
 	}
 	fmt.Fprintf(w, "Settings: %s\n", settingsLine(m.Policy))
+	if m.Policy.Mode == "warn" {
+		fmt.Fprintln(w, "In warn mode OpenClaw only warns; `openclaw sessions cleanup --enforce` (or `retention --apply`, which moves instead of deleting) carries this out.")
+	}
 	fmt.Fprintf(w, "Frees: %s from the sessions folder (%d file(s), %d row(s)); entries %d -> %d\n",
 		model.Bytes(m.FreedBytes()), len(m.Files), m.BeforeCount-m.FinalCount, m.BeforeCount, m.FinalCount)
 	for _, warning := range m.Warnings {
@@ -672,7 +678,7 @@ func writeTranscriptsText(w io.Writer, p *model.RetentionPlan) {
 			why = append(why, fmt.Sprintf("%s entries older than %d days (%s)", model.Count(int64(d.Entries)), t.Policy.MaxAgeDays, model.Bytes(d.Bytes)))
 		}
 		if d := t.Drops[model.DropHeartbeat]; d.Entries > 0 {
-			why = append(why, fmt.Sprintf("%s heartbeat turns, %s entries (%s)", model.Count(int64(t.HeartbeatTurns)), model.Count(int64(d.Entries)), model.Bytes(d.Bytes)))
+			why = append(why, fmt.Sprintf("%s entries of the %s heartbeat turns (%s)", model.Count(int64(d.Entries)), model.Count(int64(t.HeartbeatTurns)), model.Bytes(d.Bytes)))
 		}
 		if d := t.Drops[model.DropSize]; d.Entries > 0 {
 			why = append(why, fmt.Sprintf("%s oldest entries over %s (%s)", model.Count(int64(d.Entries)), model.Bytes(t.Policy.MaxSizeBytes), model.Bytes(d.Bytes)))

@@ -22,7 +22,9 @@ Usage:
   clawvault-tui status [--deep] [--json]     one row per session: size, cursor, pending, threshold, diagnosis
   clawvault-tui tree [--json] FILE|SESSION   the entry tree of a transcript
   clawvault-tui observe --dry-run [--json]   what the next observation sweep would take (ClawVault's lines)
-  clawvault-tui retention [--dry-run|--apply] what session maintenance and the ledger archive would remove
+  clawvault-tui retention [--dry-run|--apply] what session maintenance, transcript retention and the
+                                             ledger archive would remove; --apply moves it (never deletes)
+  clawvault-tui retention --undo MANIFEST    put back everything an apply moved
   clawvault-tui search [--json] QUERY        search all memory: path:line, score, snippet
   clawvault-tui demo DIR [--scale N] [--seed S]
                                              write a demo workspace: DIR/state and DIR/vault
