@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -190,6 +191,50 @@ func TestRetentionErrors(t *testing.T) {
 		_, errOut, code := runCLI(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 			t.Errorf("%v: exit %d, %q; want %d, %q in one line", tc.args[1:], code, errOut, tc.code, tc.want)
+		}
+	}
+}
+
+// The README's retention examples run as written on a fresh demo.
+func TestREADMERetentionExamples(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(readme)
+	section = section[strings.Index(section, "## Retention dry-runs"):]
+	section = section[:strings.Index(section[3:], "\n## ")+3]
+	var commands [][]string
+	joined := strings.ReplaceAll(section, "\\\n", " ")
+	for _, line := range strings.Split(joined, "\n") {
+		if cmd, _, _ := strings.Cut(line, "#"); strings.HasPrefix(cmd, "bin/clawvault-tui retention") {
+			commands = append(commands, strings.Fields(cmd)[1:])
+		}
+	}
+	if len(commands) < 5 {
+		t.Fatalf("found %d retention examples in the README", len(commands))
+	}
+	dir := filepath.Join(t.TempDir(), "demo")
+	now, _ := time.Parse(time.RFC3339, demoNow)
+	if _, err := demo.Generate(dir, demo.ScaleOptions(1, 1, now)); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENCLAW_STATE_DIR", filepath.Join(dir, "state"))
+	t.Setenv("CLAWVAULT_PATH", filepath.Join(dir, "vault"))
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	for _, args := range commands {
+		out, errOut, code := runCLI(t, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, errOut)
+		}
+		if slices.Contains(args, "--apply") {
+			_, manifest, ok := strings.Cut(out, "Undo: clawvault-tui retention --undo ")
+			if !ok {
+				t.Fatalf("the apply printed no undo line: %s", out)
+			}
+			if _, errOut, code := runCLI(t, "retention", "--undo", strings.TrimSpace(manifest)); code != 0 {
+				t.Errorf("undo: exit %d: %s", code, errOut)
+			}
 		}
 	}
 }
