@@ -352,6 +352,7 @@ type appliedDoc struct {
 	RowsRemoved int    `json:"rowsRemoved"`
 	Moved       int    `json:"moved"`
 	MovedBytes  int64  `json:"movedBytes"`
+	LedgerMoved int    `json:"ledgerMoved"`
 }
 
 func appliedJSON(man *model.RetentionManifest, path string) *appliedDoc {
@@ -361,6 +362,9 @@ func appliedJSON(man *model.RetentionManifest, path string) *appliedDoc {
 	}
 	for _, mv := range man.Moves {
 		d.MovedBytes += mv.Size
+		if mv.Plan == "ledger" {
+			d.LedgerMoved++
+		}
 	}
 	return d
 }
@@ -458,8 +462,12 @@ func writeRetentionText(w io.Writer, p *model.RetentionPlan, applied *appliedDoc
 	case applied.Nothing:
 		fmt.Fprintln(w, "Nothing to apply: the plan removes nothing.")
 	default:
-		fmt.Fprintf(w, "\nApplied: %d sessions.json rewritten without %d row(s); %d file(s), %s, moved (into %s, and ledger days into ledger/archive/observations). Nothing was deleted.\n",
-			applied.Stores, applied.RowsRemoved, applied.Moved, model.Bytes(applied.MovedBytes), applied.ArchiveDir)
+		ledger := ""
+		if applied.LedgerMoved > 0 {
+			ledger = fmt.Sprintf(", and %d ledger day(s) into ledger/archive/observations", applied.LedgerMoved)
+		}
+		fmt.Fprintf(w, "\nApplied: %d sessions.json rewritten without %d row(s); %d file(s), %s, moved (into %s%s). Nothing was deleted.\n",
+			applied.Stores, applied.RowsRemoved, applied.Moved, model.Bytes(applied.MovedBytes), applied.ArchiveDir, ledger)
 		fmt.Fprintf(w, "Undo: clawvault-tui retention --undo %s\n", applied.Manifest)
 	}
 	return nil
