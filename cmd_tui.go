@@ -60,7 +60,7 @@ func cmdTUI(args []string, stdout, stderr io.Writer) error {
 		}
 		banner = "demo workspace in " + filepath.Dir(m.StateDir)
 	}
-	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: *theme, Banner: banner, Watch: true})
+	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: *theme, Banner: banner, Watch: true, Jobs: jobRunners(cfg)})
 	_, err = tea.NewProgram(app, tea.WithOutput(stdout)).Run()
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):

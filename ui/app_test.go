@@ -421,6 +421,52 @@ func TestDryRunJob(t *testing.T) {
 	}
 }
 
+func TestRetentionJob(t *testing.T) {
+	runners := JobRunners{Retention: func(ctx context.Context, snap *store.Snapshot, pr observer.ProgressFunc) (JobResult, error) {
+		plan, err := observer.PlanRetention(ctx, observer.RetentionOptions{Workspace: snap.Workspace, Now: snap.TakenAt, Progress: pr})
+		if err != nil {
+			return nil, err
+		}
+		return NewRetentionResult(plan), nil
+	}}
+	a := newApp(t, 100, 30, Options{Jobs: runners})
+	press(t, a, "3", "R")
+	j := a.jobs.jobs[0]
+	if j.state != jobDone {
+		t.Fatalf("state %d: %v", j.state, j.err)
+	}
+	v := viewText(a)
+	for _, want := range []string{"retention", "dry run:", "maintenance, agent main", "ledger:"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the plan does not show %q:\n%s", want, v)
+		}
+	}
+	// Walk down to the first row that names a session and follow it.
+	plan := j.result.(*RetentionResult)
+	line := -1
+	for i := range j.lines {
+		if _, ok := plan.Link(i); ok {
+			line = i
+			break
+		}
+	}
+	if line < 0 {
+		t.Fatalf("no result line links to a session:\n%s", strings.Join(j.lines, "\n"))
+	}
+	want, _ := plan.Link(line)
+	press(t, a, "enter")
+	for range line {
+		press(t, a, "down")
+	}
+	press(t, a, "enter")
+	if a.screen != screenSessions {
+		t.Fatalf("screen %d", a.screen)
+	}
+	if r, _ := a.sessions.Selected(); r.Key != want {
+		t.Errorf("the link selected %q, want %q", r.Key, want)
+	}
+}
+
 func TestUnbuiltJobsSaySo(t *testing.T) {
 	a := newApp(t, 100, 30, Options{})
 	press(t, a, "3")

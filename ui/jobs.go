@@ -55,7 +55,10 @@ type job struct {
 	state    jobState
 	err      error
 	result   JobResult
-	cancel   context.CancelFunc
+	// lines is result.Lines at the pane's width, made when the job ends
+	// and when the width changes, never in View.
+	lines  []string
+	cancel context.CancelFunc
 }
 
 type (
@@ -92,7 +95,21 @@ func newJobsPane(c *Common, runners JobRunners) *jobsPane {
 	return &jobsPane{c: c, runners: runners}
 }
 
-func (p *jobsPane) SetSize(w, h int) { p.width, p.height = w, h }
+func (p *jobsPane) SetSize(w, h int) {
+	if w != p.width {
+		for _, j := range p.jobs {
+			j.lines = resultLines(j.result, w)
+		}
+	}
+	p.width, p.height = w, h
+}
+
+func resultLines(r JobResult, width int) []string {
+	if r == nil {
+		return nil
+	}
+	return r.Lines(width)
+}
 
 // start records a new job and runs it; work reports progress through emit.
 func (p *jobsPane) start(id int, title string, work func(ctx context.Context, progress observer.ProgressFunc) (JobResult, error)) tea.Cmd {
@@ -147,6 +164,7 @@ func (p *jobsPane) Handle(msg tea.Msg) tea.Cmd {
 		}
 		j.ended = p.c.Now()
 		j.result = msg.result
+		j.lines = resultLines(msg.result, p.width)
 		switch {
 		case msg.err != nil && j.state == jobCancelled, msg.err != nil && strings.Contains(msg.err.Error(), context.Canceled.Error()):
 			j.state = jobCancelled
@@ -204,7 +222,7 @@ func (p *jobsPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		case key.Matches(msg, k.Up):
 			p.resultLine = max(0, p.resultLine-1)
 		case key.Matches(msg, k.Down):
-			p.resultLine++
+			p.resultLine = min(p.resultLine+1, max(0, len(j.lines)-1))
 		case key.Matches(msg, k.Back):
 			p.inResult = false
 		case key.Matches(msg, k.Open):
@@ -353,11 +371,10 @@ func (p *jobsPane) resultView(j *job, height int) []string {
 		}
 		return nil
 	}
-	lines := j.result.Lines(p.width)
+	lines := j.lines
 	if len(lines) == 0 {
 		return nil
 	}
-	p.resultLine = min(p.resultLine, len(lines)-1)
 	first := 0
 	if p.inResult {
 		first = window(p.resultLine, 0, height, len(lines))
