@@ -1,0 +1,251 @@
+package model
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// JSRegexp is a JavaScript regular expression (no u flag) run by Go's
+// regexp. ClawVault's rules are written as JavaScript regular expressions;
+// keeping their source text as written, and translating the few places
+// where the two dialects disagree, makes each rule easy to check against
+// ClawVault's code:
+//   - \s and . follow JavaScript (\s knows Unicode white space; . stops at
+//     \r, U+2028 and U+2029 as well as \n);
+//   - with the i flag, Go folds ſ into s and the Kelvin sign into k, which
+//     JavaScript does not: such runes are masked before matching.
+//
+// \b, \w and \d are ASCII in both. Look-arounds and back-references are
+// not supported (none of ClawVault's rules use them).
+type JSRegexp struct {
+	re   *regexp.Regexp
+	fold bool
+	src  string
+}
+
+// jsSpaceClass is the content of a character class matching JavaScript's \s.
+const jsSpaceClass = `\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}`
+
+// MustJSRegexp translates a JavaScript pattern with its flags ("i", "g" is
+// ignored: global replacing is a method here). It panics on a pattern it
+// cannot translate, at init, where tests catch it.
+func MustJSRegexp(pattern, flags string) *JSRegexp {
+	re, err := CompileJSRegexp(pattern, flags)
+	if err != nil {
+		panic(err)
+	}
+	return re
+}
+
+// CompileJSRegexp translates and compiles a JavaScript pattern.
+func CompileJSRegexp(pattern, flags string) (*JSRegexp, error) {
+	goSrc, err := translateJSPattern(pattern)
+	if err != nil {
+		return nil, err
+	}
+	prefix := ""
+	fold := false
+	for _, f := range flags {
+		switch f {
+		case 'i':
+			prefix += "i"
+			fold = true
+		case 'm':
+			prefix += "m"
+		case 's':
+			prefix += "s"
+		case 'g', 'y':
+		default:
+			return nil, fmt.Errorf("regular expression flag %q is not supported", f)
+		}
+	}
+	if prefix != "" {
+		goSrc = "(?" + prefix + ")" + goSrc
+	}
+	re, err := regexp.Compile(goSrc)
+	if err != nil {
+		return nil, fmt.Errorf("regular expression /%s/%s: %w", pattern, flags, err)
+	}
+	return &JSRegexp{re: re, fold: fold, src: pattern}, nil
+}
+
+func translateJSPattern(p string) (string, error) {
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			i++
+			e := p[i]
+			switch e {
+			case 's':
+				if inClass {
+					b.WriteString(jsSpaceClass)
+				} else {
+					b.WriteString("[" + jsSpaceClass + "]")
+				}
+			case 'S':
+				if inClass {
+					return "", fmt.Errorf("\\S inside a character class is not supported: %s", p)
+				}
+				b.WriteString("[^" + jsSpaceClass + "]")
+			case 'u':
+				if i+4 >= len(p) {
+					return "", fmt.Errorf("bad \\u escape in %s", p)
+				}
+				b.WriteString(`\x{` + p[i+1:i+5] + `}`)
+				i += 4
+			case '/':
+				b.WriteByte('/')
+			case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+				return "", fmt.Errorf("back-references are not supported: %s", p)
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(e)
+			}
+		case c == '[' && !inClass:
+			inClass = true
+			b.WriteByte(c)
+			if i+1 < len(p) && p[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' { // a literal ] first
+				b.WriteString(`\]`)
+				i++
+			}
+		case c == ']' && inClass:
+			inClass = false
+			b.WriteByte(c)
+		case c == '.' && !inClass:
+			b.WriteString(`[^\n\r\x{2028}\x{2029}]`)
+		case c == '(' && !inClass && strings.HasPrefix(p[i:], "(?="), c == '(' && !inClass && strings.HasPrefix(p[i:], "(?!"),
+			c == '(' && !inClass && strings.HasPrefix(p[i:], "(?<=") || c == '(' && !inClass && strings.HasPrefix(p[i:], "(?<!"):
+			return "", fmt.Errorf("look-arounds are not supported: %s", p)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+// mask replaces the runes Go folds but JavaScript does not (ſ U+017F and
+// the Kelvin sign U+212A) with runes of the same UTF-8 length that match
+// nothing a rule names, so that indexes into the result are indexes into s.
+func (r *JSRegexp) mask(s string) string {
+	if !r.fold || !strings.ContainsAny(s, "\u017f\u212a") {
+		return s
+	}
+	return strings.NewReplacer("\u017f", "\u00b7", "\u212a", "\u2116").Replace(s)
+}
+
+// String returns the JavaScript source.
+func (r *JSRegexp) String() string { return "/" + r.src + "/" }
+
+// MatchString is RegExp.prototype.test.
+func (r *JSRegexp) MatchString(s string) bool { return r.re.MatchString(r.mask(s)) }
+
+// FindStringSubmatch is String.prototype.match without the g flag: the
+// first match and its groups (an unmatched group is "").
+func (r *JSRegexp) FindStringSubmatch(s string) []string {
+	idx := r.re.FindStringSubmatchIndex(r.mask(s))
+	if idx == nil {
+		return nil
+	}
+	out := make([]string, len(idx)/2)
+	for i := range out {
+		if idx[2*i] >= 0 {
+			out[i] = s[idx[2*i]:idx[2*i+1]]
+		}
+	}
+	return out
+}
+
+// FindStringSubmatchIndex is FindStringSubmatch with byte offsets.
+func (r *JSRegexp) FindStringSubmatchIndex(s string) []int {
+	return r.re.FindStringSubmatchIndex(r.mask(s))
+}
+
+// FindAllStringSubmatch returns every match (String.prototype.matchAll).
+func (r *JSRegexp) FindAllStringSubmatch(s string) [][]string {
+	all := r.re.FindAllStringSubmatchIndex(r.mask(s), -1)
+	out := make([][]string, len(all))
+	for k, idx := range all {
+		m := make([]string, len(idx)/2)
+		for i := range m {
+			if idx[2*i] >= 0 {
+				m[i] = s[idx[2*i]:idx[2*i+1]]
+			}
+		}
+		out[k] = m
+	}
+	return out
+}
+
+// ReplaceFirst is String.prototype.replace with a pattern without the g
+// flag: the first match only. The replacement is literal except for $1…$9
+// and $& as in JavaScript.
+func (r *JSRegexp) ReplaceFirst(s, repl string) string {
+	idx := r.re.FindStringSubmatchIndex(r.mask(s))
+	if idx == nil {
+		return s
+	}
+	return s[:idx[0]] + expandJS(s, idx, repl) + s[idx[1]:]
+}
+
+// ReplaceAll is String.prototype.replace with the g flag.
+func (r *JSRegexp) ReplaceAll(s, repl string) string {
+	return r.ReplaceAllFunc(s, func(s string, idx []int) string { return expandJS(s, idx, repl) })
+}
+
+// ReplaceAllFunc replaces every match with fn(s, submatch indexes).
+func (r *JSRegexp) ReplaceAllFunc(s string, fn func(s string, idx []int) string) string {
+	all := r.re.FindAllStringSubmatchIndex(r.mask(s), -1)
+	if all == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, idx := range all {
+		b.WriteString(s[last:idx[0]])
+		b.WriteString(fn(s, idx))
+		last = idx[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// expandJS applies a JavaScript replacement string ($&, $1…$9, $$).
+func expandJS(s string, idx []int, repl string) string {
+	if !strings.Contains(repl, "$") {
+		return repl
+	}
+	var b strings.Builder
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		if c != '$' || i+1 >= len(repl) {
+			b.WriteByte(c)
+			continue
+		}
+		n := repl[i+1]
+		switch {
+		case n == '$':
+			b.WriteByte('$')
+			i++
+		case n == '&':
+			b.WriteString(s[idx[0]:idx[1]])
+			i++
+		case n >= '1' && n <= '9' && int(n-'0') < len(idx)/2:
+			g := int(n - '0')
+			if idx[2*g] >= 0 {
+				b.WriteString(s[idx[2*g]:idx[2*g+1]])
+			}
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,224 @@
+package model
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// The observation syntax of ClawVault 3.5.2 (src/lib/observation-format.ts):
+// a day file is a sequence of "## YYYY-MM-DD" headings, each followed by a
+// blank line and observation lines, scored ("- [type|c=0.00|i=0.00] text")
+// or legacy emoji ("- 🔴 14:30 text").
+
+// ObservationTypes are the scored types, in ClawVault's order.
+var ObservationTypes = []string{"decision", "preference", "fact", "commitment", "task", "todo",
+	"commitment-unresolved", "milestone", "lesson", "relationship", "project"}
+
+// Observation is one observation line.
+type Observation struct {
+	Date       string // YYYY-MM-DD of the heading it is under
+	Type       string
+	Confidence float64
+	Importance float64
+	Content    string
+}
+
+var (
+	dateHeadingRE = MustJSRegexp(`^##\s+(\d{4}-\d{2}-\d{2})\s*$`, "")
+	scoredLineRE  = MustJSRegexp(`^(?:-\s*)?\[(decision|preference|fact|commitment|task|todo|commitment-unresolved|milestone|lesson|relationship|project)\|c=(0(?:\.\d+)?|1(?:\.0+)?)\|i=(0(?:\.\d+)?|1(?:\.0+)?)\]\s+(.+)$`, "i")
+	emojiLineRE   = MustJSRegexp(`^(?:-\s*)?(🔴|🟡|🟢)\s+(\d{2}:\d{2})?\s*(.+)$`, "")
+
+	decisionRE       = MustJSRegexp(`\b(decis(?:ion|ions)?|decid(?:e|ed|ing)|chose|selected|opted|went with|picked)\b`, "i")
+	preferenceRE     = MustJSRegexp(`\b(prefer(?:ence|s|red)?|likes?|dislikes?|default to|always use|never use)\b`, "i")
+	commitmentRE     = MustJSRegexp(`\b(commit(?:ment|ted)?|promised|deadline|due|scheduled|will deliver|agreed to)\b`, "i")
+	todoRE           = MustJSRegexp(`(?:\btodo:\s*|\bwe need to\b|\bdon't forget(?: to)?\b|\bremember to\b|\bmake sure to\b)`, "i")
+	commitmentTaskRE = MustJSRegexp(`\b(?:i'?ll|i will|let me|(?:i'?m\s+)?going to|plan to|should)\b`, "i")
+	unresolvedRE     = MustJSRegexp(`\b(?:need to figure out|tbd|to be determined)\b`, "i")
+	deadlineRE       = MustJSRegexp(`\b(?:by\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)|before\s+the\s+\w+|deadline is)\b`, "i")
+	milestoneRE      = MustJSRegexp(`\b(released?|shipped|launched|merged|published|milestone|v\d+\.\d+)\b`, "i")
+	lessonRE         = MustJSRegexp(`\b(learn(?:ed|ing|t)|lesson|insight|realized|discovered|never again)\b`, "i")
+	relationshipRE   = MustJSRegexp(`\b(talked to|met with|spoke with|asked|client|partner|teammate|colleague)\b`, "i")
+	projectRE        = MustJSRegexp(`\b(project|feature|service|repo|api|roadmap|sprint)\b`, "i")
+	leadingTimeRE    = MustJSRegexp(`^\d{2}:\d{2}\s+`, "")
+)
+
+// InferObservationType is inferObservationType: the first rule that
+// matches, in ClawVault's order, else fact.
+func InferObservationType(content string) string {
+	switch {
+	case decisionRE.MatchString(content):
+		return "decision"
+	case unresolvedRE.MatchString(content):
+		return "commitment-unresolved"
+	case todoRE.MatchString(content):
+		return "todo"
+	case commitmentTaskRE.MatchString(content) || deadlineRE.MatchString(content):
+		return "task"
+	case commitmentRE.MatchString(content):
+		return "commitment"
+	case milestoneRE.MatchString(content):
+		return "milestone"
+	case preferenceRE.MatchString(content):
+		return "preference"
+	case lessonRE.MatchString(content):
+		return "lesson"
+	case relationshipRE.MatchString(content):
+		return "relationship"
+	case projectRE.MatchString(content):
+		return "project"
+	}
+	return "fact"
+}
+
+// NormalizeObservationContent is normalizeObservationContent, the key of
+// ClawVault's per-day dedup: without a leading HH:MM, white space
+// collapsed, lower-cased.
+func NormalizeObservationContent(content string) string {
+	return JSToLower(CollapseJSSpace(leadingTimeRE.ReplaceFirst(content, "")))
+}
+
+// ParseDateHeading returns the date of a "## YYYY-MM-DD" heading.
+func ParseDateHeading(line string) (string, bool) {
+	if !strings.HasPrefix(line, "##") {
+		return "", false
+	}
+	m := dateHeadingRE.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// ParseObservationLine is parseObservationLine: a scored line, or a legacy
+// emoji line whose importance and confidence come from its colour and whose
+// type is inferred.
+func ParseObservationLine(line, date string) (Observation, bool) {
+	if m := scoredLineRE.FindStringSubmatch(line); m != nil {
+		return Observation{
+			Date:       date,
+			Type:       JSToLower(m[1]),
+			Confidence: Clamp01(parseJSFloat(m[2])),
+			Importance: Clamp01(parseJSFloat(m[3])),
+			Content:    JSTrim(m[4]),
+		}, true
+	}
+	m := emojiLineRE.FindStringSubmatch(line)
+	if m == nil {
+		return Observation{}, false
+	}
+	text := JSTrim(m[3])
+	content := text
+	if t := JSTrim(m[2]); t != "" {
+		content = t + " " + text
+	}
+	o := Observation{Date: date, Type: InferObservationType(content), Content: content}
+	switch m[1] {
+	case "🔴":
+		o.Importance, o.Confidence = 0.9, 0.9
+	case "🟡":
+		o.Importance, o.Confidence = 0.6, 0.8
+	default:
+		o.Importance, o.Confidence = 0.2, 0.7
+	}
+	return o, true
+}
+
+// ParseObservationMarkdown is parseObservationMarkdown: every observation
+// line under a date heading, in file order.
+func ParseObservationMarkdown(markdown string) []Observation {
+	var out []Observation
+	ForEachMarkdownLine(markdown, func(date, line string, obs *Observation) {
+		if obs != nil {
+			out = append(out, *obs)
+		}
+	})
+	return out
+}
+
+// ForEachMarkdownLine walks a day file as ClawVault reads it (split on
+// \r?\n): fn sees each line with the date of the heading above it ("" before
+// the first), and the observation it holds, if any. Headings are reported
+// with obs nil and line set.
+func ForEachMarkdownLine(markdown string, fn func(date, line string, obs *Observation)) {
+	date := ""
+	for {
+		i := strings.IndexByte(markdown, '\n')
+		line := markdown
+		if i >= 0 {
+			line = strings.TrimSuffix(markdown[:i], "\r")
+		}
+		if d, ok := ParseDateHeading(line); ok {
+			date = d
+			fn(date, line, nil)
+		} else if date == "" {
+			fn("", line, nil)
+		} else if o, ok := ParseObservationLine(JSTrim(line), date); ok {
+			fn(date, line, &o)
+		} else {
+			fn(date, line, nil)
+		}
+		if i < 0 {
+			return
+		}
+		markdown = markdown[i+1:]
+	}
+}
+
+// RenderObservationLine is renderScoredObservationLine.
+func RenderObservationLine(o Observation) string {
+	return "- [" + o.Type + "|c=" + FormatScore(o.Confidence) + "|i=" + FormatScore(o.Importance) + "] " + JSTrim(o.Content)
+}
+
+// FormatScore is clamp01(value).toFixed(2).
+func FormatScore(v float64) string { return JSToFixed(Clamp01(v), 2) }
+
+// Clamp01 is ClawVault's clamp01: non-finite becomes 0.
+func Clamp01(v float64) float64 {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return 0
+	case v < 0:
+		return 0
+	case v > 1:
+		return 1
+	}
+	return v
+}
+
+// JSToFixed is Number.prototype.toFixed for 0 ≤ v < 1e21: the exact value
+// rounded to digits decimals, ties away from zero (Go's formatting rounds
+// exact ties to even; JavaScript picks the larger).
+func JSToFixed(v float64, digits int) string {
+	s := strconv.FormatFloat(v, 'f', digits, 64)
+	if v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return s
+	}
+	// Only an exact tie can differ: check with the exact binary value.
+	exact := new(big.Float).SetPrec(0).SetFloat64(v)
+	scale := new(big.Float).SetPrec(2048).SetFloat64(math.Pow(10, float64(digits)))
+	scaled := new(big.Float).SetPrec(2048).Mul(exact, scale)
+	floor, _ := scaled.Int(nil)
+	frac := new(big.Float).SetPrec(2048).Sub(scaled, new(big.Float).SetPrec(2048).SetInt(floor))
+	if frac.Cmp(big.NewFloat(0.5)) != 0 {
+		return s
+	}
+	n := floor.Add(floor, big.NewInt(1)).String()
+	for len(n) <= digits {
+		n = "0" + n
+	}
+	if digits == 0 {
+		return n
+	}
+	return n[:len(n)-digits] + "." + n[len(n)-digits:]
+}
+
+// parseJSFloat is Number.parseFloat on the scores the line regexp admits.
+func parseJSFloat(s string) float64 {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return f
+}
