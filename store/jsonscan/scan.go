@@ -365,3 +365,38 @@ func KeyIs(key []byte, name string) bool {
 	}
 	return bytes.IndexByte(key, '\\') >= 0 && Unquote(key) == name
 }
+
+// Array calls fn with the raw value of each element of the array at b[i],
+// in order, validating as it goes; fn returns false to stop. It returns the
+// index past the array and whether the array (up to where fn stopped) is
+// valid.
+func Array(b []byte, i int, fn func(value []byte) bool) (int, bool) {
+	i = SkipWS(b, i)
+	if i >= len(b) || b[i] != '[' {
+		return 0, false
+	}
+	i = SkipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		vEnd, ok := Value(b, i)
+		if !ok {
+			return 0, false
+		}
+		if !fn(b[i:vEnd]) {
+			return vEnd, true
+		}
+		i = SkipWS(b, vEnd)
+		if i >= len(b) {
+			return 0, false
+		}
+		if b[i] == ']' {
+			return i + 1, true
+		}
+		if b[i] != ',' {
+			return 0, false
+		}
+		i = SkipWS(b, i+1)
+	}
+}
