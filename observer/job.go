@@ -14,6 +14,10 @@ type Progress struct {
 	Unit        string
 	// Item names what is being worked on (a session key, a file).
 	Item string
+	// A sweep also counts sessions done of the sessions it took, and the
+	// observations written so far (zero for other jobs).
+	Sessions, SessionsTotal int
+	Observations            int
 }
 
 // ProgressFunc receives progress reports; nil means nobody listens.

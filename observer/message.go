@@ -7,7 +7,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
+
+	"clawvault-tui/model"
 )
 
 // NormalizeLine is ClawVault 3.5.2's parseOpenClawJsonLine: one transcript
@@ -48,7 +49,7 @@ func joinRole(rawRole, rawContent json.RawMessage) string {
 	}
 	var role string
 	if json.Unmarshal(rawRole, &role) == nil {
-		role = strings.ToLower(jsTrim(role))
+		role = model.JSToLower(jsTrim(role))
 	}
 	if role == "" {
 		return content
@@ -82,14 +83,13 @@ func extractContentText(raw json.RawMessage) string {
 		}
 		return normalizeWhitespace(strings.Join(parts, " "))
 	case '{':
-		var obj struct {
-			Text    json.RawMessage `json:"text"`
-			Content json.RawMessage `json:"content"`
-		}
+		// JavaScript property access is case-sensitive; encoding/json's
+		// struct fields are not, so decode into a map.
+		var obj map[string]json.RawMessage
 		if json.Unmarshal(raw, &obj) != nil {
 			return ""
 		}
-		for _, v := range []json.RawMessage{obj.Text, obj.Content} {
+		for _, v := range []json.RawMessage{obj["text"], obj["content"]} {
 			var s string
 			if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
 				return normalizeWhitespace(s)
@@ -100,43 +100,10 @@ func extractContentText(raw json.RawMessage) string {
 }
 
 // normalizeWhitespace is value.replace(/\s+/g, " ").trim().
-func normalizeWhitespace(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if isJSSpace(r) {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+func normalizeWhitespace(s string) string { return model.CollapseJSSpace(s) }
 
 // jsTrim is String.prototype.trim.
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, isJSSpace)
-}
+func jsTrim(s string) string { return model.JSTrim(s) }
 
-// isJSSpace is JavaScript's WhiteSpace and LineTerminator set (\s).
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00a0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
-}
-
-// toValidUTF8 decodes bytes as Node's Buffer.toString("utf-8") does,
-// replacing invalid sequences with U+FFFD.
-func toValidUTF8(b []byte) string {
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
-}
+// toValidUTF8 decodes bytes as Node's Buffer.toString("utf-8") does.
+func toValidUTF8(b []byte) string { return model.DecodeUTF8(b) }

@@ -22,6 +22,13 @@ type Candidate struct {
 	FileSize       int64  `json:"fileSize"`
 	NewBytes       int64  `json:"newBytes"`
 	ThresholdBytes int64  `json:"thresholdBytes"`
+	// CursorID is the cursor key: the session id, or for a reset archive
+	// (--include-resets) its file name.
+	CursorID     string `json:"cursorId"`
+	ResetArchive bool   `json:"resetArchive,omitempty"`
+	// PastEOF: the cursor lies past the end of the file (it was truncated
+	// or rotated), so the read starts over at 0.
+	PastEOF bool `json:"pastEof,omitempty"`
 }
 
 // Selection is one agent's dry run.
@@ -79,6 +86,8 @@ func Select(snap *store.Snapshot, agentID string, minNewBytes int64) Selection {
 				FileSize:       f.Size,
 				NewBytes:       s.NewBytes,
 				ThresholdBytes: s.ThresholdBytes,
+				CursorID:       d.SessionID,
+				PastEOF:        s.PastEOF,
 			})
 		}
 	}

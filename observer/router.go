@@ -1,0 +1,924 @@
+package observer
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store"
+)
+
+// The router is ClawVault 3.5.2's Router (src/observer/router.ts): after
+// every session it walks the whole day's observations and files those of
+// importance ≥ 0.4 into the vault: tasks as backlog items, the rest as lines
+// of dated category files (decisions/, lessons/, people/<name>/, projects/…),
+// skipping what a file already holds in any form close enough.
+
+var typeToCategory = map[string]string{
+	"decision": "decisions", "preference": "preferences", "fact": "facts", "commitment": "commitments",
+	"task": "commitments", "todo": "commitments", "commitment-unresolved": "commitments",
+	"milestone": "projects", "lesson": "lessons", "relationship": "people", "project": "projects",
+}
+
+var (
+	pastTenseTaskRE   = model.MustJSRegexp(`\b(completed|shipped|deployed|fixed|merged|finished|resolved|closed)\b`, "i")
+	futureTaskRE      = model.MustJSRegexp(`\b(need to|should|todo|must|plan to)\b`, "i")
+	bracketTagRE      = model.MustJSRegexp(`\[[^\]]+\]\s*`, "g")
+	taskRoleRE        = model.MustJSRegexp(`^(?:user|assistant)\s*:\s*`, "i")
+	todoTitleRE       = model.MustJSRegexp(`^(?:todo:\s*|we need to\s+|don't forget(?: to)?\s+|remember to\s+|make sure to\s+)`, "i")
+	taskTitleRE       = model.MustJSRegexp(`^(?:i'?ll\s+|i will\s+|let me\s+|(?:i'?m\s+)?going to\s+|plan to\s+|should\s+)`, "i")
+	unresolvedTitleRE = model.MustJSRegexp(`^(?:need to figure out\s+|tbd[:\s-]*|to be determined[:\s-]*)`, "i")
+	spacesRE          = model.MustJSRegexp(`\s+`, "g")
+	leadingJunkRE     = model.MustJSRegexp(`^[^a-zA-Z0-9]+`, "")
+	trailingPunctRE   = model.MustJSRegexp(`[.?!:;,]+$`, "")
+	titleNonWordRE    = model.MustJSRegexp(`[^\w\s]`, "g")
+	wikiLinkRE        = model.MustJSRegexp(`\[\[[^\]]*\]\]`, "g")
+	wikiTargetRE      = model.MustJSRegexp(`\[\[([^\]]+)\]\]`, "g")
+	lineDashRE        = model.MustJSRegexp(`^-\s*`, "")
+	slugNonWordRE     = model.MustJSRegexp(`[^\w\s-]`, "g")
+	dashesRE          = model.MustJSRegexp(`-+`, "g")
+	edgeDashesRE      = model.MustJSRegexp(`^-+|-+$`, "g")
+	nonSlugRE         = model.MustJSRegexp(`[^a-z0-9-]`, "g")
+	namePatternRE     = model.MustJSRegexp(`\b([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})?)\b`, "g")
+	oneNameRE         = model.MustJSRegexp(`^[A-Z][a-z]+$`, "")
+	twoNamesRE        = model.MustJSRegexp(`^[A-Z][a-z]+ [A-Z][a-z]+$`, "")
+	regexLiteralRE    = model.MustJSRegexp(`^\/(.+)\/([a-z]*)$`, "i")
+	personPatterns    = []*model.JSRegexp{
+		model.MustJSRegexp(`(?:talked to|met with|spoke with|chatted with|discussed with|emailed|called|messaged)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)`, ""),
+		model.MustJSRegexp(`([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:said|asked|told|mentioned|from|at)\b`, ""),
+		model.MustJSRegexp(`\b(?:client|partner|colleague|contact)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)`, "i"),
+	}
+)
+
+var wikiSkipWords = toSet("The This That These Those There Then Than When Where What Which While With Would Will Should Could About After Before Between Because Also Always Already Another Any Each Every From Have Has Had Into Just Keep Like Made Make Many More Most Much Must Need Never Next None Not Now Only Other Over Same Some Such Sure Take Them They Too Under Until Upon Very Want Were Work Yet Decision Error Deadline Friday Monday Tuesday Wednesday Thursday Saturday Sunday January February March April May June July August September October November December Today Tomorrow Yesterday Message Feature Session Update System User Processed Working Built Deployed Discussed Talked Mentioned Requested Asked Said")
+
+var wikiKnownEntities = toSet("PostgreSQL MongoDB Railway Vercel React Vue Svelte Express NestJS Prisma Docker Kubernetes Redis GraphQL Stripe ClawVault OpenClaw GitHub Obsidian")
+
+func toSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// routeContext is what ClawVault knows of the session being routed.
+type routeContext struct {
+	Source, SessionKey, TranscriptID string
+}
+
+// workItem is a task or backlog item the router deduplicates against.
+type workItem struct {
+	kind   string // task | backlog
+	slug   string
+	title  string
+	status string
+	// source is the front matter's source; hasSource is false when it is
+	// absent or null (ClawVault's ?? "observer" then applies).
+	source    model.FrontValue
+	hasSource bool
+	tags      []string
+	created   int64
+	hasTime   bool
+	// priority orders tasks (critical, high, medium, low).
+	priority int
+}
+
+// routedLine is one line the router added to a file.
+type routedLine struct {
+	Path string // relative to the vault
+	Type string
+}
+
+type routeResult struct {
+	Lines     []routedLine
+	Backlog   []string // created backlog items, relative paths
+	Touched   []string // existing items marked as seen again
+	DedupHits int
+	Skipped   []string // things left alone, and why
+}
+
+type router struct {
+	vault  string
+	files  *vaultFiles
+	fsys   store.FS
+	fixes  Fixes
+	now    func() time.Time
+	routes []routeRule
+	// projects are the vault's known projects, sorted as listProjects sorts.
+	projects []knownProject
+	// tasks and backlog are loaded once per sweep; created holds the
+	// backlog items this sweep wrote, which join the list at the next route.
+	tasks, backlog []workItem
+	loaded         bool
+	dedup          map[string]*lineIndex
+	notes          []string
+}
+
+type routeRule struct {
+	pattern  string
+	target   string
+	priority int
+	re       *model.JSRegexp
+}
+
+type knownProject struct {
+	slug, normalizedSlug, normalizedTitle string
+	slugRE                                *model.JSRegexp
+	sortKey                               int64
+}
+
+func newRouter(vault string, files *vaultFiles, fsys store.FS, fixes Fixes, now func() time.Time) *router {
+	return &router{vault: vault, files: files, fsys: fsys, fixes: fixes, now: now, dedup: map[string]*lineIndex{}}
+}
+
+// load reads what the router consults: custom routes from .clawvault.json,
+// known projects, tasks and backlog items. ClawVault re-reads them for every
+// session; within one sweep only the sweep itself changes them, and it
+// tracks its own changes.
+func (r *router) load() error {
+	if r.loaded {
+		return nil
+	}
+	r.loaded = true
+	r.routes = r.loadRoutes()
+	r.projects = r.loadProjects()
+	var err error
+	if r.tasks, err = r.loadWorkItems("tasks"); err != nil {
+		return err
+	}
+	r.backlog, err = r.loadWorkItems("backlog")
+	return err
+}
+
+// route files the day's observations.
+func (r *router) route(obs []model.Observation, ctx routeContext) (routeResult, error) {
+	var res routeResult
+	if err := r.load(); err != nil {
+		return res, err
+	}
+	known := r.knownWorkItems()
+	for _, item := range obs {
+		if item.Importance < 0.4 {
+			continue
+		}
+		if item.Type == "task" || item.Type == "todo" || item.Type == "commitment-unresolved" {
+			if err := r.routeTask(item, ctx, &known, &res); err != nil {
+				return res, err
+			}
+			continue
+		}
+		category := typeToCategory[item.Type]
+		if category == "" {
+			continue
+		}
+		if err := r.appendToCategory(category, item, &res); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// knownWorkItems is loadExistingWorkItems: tasks by priority then newest,
+// then backlog items newest first.
+func (r *router) knownWorkItems() []workItem {
+	tasks := slices.Clone(r.tasks)
+	slices.SortStableFunc(tasks, func(a, b workItem) int {
+		if a.priority != b.priority {
+			return a.priority - b.priority
+		}
+		return compareCreatedDesc(a, b)
+	})
+	backlog := slices.Clone(r.backlog)
+	slices.SortStableFunc(backlog, compareCreatedDesc)
+	return append(tasks, backlog...)
+}
+
+func compareCreatedDesc(a, b workItem) int {
+	if a.hasTime && b.hasTime {
+		return cmp.Compare(b.created, a.created)
+	}
+	return 0 // NaN compares as equal in V8's sort
+}
+
+func (r *router) loadWorkItems(dir string) ([]workItem, error) {
+	entries, err := r.fsys.ReadDir(filepath.Join(r.vault, dir))
+	if err != nil {
+		return nil, nil // a missing folder is no items, as in ClawVault
+	}
+	var items []workItem
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".md") {
+			continue
+		}
+		slug := strings.TrimSuffix(e.Name(), ".md")
+		data, exists, err := r.files.read(filepath.Join(r.vault, dir, e.Name()))
+		if err != nil || !exists {
+			continue
+		}
+		doc, err := model.ParseMatter(string(data))
+		if err != nil {
+			continue // ClawVault's readTask/readBacklogItem skip what does not parse
+		}
+		items = append(items, workItemOf(dir, slug, doc))
+	}
+	return items, nil
+}
+
+func workItemOf(dir, slug string, doc model.MatterDoc) workItem {
+	it := workItem{kind: "task", slug: slug, title: extractTitle(doc.Content)}
+	if it.title == "" {
+		it.title = slug
+	}
+	if src, ok := doc.Data.Get("source"); ok && src.Kind != model.FrontNull {
+		it.source, it.hasSource = src, true
+	}
+	if tags, ok := doc.Data.Get("tags"); ok {
+		it.tags = tags.Strings()
+	}
+	if created, ok := doc.Data.Get("created"); ok {
+		it.created, it.hasTime = created.DateMillis()
+	}
+	if dir == "backlog" {
+		it.kind = "backlog"
+		it.status = "open"
+		if slices.Contains(it.tags, "done") {
+			it.status = "done"
+		}
+		return it
+	}
+	if st, ok := doc.Data.Get("status"); ok && st.IsString() {
+		it.status = st.Str
+	}
+	it.priority = 3
+	if p, ok := doc.Data.Get("priority"); ok && p.IsString() {
+		switch p.Str {
+		case "critical":
+			it.priority = 0
+		case "high":
+			it.priority = 1
+		case "medium":
+			it.priority = 2
+		}
+	}
+	return it
+}
+
+// extractTitle is /^#\s+(.+)$/m with JavaScript's line terminators and
+// backtracking: the first line starting with "#" and white space (which may
+// run over line ends) followed by text.
+func extractTitle(content string) string {
+	isTerm := func(r rune) bool { return r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029 }
+	runes := []rune(content)
+	for p := 0; p < len(runes); p++ {
+		if runes[p] != '#' || p > 0 && !isTerm(runes[p-1]) {
+			continue
+		}
+		j := p + 1
+		s := j
+		for s < len(runes) && model.IsJSSpace(runes[s]) {
+			s++
+		}
+		if s == j {
+			continue
+		}
+		if s < len(runes) {
+			e := s
+			for e < len(runes) && !isTerm(runes[e]) {
+				e++
+			}
+			return model.JSTrim(string(runes[s:e]))
+		}
+		for m := s - 1; m > j; m-- {
+			if !isTerm(runes[m]) {
+				return "" // matched, but only white space
+			}
+		}
+	}
+	return ""
+}
+
+func (r *router) routeTask(item model.Observation, ctx routeContext, known *[]workItem, res *routeResult) error {
+	if pastTenseTaskRE.MatchString(item.Content) && !futureTaskRE.MatchString(item.Content) {
+		return nil // likely completed, as ClawVault judges it
+	}
+	title := r.deriveTaskTitle(item.Content, item.Type)
+	if title == "" {
+		return nil
+	}
+	if dup := findDuplicateWorkItem(title, *known); dup != nil {
+		res.DedupHits++
+		if item.Type == "commitment-unresolved" && dup.status != "done" {
+			return r.touch(dup, res)
+		}
+		return nil
+	}
+	tags := []string{"open", "observer"}
+	switch item.Type {
+	case "task":
+		tags = append(tags, "task")
+	case "todo":
+		tags = append(tags, "todo")
+	case "commitment-unresolved":
+		tags = append(tags, "commitment")
+	}
+	slug := slugify(title)
+	rel := filepath.Join("backlog", slug+".md")
+	path := filepath.Join(r.vault, rel)
+	_, exists, err := r.files.read(path)
+	if err != nil {
+		return err
+	}
+	if exists {
+		res.DedupHits++
+		return nil
+	}
+	created := model.FormatISOTime(r.now())
+	fm := model.NewFrontmatter()
+	fm.Set("created", model.StringValue(created))
+	fm.Set("source", model.StringValue("observer"))
+	fm.Set("tags", model.StringsValue(tags))
+	body := "# " + title + "\n" + "\n[[observer]]\n" + "\n" + taskContext(item, ctx) + "\n"
+	text, err := model.StringifyMatter(body, fm)
+	if err != nil {
+		res.Skipped = append(res.Skipped, fmt.Sprintf("%s: %v", rel, err))
+		return nil
+	}
+	op := func(content []byte, exists bool) ([]byte, bool) {
+		if exists {
+			return content, true // created meanwhile by someone else: theirs wins
+		}
+		return []byte(text), true
+	}
+	if err := r.files.apply(path, op); err != nil {
+		return err
+	}
+	it := workItem{kind: "backlog", slug: slug, title: title, status: "open", source: model.StringValue("observer"), hasSource: true, tags: tags}
+	it.created, it.hasTime = model.ParseISOTime(created)
+	*known = append(*known, it)
+	r.backlog = append(r.backlog, it)
+	res.Backlog = append(res.Backlog, rel)
+	return nil
+}
+
+// deriveTaskTitle is ClawVault's deriveTaskTitle (see Fixes for the role).
+func (r *router) deriveTaskTitle(content, typ string) string {
+	title := model.JSTrim(bracketTagRE.ReplaceAll(leadingTimeRE.ReplaceFirst(content, ""), ""))
+	if r.fixes.TaskTitlesWithoutRole {
+		title = taskRoleRE.ReplaceFirst(title, "")
+	}
+	switch typ {
+	case "todo":
+		title = todoTitleRE.ReplaceFirst(title, "")
+	case "task":
+		title = taskTitleRE.ReplaceFirst(title, "")
+	case "commitment-unresolved":
+		title = unresolvedTitleRE.ReplaceFirst(title, "")
+	}
+	title = spacesRE.ReplaceAll(title, " ")
+	title = leadingJunkRE.ReplaceFirst(title, "")
+	title = model.JSTrim(trailingPunctRE.ReplaceFirst(title, ""))
+	return model.SliceUTF16(title, 120)
+}
+
+func normalizeTaskTitle(title string) string {
+	t := model.JSTrim(spacesRE.ReplaceAll(titleNonWordRE.ReplaceAll(model.JSToLower(title), " "), " "))
+	return model.SliceUTF16(t, 50)
+}
+
+func findDuplicateWorkItem(title string, known []workItem) *workItem {
+	n := normalizeTaskTitle(title)
+	if n == "" {
+		return nil
+	}
+	for i := range known {
+		e := normalizeTaskTitle(known[i].title)
+		if e == "" {
+			continue
+		}
+		if e == n || jaccardWords(n, e) > 0.8 {
+			return &known[i]
+		}
+	}
+	return nil
+}
+
+func jaccardWords(a, b string) float64 {
+	wa, wb := wordSet(a), wordSet(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return 0
+	}
+	inter := 0
+	for w := range wa {
+		if wb[w] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(wa)+len(wb)-inter)
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Split(s, " ") {
+		if w != "" {
+			m[w] = true
+		}
+	}
+	return m
+}
+
+// slugify is task-utils' slugify.
+func slugify(text string) string {
+	s := slugNonWordRE.ReplaceAll(model.JSToLower(text), "")
+	s = spacesRE.ReplaceAll(s, "-")
+	s = dashesRE.ReplaceAll(s, "-")
+	return model.JSTrim(edgeDashesRE.ReplaceAll(s, ""))
+}
+
+// taskContext is buildTaskContextContent.
+func taskContext(item model.Observation, ctx routeContext) string {
+	lines := []string{"Auto-extracted by observer from session transcript."}
+	if ctx.SessionKey != "" {
+		lines = append(lines, "Session: "+ctx.SessionKey)
+	}
+	if ctx.TranscriptID != "" {
+		lines = append(lines, "Transcript: "+ctx.TranscriptID)
+	}
+	if ctx.Source != "" {
+		lines = append(lines, "Source: "+ctx.Source)
+	}
+	approx := item.Date
+	if m := clockTimeRE.FindStringSubmatch(item.Content); m != nil {
+		approx = item.Date + " " + m[0]
+	}
+	lines = append(lines, "Approximate timestamp: "+approx, "Observation type: "+item.Type, "Original observation: "+item.Content)
+	return strings.Join(lines, "\n")
+}
+
+// touch is touchExistingWorkItem: an unresolved commitment seen again marks
+// its open task updated, or its backlog item tagged "commitment" and seen.
+func (r *router) touch(item *workItem, res *routeResult) error {
+	dir := "tasks"
+	if item.kind == "backlog" {
+		dir = "backlog"
+	}
+	rel := filepath.Join(dir, item.slug+".md")
+	path := filepath.Join(r.vault, rel)
+	now := model.FormatISOTime(r.now())
+	var newTags []string
+	if item.kind == "backlog" {
+		newTags = mergeTags(item.tags, []string{"commitment"})
+	}
+	var opErr error
+	op := func(content []byte, exists bool) ([]byte, bool) {
+		if !exists {
+			return content, exists
+		}
+		doc, err := model.ParseMatter(string(content))
+		if err != nil {
+			opErr = err
+			return content, exists
+		}
+		fm := doc.Data.Clone()
+		if item.kind == "task" {
+			fm.Set("updated", model.StringValue(now))
+		} else {
+			src := model.StringValue("observer")
+			if item.hasSource {
+				src = item.source
+			}
+			fm.Set("source", src)
+			fm.Set("tags", model.StringsValue(newTags))
+			fm.Set("lastSeen", model.StringValue(now))
+		}
+		text, err := model.StringifyMatter(doc.Content, fm)
+		if err != nil {
+			opErr = err
+			return content, exists
+		}
+		return []byte(text), true
+	}
+	if err := r.files.apply(path, op); err != nil {
+		return err
+	}
+	if opErr != nil {
+		res.Skipped = append(res.Skipped, fmt.Sprintf("%s left as it is: %v", rel, opErr))
+		return nil
+	}
+	if item.kind == "backlog" {
+		item.tags = newTags
+		for i := range r.backlog {
+			if r.backlog[i].slug == item.slug {
+				r.backlog[i].tags = newTags
+			}
+		}
+	}
+	res.Touched = append(res.Touched, rel)
+	return nil
+}
+
+func mergeTags(groups ...[]string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range groups {
+		for _, t := range g {
+			n := model.JSToLower(model.JSTrim(t))
+			if n != "" && !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// lineIndex caches a category file's lines as the dedup compares them.
+type lineIndex struct {
+	norms []string
+	exact map[string]bool
+	grams []map[string]bool // bigram sets, built when first needed
+}
+
+func (r *router) appendToCategory(category string, item model.Observation, res *routeResult) error {
+	dir, label := r.resolveTarget(category, item)
+	rel := filepath.Join(dir, item.Date+".md")
+	path := filepath.Join(r.vault, rel)
+	content, exists, err := r.files.read(path)
+	if err != nil {
+		return err
+	}
+	idx := r.dedup[path]
+	if idx == nil {
+		idx = indexLines(string(content), exists, item.Date)
+		r.dedup[path] = idx
+	}
+	normalizedNew := normalizeForDedup(item.Content)
+	if idx.isDuplicate(normalizedNew) {
+		res.DedupHits++
+		return nil
+	}
+	entry := model.RenderObservationLine(model.Observation{Type: item.Type, Confidence: item.Confidence,
+		Importance: item.Importance, Content: addWikiLinks(item.Content)})
+	header := "# " + label + " \u2014 " + item.Date + "\n"
+	date := item.Date
+	op := func(content []byte, exists bool) ([]byte, bool) {
+		existing := ""
+		if exists {
+			existing = model.JSTrim(string(content))
+		}
+		if existing != "" && indexLines(existing, true, date).isDuplicate(normalizedNew) {
+			return content, exists // the line arrived meanwhile
+		}
+		if existing == "" {
+			return []byte(header + "\n" + entry + "\n"), true
+		}
+		return []byte(existing + "\n" + entry + "\n"), true
+	}
+	if err := r.files.apply(path, op); err != nil {
+		return err
+	}
+	if !exists || model.JSTrim(string(content)) == "" {
+		idx.add(normalizeLineForDedup(strings.TrimSuffix(header, "\n"), date))
+	}
+	idx.add(normalizedNew)
+	res.Lines = append(res.Lines, routedLine{Path: rel, Type: item.Type})
+	return nil
+}
+
+func indexLines(content string, exists bool, date string) *lineIndex {
+	idx := &lineIndex{exact: map[string]bool{}}
+	existing := ""
+	if exists {
+		existing = model.JSTrim(content)
+	}
+	// "".split(/\r?\n/) is [""]: an empty file has one empty line.
+	for _, line := range strings.Split(existing, "\n") {
+		idx.add(normalizeLineForDedup(strings.TrimSuffix(line, "\r"), date))
+	}
+	return idx
+}
+
+func normalizeLineForDedup(line, date string) string {
+	lineContent := model.JSTrim(lineDashRE.ReplaceFirst(line, ""))
+	if o, ok := model.ParseObservationLine(lineContent, date); ok {
+		return normalizeForDedup(o.Content)
+	}
+	return normalizeForDedup(lineContent)
+}
+
+func (x *lineIndex) add(norm string) {
+	x.norms = append(x.norms, norm)
+	x.exact[norm] = true
+	if x.grams != nil {
+		x.grams = append(x.grams, bigrams(norm))
+	}
+}
+
+// isDuplicate is appendToCategory's two passes: an identical line, then a
+// line containing the other (or contained in it) or one whose word bigrams
+// overlap by more than 0.8 (Jaccard), both longer than 10.
+func (x *lineIndex) isDuplicate(n string) bool {
+	if x.exact[n] {
+		return true
+	}
+	nl := model.UTF16Len(n)
+	if nl <= 10 {
+		return false
+	}
+	var ng map[string]bool
+	for i, e := range x.norms {
+		el := model.UTF16Len(e)
+		if el <= 10 {
+			continue
+		}
+		shorter, longer := e, n
+		if nl < el {
+			shorter, longer = n, e
+		}
+		if strings.Contains(longer, shorter) {
+			return true
+		}
+		if ng == nil {
+			ng = bigrams(n)
+		}
+		if x.grams == nil {
+			x.grams = make([]map[string]bool, len(x.norms))
+			for j, s := range x.norms {
+				x.grams[j] = bigrams(s)
+			}
+		}
+		if jaccardSets(ng, x.grams[i]) > 0.8 {
+			return true
+		}
+	}
+	return false
+}
+
+func bigrams(s string) map[string]bool {
+	words := strings.Split(s, " ")
+	m := make(map[string]bool, len(words))
+	for i := 0; i < len(words)-1; i++ {
+		m[words[i]+" "+words[i+1]] = true
+	}
+	return m
+}
+
+func jaccardSets(a, b map[string]bool) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for g := range a {
+		if b[g] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// normalizeForDedup is the router's: wiki-link brackets removed, then the
+// observation normalization.
+func normalizeForDedup(content string) string {
+	if strings.Contains(content, "[[") {
+		content = wikiLinkRE.ReplaceAllFunc(content, func(s string, idx []int) string {
+			m := s[idx[0]:idx[1]]
+			return strings.ReplaceAll(strings.ReplaceAll(m, "[[", ""), "]]", "")
+		})
+	}
+	return model.NormalizeObservationContent(content)
+}
+
+// addWikiLinks is the router's auto-linking of capitalized words.
+func addWikiLinks(content string) string {
+	if strings.Contains(content, "[[") {
+		return content
+	}
+	return namePatternRE.ReplaceAllFunc(content, func(s string, idx []int) string {
+		m := s[idx[0]:idx[1]]
+		switch {
+		case wikiSkipWords[m]:
+			return m
+		case wikiKnownEntities[m]:
+			return "[[" + m + "]]"
+		case oneNameRE.MatchString(m) && len(m) >= 3, twoNamesRE.MatchString(m):
+			return "[[" + m + "]]"
+		}
+		return m
+	})
+}
+
+// resolveTarget is resolveFilePath without the file name: the folder
+// (relative to the vault) and the label of a new file's heading.
+func (r *router) resolveTarget(category string, item model.Observation) (dir, label string) {
+	if sub := r.customEntityPath(item.Content, category); sub != "" {
+		return filepath.Join(category, sub), category + "/" + sub
+	}
+	if category == "projects" {
+		if slug := r.matchProject(item.Content); slug != "" {
+			return filepath.Join(category, slug), category + "/" + slug
+		}
+	} else if category == "people" {
+		for _, re := range personPatterns {
+			if m := re.FindStringSubmatch(item.Content); m != nil && m[1] != "" {
+				slug := toSlug(m[1])
+				return filepath.Join(category, slug), category + "/" + slug
+			}
+		}
+	}
+	return category, category
+}
+
+func toSlug(name string) string {
+	return nonSlugRE.ReplaceAll(spacesRE.ReplaceAll(model.JSToLower(name), "-"), "")
+}
+
+func (r *router) customEntityPath(content, category string) string {
+	if category != "people" && category != "projects" || len(r.routes) == 0 {
+		return ""
+	}
+	for _, rule := range r.routes {
+		if rule.re != nil {
+			if !rule.re.MatchString(content) {
+				continue
+			}
+		} else if !strings.Contains(model.JSToLower(content), model.JSToLower(rule.pattern)) {
+			continue
+		}
+		var parts []string
+		for _, p := range strings.Split(rule.target, "/") {
+			if p = model.JSTrim(p); p != "" {
+				parts = append(parts, p)
+			}
+		}
+		if len(parts) < 2 || parts[0] != category {
+			return ""
+		}
+		return strings.Join(parts[1:], "/")
+	}
+	return ""
+}
+
+// loadRoutes reads the custom routes of .clawvault.json (normalizeRoutes):
+// a pattern, a target and a positive priority each; highest priority first.
+func (r *router) loadRoutes() []routeRule {
+	data, err := r.fsys.ReadFile(filepath.Join(r.vault, ".clawvault.json"))
+	if err != nil {
+		return nil
+	}
+	var doc struct {
+		Routes []json.RawMessage `json:"routes"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	var rules []routeRule
+	for _, raw := range doc.Routes {
+		var rule struct {
+			Pattern  any `json:"pattern"`
+			Target   any `json:"target"`
+			Priority any `json:"priority"`
+		}
+		if json.Unmarshal(raw, &rule) != nil {
+			continue
+		}
+		pattern, _ := rule.Pattern.(string)
+		target, _ := rule.Target.(string)
+		pattern, target = model.JSTrim(pattern), model.JSTrim(target)
+		prio, ok := rule.Priority.(float64)
+		if pattern == "" || target == "" || !ok || prio < 1 || prio != float64(int(prio)) {
+			continue
+		}
+		rr := routeRule{pattern: pattern, target: target, priority: int(prio)}
+		if m := regexLiteralRE.FindStringSubmatch(pattern); m != nil {
+			re, err := model.CompileJSRegexp(m[1], m[2])
+			if err != nil {
+				r.notes = append(r.notes, fmt.Sprintf("custom route %s is skipped: %v", pattern, err))
+				continue
+			}
+			rr.re = re
+		}
+		rules = append(rules, rr)
+	}
+	slices.SortStableFunc(rules, func(a, b routeRule) int {
+		if a.priority != b.priority {
+			return b.priority - a.priority
+		}
+		return cmp.Or(cmp.Compare(strings.ToLower(a.pattern), strings.ToLower(b.pattern)), cmp.Compare(a.pattern, b.pattern))
+	})
+	return rules
+}
+
+// loadProjects is listProjects: projects/<slug>.md documents with
+// type: project, most recently updated first.
+func (r *router) loadProjects() []knownProject {
+	dir := filepath.Join(r.vault, "projects")
+	entries, err := r.fsys.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []knownProject
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		slug := strings.TrimSuffix(name, ".md")
+		if isDateSlug(slug) {
+			continue
+		}
+		data, err := r.fsys.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		doc, err := model.ParseMatter(string(data))
+		if err != nil || doc.Data.GetString("type") != "project" {
+			continue
+		}
+		created := doc.Data.GetString("created")
+		if created == "" {
+			created = "1970-01-01T00:00:00.000Z"
+		}
+		updated := doc.Data.GetString("updated")
+		if updated == "" {
+			updated = created
+		}
+		key, _ := model.ParseISOTime(updated)
+		title := extractTitle(doc.Content)
+		if title == "" {
+			title = slug
+		}
+		norm := normalizeProjectReference(slug)
+		re, err := model.CompileJSRegexp(`\b`+regexpQuoteJS(norm)+`\b`, "i")
+		if err != nil {
+			continue
+		}
+		out = append(out, knownProject{slug: slug, normalizedSlug: norm, normalizedTitle: model.JSToLower(title), slugRE: re, sortKey: key})
+	}
+	slices.SortStableFunc(out, func(a, b knownProject) int { return cmp.Compare(b.sortKey, a.sortKey) })
+	return out
+}
+
+// isDateSlug is /^\d{4}-\d{2}-\d{2}$/.
+func isDateSlug(s string) bool {
+	return len(s) == 10 && s[4] == '-' && s[7] == '-' && allDigits(s[:4]+s[5:7]+s[8:])
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+var projectRefJunkRE = model.MustJSRegexp(`[^\w\s-]`, "g")
+
+func normalizeProjectReference(v string) string {
+	s := projectRefJunkRE.ReplaceAll(model.JSToLower(v), "")
+	s = spacesRE.ReplaceAll(s, "-")
+	s = dashesRE.ReplaceAll(s, "-")
+	return model.JSTrim(edgeDashesRE.ReplaceAll(s, ""))
+}
+
+func regexpQuoteJS(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune(`.*+?^${}()|[]\`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func (r *router) matchProject(content string) string {
+	if len(r.projects) == 0 {
+		return ""
+	}
+	lower := model.JSToLower(content)
+	var targets []string
+	for _, m := range wikiTargetRE.FindAllStringSubmatch(content) {
+		t := model.JSTrim(strings.SplitN(strings.SplitN(m[1], "|", 2)[0], "#", 2)[0])
+		if t != "" {
+			targets = append(targets, normalizeProjectReference(t))
+		}
+	}
+	for _, p := range r.projects {
+		if slices.Contains(targets, p.normalizedSlug) {
+			return p.slug
+		}
+		if p.normalizedTitle != "" && strings.Contains(lower, p.normalizedTitle) {
+			return p.slug
+		}
+		if p.slugRE.MatchString(content) {
+			return p.slug
+		}
+	}
+	return ""
+}

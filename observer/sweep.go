@@ -1,0 +1,786 @@
+package observer
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store"
+)
+
+// SweepOptions configure one observation sweep.
+type SweepOptions struct {
+	// Workspace is where to look. Snapshot, when set (the TUI has one),
+	// saves the scan; its cursors are read again under the lock.
+	Workspace *store.Workspace
+	Snapshot  *store.Snapshot
+	// Agents to sweep; empty means the one ClawVault would observe
+	// (--agent, $OPENCLAW_AGENT_ID, else main).
+	Agents []string
+	// MinNewBytes overrides the scaled thresholds (ClawVault's --min-new).
+	MinNewBytes int64
+	// MaxSessions caps the sweep to the sessions with the most pending
+	// bytes, largest first; 0 takes every candidate in ClawVault's order.
+	MaxSessions int
+	// IncludeResets also observes .jsonl.reset.<ts> archives (see resets.go).
+	IncludeResets bool
+	// Compressor defaults to the rules.
+	Compressor Compressor
+	// Fixes defaults to DefaultFixes; the zero Fixes is ClawVault's
+	// behaviour byte for byte.
+	Fixes *Fixes
+	// Now is the clock (observation times, cursor times, file dates).
+	Now func() time.Time
+	// FS and WriteFS are the file-system seams; nil means the real ones.
+	FS      store.FS
+	WriteFS store.WriteFS
+	// Progress receives progress reports.
+	Progress ProgressFunc
+	// CommitEvery writes what is done after this much time (default 15 s),
+	// so a long sweep keeps its progress; the sweep also commits at its end
+	// and when it is cancelled.
+	CommitEvery time.Duration
+	// Command names the sweep in the lock file ("clawvault-tui observe").
+	Command string
+}
+
+// SweepReport is what a sweep did. Its JSON is observe --json's (DESIGN.md
+// §4: fields are added, never renamed).
+type SweepReport struct {
+	DryRun     bool            `json:"dryRun"`
+	Checked    int             `json:"checked"`
+	Candidates []Candidate     `json:"candidates"`
+	Observed   []SessionResult `json:"observed"`
+	Errors     []string        `json:"errors"`
+
+	Agents     []string `json:"agents"`
+	Compressor string   `json:"compressor"`
+	// ClawVaultCompat is true when the sweep wrote exactly what ClawVault
+	// would (no fixes).
+	ClawVaultCompat bool `json:"clawvaultCompat"`
+	// Failed sessions kept their cursors and are retried by the next sweep.
+	Failed []SessionResult `json:"failed"`
+	// Skipped candidates were not reached: over --max-sessions, or after a
+	// cancel.
+	Skipped      []Candidate    `json:"skipped"`
+	Fallbacks    []FallbackNote `json:"fallbacks"`
+	BytesRead    int64          `json:"bytesRead"`
+	Observations int            `json:"observations"`
+	ByType       map[string]int `json:"observationsByType"`
+	Routed       map[string]int `json:"routed"` // lines added per file (relative to the vault)
+	Commits      int            `json:"commits"`
+	Cancelled    bool           `json:"cancelled"`
+	Recovered    *RecoveryNote  `json:"recovered,omitempty"`
+	Notes        []string       `json:"notes"`
+	StartedAt    string         `json:"startedAt"`
+	DurationMs   int64          `json:"durationMs"`
+	duration     time.Duration
+}
+
+// Duration is how long the sweep took.
+func (r *SweepReport) Duration() time.Duration { return r.duration }
+
+// SessionResult is what a sweep did with one session.
+type SessionResult struct {
+	Agent        string `json:"agent"`
+	SessionKey   string `json:"sessionKey"`
+	SessionID    string `json:"sessionId"`
+	CursorID     string `json:"cursorId"`
+	Source       string `json:"source"`
+	File         string `json:"file"`
+	ResetArchive bool   `json:"resetArchive,omitempty"`
+	StartOffset  int64  `json:"startOffset"`
+	NextOffset   int64  `json:"nextOffset"`
+	BytesRead    int64  `json:"bytesRead"`
+	Messages     int    `json:"messages"`
+	// MalformedLines are lines of the range that are not JSON: skipped, as
+	// ClawVault skips them, and counted here.
+	MalformedLines int `json:"malformedLines"`
+	// PartialTail: the last line has no newline yet; it waits.
+	PartialTail  bool           `json:"partialTail,omitempty"`
+	Observations int            `json:"observations"`
+	ByType       map[string]int `json:"byType"`
+	Routed       []RoutedFile   `json:"routed"`
+	Backlog      []string       `json:"backlog"`
+	Touched      []string       `json:"touched,omitempty"`
+	Cursor       *CursorOut     `json:"cursor"`
+	Fallbacks    []string       `json:"fallbacks,omitempty"`
+	Error        string         `json:"error,omitempty"`
+}
+
+// RoutedFile is a file the router added lines to.
+type RoutedFile struct {
+	Path  string `json:"path"`
+	Lines int    `json:"lines"`
+}
+
+// CursorOut is a cursor as written to observe-cursors.json.
+type CursorOut struct {
+	LastObservedOffset int64  `json:"lastObservedOffset"`
+	LastObservedAt     string `json:"lastObservedAt"`
+	SessionKey         string `json:"sessionKey"`
+	LastFileSize       int64  `json:"lastFileSize"`
+}
+
+// FallbackNote is a model failure the rules stood in for.
+type FallbackNote struct {
+	SessionKey string `json:"sessionKey"`
+	Reason     string `json:"reason"`
+}
+
+// RecoveryNote is a commit an earlier sweep left half done.
+type RecoveryNote struct {
+	CursorsApplied int      `json:"cursorsApplied"`
+	Redo           []string `json:"redo"` // sessions the ledger never got: observed again
+}
+
+// ErrNoVault is a sweep without a vault to write to.
+var ErrNoVault = errors.New("no ClawVault vault: pass -v DIR or set CLAWVAULT_PATH")
+
+// Sweep runs one observation sweep: discover, select, read each candidate
+// from its cursor, compress, write the day file, route, and advance the
+// cursors of what was written. It holds the vault's sweep lock (a second
+// sweep gets a *store.BusyError). A cancelled context stops it between
+// sessions (or inside a long read or a model request); what was finished
+// is committed, and the rest keeps its cursors for the next sweep. The
+// report is returned even when err is not nil.
+func Sweep(ctx context.Context, opt SweepOptions) (*SweepReport, error) {
+	s, err := newSweeper(opt)
+	if err != nil {
+		return nil, err
+	}
+	return s.run(ctx)
+}
+
+type sweeper struct {
+	opt      SweepOptions
+	fixes    Fixes
+	vault    string
+	fsys     store.FS
+	w        store.WriteFS
+	now      func() time.Time
+	comp     Compressor
+	files    *vaultFiles
+	router   *router
+	days     map[string]*dayState
+	raws     map[string]*store.PendingAppend
+	rawOrder []string
+	pending  []pendingSession
+	report   *SweepReport
+
+	// Progress: bytesDone counts the finished sessions' pending bytes plus
+	// what the current read has covered of its own.
+	bytesTotal, bytesDone int64
+	sessionsTotal         int
+	sessionsDone          int
+	observations          int
+	lastCommit            time.Time
+}
+
+type pendingSession struct {
+	result  SessionResult
+	update  *model.CursorUpdate
+	rawPath string
+}
+
+func newSweeper(opt SweepOptions) (*sweeper, error) {
+	if opt.Workspace == nil && opt.Snapshot != nil {
+		opt.Workspace = opt.Snapshot.Workspace
+	}
+	if opt.Workspace == nil {
+		return nil, errors.New("a sweep needs a workspace")
+	}
+	if opt.Workspace.Vault == "" {
+		return nil, ErrNoVault
+	}
+	s := &sweeper{opt: opt, vault: opt.Workspace.Vault, fsys: opt.FS, w: opt.WriteFS, now: opt.Now, comp: opt.Compressor,
+		days: map[string]*dayState{}, raws: map[string]*store.PendingAppend{}}
+	if s.fsys == nil {
+		s.fsys = store.OS
+	}
+	if s.w == nil {
+		s.w = store.OSWriter
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.fixes = DefaultFixes()
+	if opt.Fixes != nil {
+		s.fixes = *opt.Fixes
+	}
+	if s.comp == nil {
+		s.comp = NewRulesCompressor(s.fixes)
+	}
+	if s.opt.CommitEvery == 0 {
+		s.opt.CommitEvery = 15 * time.Second
+	}
+	if s.opt.Command == "" {
+		s.opt.Command = "clawvault-tui observe"
+	}
+	s.files = newVaultFiles(s.fsys)
+	s.router = newRouter(s.vault, s.files, s.fsys, s.fixes, s.now)
+	s.report = &SweepReport{Candidates: []Candidate{}, Observed: []SessionResult{}, Errors: []string{}, Failed: []SessionResult{},
+		Skipped: []Candidate{}, Fallbacks: []FallbackNote{}, ByType: map[string]int{}, Routed: map[string]int{}, Notes: []string{},
+		Compressor: s.comp.Name(), ClawVaultCompat: s.fixes == Fixes{}}
+	return s, nil
+}
+
+func (s *sweeper) progress(stage, item string) {
+	s.opt.Progress.Report(Progress{Stage: stage, Done: s.bytesDone, Total: s.bytesTotal, Unit: "bytes", Item: item,
+		Sessions: s.sessionsDone, SessionsTotal: s.sessionsTotal, Observations: s.observations})
+}
+
+func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
+	start := s.now()
+	wall := time.Now()
+	s.report.StartedAt = model.FormatISOTime(start)
+	defer func() {
+		s.report.duration = time.Since(wall)
+		s.report.DurationMs = s.report.duration.Milliseconds()
+	}()
+	if err := store.CheckVault(s.vault); err != nil {
+		return s.report, err
+	}
+	unlock, err := store.LockVault(s.vault, store.CurrentOwner(s.opt.Command, start))
+	if err != nil {
+		return s.report, err
+	}
+	defer unlock()
+
+	if err := s.recover(); err != nil {
+		return s.report, err
+	}
+	s.progress("discover", "")
+	if err := ctx.Err(); err != nil {
+		s.report.Cancelled = true
+		return s.report, err
+	}
+	candidates, err := s.selectCandidates(ctx)
+	if err != nil {
+		return s.report, err
+	}
+	for _, c := range candidates {
+		s.bytesTotal += c.NewBytes
+	}
+	s.sessionsTotal = len(candidates)
+	s.lastCommit = time.Now()
+	var sweepErr error
+	for i, c := range candidates {
+		if err := ctx.Err(); err != nil {
+			s.report.Cancelled = true
+			s.report.Skipped = append(s.report.Skipped, candidates[i:]...)
+			sweepErr = err
+			break
+		}
+		if err := s.observe(ctx, c); err != nil {
+			// Something the sweep cannot continue after (a vault file it
+			// cannot read): what is not committed is dropped, untouched.
+			s.abortPending()
+			s.report.Skipped = append(s.report.Skipped, candidates[i+1:]...)
+			s.report.Errors = append(s.report.Errors, err.Error())
+			return s.report, err
+		}
+		if s.opt.CommitEvery > 0 && time.Since(s.lastCommit) >= s.opt.CommitEvery {
+			if err := s.commit(); err != nil {
+				s.report.Skipped = append(s.report.Skipped, candidates[i+1:]...)
+				return s.report, err
+			}
+		}
+	}
+	if err := s.commit(); err != nil {
+		return s.report, err
+	}
+	s.progress("done", "")
+	if sweepErr == nil && ctx.Err() != nil {
+		s.report.Cancelled = true
+		sweepErr = ctx.Err()
+	}
+	return s.report, sweepErr
+}
+
+// selectCandidates applies ClawVault's selection (and --include-resets and
+// --max-sessions) with the cursor file as it is now, under the lock.
+func (s *sweeper) selectCandidates(ctx context.Context) ([]Candidate, error) {
+	snap := s.opt.Snapshot
+	if snap == nil {
+		var err error
+		snap, err = store.Scan(ctx, s.fsys, s.opt.Workspace, store.ScanOptions{Now: s.now(), MinNewBytes: s.opt.MinNewBytes})
+		if err != nil {
+			return nil, err
+		}
+	}
+	fresh := *snap
+	fresh.Cursors = store.LoadCursors(s.fsys, s.vault)
+	if fresh.Cursors.Corrupt != "" {
+		s.report.Notes = append(s.report.Notes, fmt.Sprintf("%s does not parse (%s): as ClawVault does, every session counts as never observed, and the file is rewritten with the new cursors only", fresh.Cursors.Path, fresh.Cursors.Corrupt))
+	}
+	agents := s.opt.Agents
+	if len(agents) == 0 {
+		agents = []string{s.opt.Workspace.ObserverAgent}
+	}
+	s.report.Agents = agents
+	var all []Candidate
+	for _, id := range agents {
+		sel := Select(&fresh, id, s.opt.MinNewBytes)
+		s.report.Checked += sel.Checked
+		all = append(all, sel.Candidates...)
+		if s.opt.IncludeResets {
+			all = append(all, SelectResets(&fresh, id, s.opt.MinNewBytes)...)
+		}
+	}
+	s.report.Candidates = append(s.report.Candidates, all...)
+	if s.opt.MaxSessions > 0 && len(all) > s.opt.MaxSessions {
+		slices.SortStableFunc(all, func(a, b Candidate) int { return cmp.Compare(b.NewBytes, a.NewBytes) })
+		s.report.Skipped = append(s.report.Skipped, all[s.opt.MaxSessions:]...)
+		all = all[:s.opt.MaxSessions]
+	}
+	return all, nil
+}
+
+// observe reads, compresses and routes one session. A session that fails
+// (its transcript unreadable or changed under the read, a cancel) leaves
+// nothing behind and keeps its cursor; an error is returned only for what
+// stops the sweep.
+func (s *sweeper) observe(ctx context.Context, c Candidate) error {
+	now := s.now()
+	res := SessionResult{Agent: c.Agent, SessionKey: c.SessionKey, SessionID: c.SessionID, CursorID: c.CursorID, Source: c.Source,
+		File: c.File, ResetArchive: c.ResetArchive, StartOffset: c.StartOffset, NextOffset: c.StartOffset,
+		ByType: map[string]int{}, Routed: []RoutedFile{}, Backlog: []string{}}
+	s.progress("read", c.SessionKey)
+
+	rawPath := rawLedgerPath(s.vault, now)
+	raw, err := s.rawAppend(rawPath)
+	if err != nil {
+		return fmt.Errorf("cannot prepare the raw ledger %s: %w", rawPath, err)
+	}
+	mark := raw.Mark()
+	comp := s.comp.Begin(now)
+	var rawErr error
+	prefix := rawRecordPrefix(now, c.SessionKey, c.SessionID)
+	tag := "[" + c.Source + "] "
+	line := make([]byte, 0, 1024)
+	emit := func(msg string) {
+		tagged := tag + msg
+		line = append(append(line[:0], prefix...), `"message":`...)
+		line = append(model.AppendJSString(line, tagged), '}', '\n')
+		if _, err := raw.Write(line); err != nil && rawErr == nil {
+			rawErr = err
+		}
+		if cleaned := SanitizeMessage(tagged); cleaned != "" {
+			comp.Add(cleaned)
+		}
+	}
+	doneBefore, covered := s.bytesDone, int64(0)
+	defer func() { s.bytesDone = doneBefore + c.NewBytes }()
+	read, err := readIncremental(ctx, s.fsys, c.File, c.StartOffset, emit, func(n int64) {
+		covered += n
+		s.bytesDone = doneBefore + min(covered, c.NewBytes)
+		s.progress("read", c.SessionKey)
+	})
+	if err == nil {
+		err = rawErr
+	}
+	fail := func(err error) error {
+		if rbErr := raw.Rollback(mark); rbErr != nil {
+			return fmt.Errorf("%v; and the raw ledger could not be rolled back: %w", err, rbErr)
+		}
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			s.report.Cancelled = true
+			s.report.Skipped = append(s.report.Skipped, c)
+			return nil
+		}
+		res.Error = err.Error()
+		s.report.Failed = append(s.report.Failed, res)
+		s.report.Errors = append(s.report.Errors, fmt.Sprintf("%s (%s): %v; its cursor stays, the next sweep tries again", c.SessionKey, c.SessionID, err))
+		return nil
+	}
+	if err != nil {
+		return fail(err)
+	}
+	res.NextOffset, res.BytesRead, res.Messages = read.NextOffset, read.BytesRead, read.Messages
+	res.MalformedLines, res.PartialTail = read.Malformed, read.PartialTail
+
+	if read.Messages > 0 {
+		s.progress("compress", c.SessionKey)
+		day, err := s.day(now)
+		if err != nil {
+			return err
+		}
+		out, err := comp.Finish(ctx, day.promptText())
+		if err != nil {
+			return fail(err)
+		}
+		for _, reason := range out.Fallbacks {
+			res.Fallbacks = append(res.Fallbacks, reason)
+			s.report.Fallbacks = append(s.report.Fallbacks, FallbackNote{SessionKey: c.SessionKey, Reason: reason})
+		}
+		s.progress("route", c.SessionKey)
+		if err := s.mergeAndRoute(day, out.Observations, c, &res); err != nil {
+			return err
+		}
+	} else if err := raw.Rollback(mark); err != nil { // nothing was written; keep the append clean
+		return err
+	}
+
+	var update *model.CursorUpdate
+	if res.NextOffset > c.StartOffset {
+		cur := model.Cursor{LastObservedOffset: float64(res.NextOffset), LastObservedAt: model.FormatISOTime(now),
+			SessionKey: c.SessionKey, LastFileSize: float64(c.FileSize)}
+		update = &model.CursorUpdate{SessionID: c.CursorID, Cursor: cur, Truncated: c.PastEOF}
+		res.Cursor = &CursorOut{LastObservedOffset: res.NextOffset, LastObservedAt: cur.LastObservedAt, SessionKey: c.SessionKey, LastFileSize: c.FileSize}
+	}
+	ps := pendingSession{result: res, update: update}
+	if raw.Mark() != mark {
+		ps.rawPath = rawPath
+	}
+	s.pending = append(s.pending, ps)
+	s.sessionsDone++
+	s.bytesDone = doneBefore + c.NewBytes
+	s.progress("read", c.SessionKey)
+	return nil
+}
+
+func (s *sweeper) rawAppend(path string) (*store.PendingAppend, error) {
+	if a := s.raws[path]; a != nil {
+		return a, nil
+	}
+	a, err := store.BeginAppend(s.w, s.fsys, path)
+	if err != nil {
+		return nil, err
+	}
+	s.raws[path] = a
+	s.rawOrder = append(s.rawOrder, path)
+	return a, nil
+}
+
+// rawLedgerPath is ledger/raw/openclaw/YYYY/MM/DD.jsonl (UTC).
+func rawLedgerPath(vault string, now time.Time) string {
+	d := now.UTC()
+	return filepath.Join(vault, "ledger", "raw", "openclaw", d.Format("2006"), d.Format("01"), d.Format("02")+".jsonl")
+}
+
+// rawRecordPrefix is the start of a raw ledger record, as ClawVault's
+// JSON.stringify writes it: recordedAt, timestamp, source, sessionKey,
+// transcriptId, then the message.
+func rawRecordPrefix(now time.Time, sessionKey, transcriptID string) []byte {
+	ts := model.FormatISOTime(now)
+	b := []byte(`{"recordedAt":"` + ts + `","timestamp":"` + ts + `","source":"openclaw","sessionKey":`)
+	b = model.AppendJSString(b, sessionKey)
+	b = append(b, `,"transcriptId":`...)
+	b = model.AppendJSString(b, transcriptID)
+	return append(b, ',')
+}
+
+// dayState is today's day file as the sweep keeps it.
+type dayState struct {
+	path string
+	file *model.DayFile
+	// raw is the file's text when it holds no observations: ClawVault writes
+	// such a file back as it is until a session adds observations.
+	raw    string
+	merged bool
+}
+
+func (d *dayState) render() string {
+	if !d.merged && d.file.Len() == 0 {
+		return d.raw
+	}
+	return d.file.Render()
+}
+
+// promptText is the day as a model is shown it (ClawVault's deduplicated
+// existing observations).
+func (d *dayState) promptText() string { return d.render() }
+
+// day returns the day file of now's date (UTC): the ledger's, else the
+// legacy observations/YYYY-MM-DD.md, as ClawVault reads it.
+func (s *sweeper) day(now time.Time) (*dayState, error) {
+	date := now.UTC().Format("2006-01-02")
+	if d := s.days[date]; d != nil {
+		return d, nil
+	}
+	path := filepath.Join(s.vault, "ledger", "observations", date[:4], date[5:7], date[8:]+".md")
+	text, exists, err := s.files.read(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the day file %s: %w", path, err)
+	}
+	content := ""
+	if exists {
+		content = model.JSTrim(string(text))
+	}
+	if content == "" {
+		legacy := filepath.Join(s.vault, "observations", date+".md")
+		if text, exists, err := s.files.read(legacy); err != nil {
+			return nil, fmt.Errorf("cannot read the day file %s: %w", legacy, err)
+		} else if exists {
+			content = model.JSTrim(string(text))
+		}
+	}
+	d := &dayState{path: path, file: model.ParseDayFile(content, s.fixes.KeepUnparsedLines), raw: content}
+	s.days[date] = d
+	return d, nil
+}
+
+// mergeAndRoute merges a session's observations into the day file and
+// routes the whole day, as ClawVault's Observer does after every session.
+func (s *sweeper) mergeAndRoute(day *dayState, obs []model.Observation, c Candidate, res *SessionResult) error {
+	for _, o := range obs {
+		day.file.Merge(o)
+		res.ByType[o.Type]++
+	}
+	res.Observations = len(obs)
+	s.observations += len(obs)
+	if len(obs) > 0 {
+		day.merged = true
+	}
+	text := day.render()
+	if text == "" {
+		return nil
+	}
+	keep := s.fixes.KeepUnparsedLines
+	replay := func(content []byte, exists bool) ([]byte, bool) {
+		existing := ""
+		if exists {
+			existing = model.JSTrim(string(content))
+		}
+		f := model.ParseDayFile(existing, keep)
+		for _, o := range obs {
+			f.Merge(o)
+		}
+		if len(obs) == 0 && f.Len() == 0 {
+			return []byte(existing + "\n"), true
+		}
+		return []byte(f.Render() + "\n"), true
+	}
+	if err := s.files.applyLazy(day.path, replay, func() ([]byte, bool) { return []byte(day.render() + "\n"), true }); err != nil {
+		return err
+	}
+	routed, err := s.router.route(day.file.Observations(), routeContext{Source: "openclaw", SessionKey: c.SessionKey, TranscriptID: c.SessionID})
+	if err != nil {
+		return fmt.Errorf("routing %s: %w", c.SessionKey, err)
+	}
+	perFile := map[string]int{}
+	var order []string
+	for _, l := range routed.Lines {
+		if perFile[l.Path] == 0 {
+			order = append(order, l.Path)
+		}
+		perFile[l.Path]++
+	}
+	for _, p := range order {
+		res.Routed = append(res.Routed, RoutedFile{Path: p, Lines: perFile[p]})
+	}
+	res.Backlog = append(res.Backlog, routed.Backlog...)
+	res.Touched = append(res.Touched, routed.Touched...)
+	s.report.Notes = append(s.report.Notes, routed.Skipped...)
+	return nil
+}
+
+// commit writes what the pending sessions did: the vault's Markdown files,
+// then (under a journal) the raw ledger and the cursors. A commit that has
+// begun is not cancelled: it is a handful of atomic writes.
+func (s *sweeper) commit() error {
+	s.lastCommit = time.Now()
+	if len(s.pending) == 0 && len(s.files.dirty()) == 0 {
+		s.abortRaw()
+		return nil
+	}
+	s.progress("flush", "")
+	for _, p := range s.files.dirty() {
+		replayed, err := s.files.commitFile(s.w, p)
+		if err != nil {
+			return s.commitFailed(fmt.Errorf("cannot write %s: %w", p, err))
+		}
+		if replayed {
+			s.report.Notes = append(s.report.Notes, fmt.Sprintf("%s changed on disk during the sweep: the sweep's additions were merged into the new version", s.rel(p)))
+			for date, d := range s.days {
+				if d.path == p {
+					delete(s.days, date)
+				}
+			}
+			delete(s.router.dedup, p)
+		}
+	}
+	s.files.committed()
+
+	j := &store.Journal{Version: 1, CreatedAt: model.FormatISOTime(s.now())}
+	appendIndex := map[string]int{}
+	for _, path := range s.rawOrder {
+		a := s.raws[path]
+		if a.Appended() == 0 {
+			continue
+		}
+		if err := a.Prepare(); err != nil {
+			return s.commitFailed(fmt.Errorf("cannot write the raw ledger %s: %w", path, err))
+		}
+		off, n, crc := a.Region()
+		appendIndex[path] = len(j.Appends)
+		j.Appends = append(j.Appends, store.JournalAppend{Path: path, Offset: off, Length: n, CRC32C: crc})
+	}
+	var updates []model.CursorUpdate
+	for _, p := range s.pending {
+		j.Sessions = append(j.Sessions, store.JournalSession{SessionID: p.result.CursorID, SessionKey: p.result.SessionKey})
+		if p.update == nil {
+			continue
+		}
+		idx := -1
+		if p.rawPath != "" {
+			idx = appendIndex[p.rawPath]
+		}
+		u := p.update
+		j.Cursors = append(j.Cursors, store.JournalCursor{SessionID: u.SessionID, LastObservedOffset: u.Cursor.LastObservedOffset,
+			LastObservedAt: u.Cursor.LastObservedAt, SessionKey: u.Cursor.SessionKey, LastFileSize: u.Cursor.LastFileSize,
+			Truncated: u.Truncated, Append: idx})
+		updates = append(updates, *u)
+	}
+	if err := store.SaveJournal(s.w, s.vault, j); err != nil {
+		return s.commitFailed(fmt.Errorf("cannot write the sweep journal: %w", err))
+	}
+	for _, path := range s.rawOrder {
+		a := s.raws[path]
+		if a.Appended() == 0 {
+			a.Abort()
+			continue
+		}
+		if err := a.Commit(); err != nil {
+			s.abortRaw()
+			return s.commitFailedAfterJournal(fmt.Errorf("cannot write the raw ledger %s: %w", path, err))
+		}
+	}
+	s.raws, s.rawOrder = map[string]*store.PendingAppend{}, nil
+	if err := s.saveCursors(updates); err != nil {
+		return s.commitFailedAfterJournal(err)
+	}
+	if err := store.RemoveJournal(s.w, s.vault); err != nil {
+		s.report.Notes = append(s.report.Notes, fmt.Sprintf("the sweep journal could not be removed (%v); the next sweep finds it and changes nothing", err))
+	}
+	s.report.Commits++
+	for _, p := range s.pending {
+		s.finish(p.result)
+	}
+	s.pending = nil
+	return nil
+}
+
+// saveCursors re-reads the cursor file (ClawVault may have written it
+// since the sweep began), merges the updates, and writes it atomically.
+func (s *sweeper) saveCursors(updates []model.CursorUpdate) error {
+	if len(updates) == 0 {
+		return nil
+	}
+	onDisk := store.LoadCursors(s.fsys, s.vault)
+	merged := model.MergeCursors(onDisk.Store, updates)
+	if err := store.SaveCursors(s.w, s.vault, merged); err != nil {
+		return fmt.Errorf("cannot write the cursor file: %w", err)
+	}
+	return nil
+}
+
+// finish records a committed session in the report.
+func (s *sweeper) finish(r SessionResult) {
+	s.report.Observed = append(s.report.Observed, r)
+	s.report.BytesRead += r.BytesRead
+	s.report.Observations += r.Observations
+	for t, n := range r.ByType {
+		s.report.ByType[t] += n
+	}
+	for _, f := range r.Routed {
+		s.report.Routed[f.Path] += f.Lines
+	}
+	for _, b := range r.Backlog {
+		s.report.Routed[b]++
+	}
+}
+
+// commitFailed drops the uncommitted work: nothing of it reached the
+// ledger or the cursors, so the next sweep observes those sessions again
+// (the Markdown files already written take the same lines without
+// doubling them: the day file merges, the router deduplicates).
+func (s *sweeper) commitFailed(err error) error {
+	s.abortPending()
+	s.report.Errors = append(s.report.Errors, err.Error()+"; nothing of the unfinished sessions was recorded, the next sweep observes them again")
+	return err
+}
+
+// commitFailedAfterJournal applies what the journal allows right away; if
+// that fails too, the journal stays for the next sweep.
+func (s *sweeper) commitFailedAfterJournal(err error) error {
+	s.abortPending()
+	if rerr := s.recover(); rerr != nil {
+		s.report.Errors = append(s.report.Errors, fmt.Sprintf("%v; the sweep journal stays and the next sweep completes this commit", err))
+		return err
+	}
+	s.report.Errors = append(s.report.Errors, err.Error())
+	return err
+}
+
+func (s *sweeper) abortPending() {
+	for _, p := range s.pending {
+		r := p.result
+		r.Error = "not recorded: the sweep stopped before its commit"
+		s.report.Failed = append(s.report.Failed, r)
+	}
+	s.pending = nil
+	s.abortRaw()
+	s.files.discard()
+	s.days = map[string]*dayState{}
+	s.router.dedup = map[string]*lineIndex{}
+	s.router.loaded = false
+}
+
+func (s *sweeper) abortRaw() {
+	for _, a := range s.raws {
+		a.Abort()
+	}
+	s.raws, s.rawOrder = map[string]*store.PendingAppend{}, nil
+}
+
+// recover completes a commit an earlier sweep left half done: the cursors
+// of sessions whose ledger lines are on disk are applied; the others will
+// be observed again.
+func (s *sweeper) recover() error {
+	j, err := store.LoadJournal(s.fsys, s.vault)
+	if err != nil || j == nil {
+		return err
+	}
+	landed := make([]bool, len(j.Appends))
+	for i, a := range j.Appends {
+		ok, err := store.RegionHolds(s.fsys, a.Path, a.Offset, a.Length, a.CRC32C)
+		if err != nil {
+			return fmt.Errorf("cannot check the raw ledger %s against the sweep journal: %w", a.Path, err)
+		}
+		landed[i] = ok
+	}
+	note := &RecoveryNote{Redo: []string{}}
+	var updates []model.CursorUpdate
+	for _, c := range j.Cursors {
+		if c.Append >= 0 && (c.Append >= len(landed) || !landed[c.Append]) {
+			note.Redo = append(note.Redo, c.SessionKey)
+			continue
+		}
+		updates = append(updates, model.CursorUpdate{SessionID: c.SessionID, Truncated: c.Truncated, Cursor: model.Cursor{
+			LastObservedOffset: c.LastObservedOffset, LastObservedAt: c.LastObservedAt, SessionKey: c.SessionKey, LastFileSize: c.LastFileSize}})
+	}
+	if err := s.saveCursors(updates); err != nil {
+		return err
+	}
+	if err := store.RemoveJournal(s.w, s.vault); err != nil {
+		return err
+	}
+	note.CursorsApplied = len(updates)
+	s.report.Recovered = note
+	return nil
+}
+
+func (s *sweeper) rel(p string) string {
+	if r, err := filepath.Rel(s.vault, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
+}

@@ -1,0 +1,208 @@
+package observer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"clawvault-tui/store"
+)
+
+// vaultFiles is a sweep's view of the vault's Markdown files: each is read
+// from disk once, changed in memory by replayable operations, and written
+// at commit, atomically. Another writer (ClawVault itself, an editor) may
+// change a file during the sweep: commit notices (size, mtime, inode) and
+// replays the operations on the new content instead of overwriting it.
+type vaultFiles struct {
+	fsys  store.FS
+	files map[string]*vaultFile
+	order []string // first-change order: the order of the writes
+}
+
+type fileStamp struct {
+	exists bool
+	size   int64
+	mtime  time.Time
+	inode  uint64
+}
+
+func stampOf(fi fs.FileInfo, err error) fileStamp {
+	if err != nil {
+		return fileStamp{}
+	}
+	st := fileStamp{exists: true, size: fi.Size(), mtime: fi.ModTime()}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
+		st.inode = sys.Ino
+	}
+	return st
+}
+
+// fileOp changes a file's content; exists is false for a file that does
+// not exist (yet). Operations must be pure: commit may replay them on a
+// newer version of the file.
+type fileOp func(content []byte, exists bool) ([]byte, bool)
+
+type vaultFile struct {
+	path    string
+	stamp   fileStamp // of the version read
+	base    []byte
+	content []byte
+	exists  bool
+	ops     []fileOp
+	// lazy, when set, computes the current content (content is stale): the
+	// day file keeps its parsed form and renders only when needed.
+	lazy func() ([]byte, bool)
+}
+
+func newVaultFiles(fsys store.FS) *vaultFiles {
+	return &vaultFiles{fsys: fsys, files: map[string]*vaultFile{}}
+}
+
+// get loads a file (once per sweep).
+func (v *vaultFiles) get(path string) (*vaultFile, error) {
+	if f, ok := v.files[path]; ok {
+		return f, nil
+	}
+	f := &vaultFile{path: path}
+	if err := f.load(v.fsys); err != nil {
+		return nil, err
+	}
+	v.files[path] = f
+	return f, nil
+}
+
+func (f *vaultFile) load(fsys store.FS) error {
+	fi, err := fsys.Stat(f.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		f.stamp, f.base, f.content, f.exists = fileStamp{}, nil, nil, false
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", f.path)
+	}
+	data, err := fsys.ReadFile(f.path)
+	if err != nil {
+		return err
+	}
+	f.stamp = stampOf(fi, nil)
+	f.base, f.content, f.exists = data, data, true
+	return nil
+}
+
+// read returns a file's current content in the sweep.
+func (v *vaultFiles) read(path string) ([]byte, bool, error) {
+	f, err := v.get(path)
+	if err != nil {
+		return nil, false, err
+	}
+	f.materialize()
+	return f.content, f.exists, nil
+}
+
+func (f *vaultFile) materialize() {
+	if f.lazy != nil {
+		f.content, f.exists = f.lazy()
+		f.lazy = nil
+	}
+}
+
+// apply changes a file and records the change for commit.
+func (v *vaultFiles) apply(path string, op fileOp) error {
+	f, err := v.get(path)
+	if err != nil {
+		return err
+	}
+	f.materialize()
+	content, exists := op(f.content, f.exists)
+	if exists == f.exists && bytes.Equal(content, f.content) {
+		return nil
+	}
+	v.record(path, f, op)
+	f.content, f.exists = content, exists
+	return nil
+}
+
+// applyLazy records an operation whose result forward computes, when the
+// content is next needed, from state the caller keeps.
+func (v *vaultFiles) applyLazy(path string, op fileOp, forward func() ([]byte, bool)) error {
+	f, err := v.get(path)
+	if err != nil {
+		return err
+	}
+	v.record(path, f, op)
+	f.lazy = forward
+	return nil
+}
+
+func (v *vaultFiles) record(path string, f *vaultFile, op fileOp) {
+	if len(f.ops) == 0 {
+		v.order = append(v.order, path)
+	}
+	f.ops = append(f.ops, op)
+}
+
+// dirty lists the files with changes not yet committed, in the order they
+// were first changed.
+func (v *vaultFiles) dirty() []string {
+	var out []string
+	for _, p := range v.order {
+		if f, ok := v.files[p]; ok && len(f.ops) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// commitFile writes one changed file atomically. When the file on disk is
+// no longer the version read, the operations are replayed on it.
+func (v *vaultFiles) commitFile(w store.WriteFS, path string) (replayed bool, err error) {
+	f := v.files[path]
+	f.materialize()
+	now := stampOf(v.fsys.Stat(path))
+	if now != f.stamp {
+		fresh := &vaultFile{path: path}
+		if err := fresh.load(v.fsys); err != nil {
+			return false, err
+		}
+		content, exists := fresh.content, fresh.exists
+		for _, op := range f.ops {
+			content, exists = op(content, exists)
+		}
+		f.stamp, f.base, f.content, f.exists = fresh.stamp, fresh.base, content, exists
+		replayed = true
+	}
+	if !f.exists {
+		return replayed, nil // the observer never deletes
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return replayed, err
+	}
+	if err := store.WriteFileAtomic(w, path, f.content, 0o644); err != nil {
+		return replayed, err
+	}
+	f.stamp = stampOf(v.fsys.Stat(path))
+	f.base, f.ops = f.content, nil
+	return replayed, nil
+}
+
+// committed ends a commit: every change is on disk.
+func (v *vaultFiles) committed() { v.order = nil }
+
+// discard forgets every uncommitted change, after a failed commit: the
+// next read sees the files as they are on disk.
+func (v *vaultFiles) discard() {
+	for _, p := range v.order {
+		if f, ok := v.files[p]; ok && len(f.ops) > 0 {
+			delete(v.files, p)
+		}
+	}
+	v.order = nil
+}
