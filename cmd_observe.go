@@ -6,35 +6,61 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
 
+	"github.com/charmbracelet/x/term"
+
+	"clawvault-tui/model"
 	"clawvault-tui/observer"
 	"clawvault-tui/store"
 )
 
-func cmdObserve(args []string, stdout io.Writer) error {
+func cmdObserve(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("observe", flag.ContinueOnError)
 	var common commonFlags
 	common.register(fs)
 	dryRun := fs.Bool("dry-run", false, "list what the next sweep would observe, as ClawVault prints it")
 	minNew := fs.Int64("min-new", 0, "minimum new bytes, overriding the scaled threshold")
+	maxSessions := fs.Int("max-sessions", 0, "observe at most N sessions, the largest pending first")
+	includeResets := fs.Bool("include-resets", false, "also observe the unobserved content of .jsonl.reset.<ts> archives")
+	compressor := fs.String("compressor", "rules", "rules (ClawVault's deterministic rules) or llm (a model; see clawvault-tui config)")
+	watch := fs.Duration("watch", 0, "keep watching: every INTERVAL, sweep the sessions that crossed their threshold")
+	compat := fs.Bool("clawvault-compat", false, "write exactly what ClawVault 3.5.2 would, its bugs included")
+	nowFlag := fs.String("now", "", "a fixed clock (RFC 3339) for the observations' and cursors' times")
+	noProgress := fs.Bool("no-progress", false, "no progress bar on stderr")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *minNew < 0 {
 		return exitError{2, errors.New("--min-new must be a positive number of bytes")}
 	}
-	if !*dryRun {
-		return exitError{2, errors.New("observation sweeps are not built yet: run `clawvault-tui observe --dry-run` to see what a sweep would take")}
+	if *maxSessions < 0 {
+		return exitError{2, errors.New("--max-sessions must be a positive number of sessions")}
+	}
+	if *compressor != "rules" && *compressor != "llm" {
+		return exitError{2, fmt.Errorf("--compressor %q: use rules or llm", *compressor)}
+	}
+	if *watch < 0 || *watch > 0 && *dryRun {
+		return exitError{2, errors.New("--watch takes a positive interval such as 30s, and does not go with --dry-run")}
+	}
+	now := time.Now
+	if *nowFlag != "" {
+		t, err := time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			return exitError{2, fmt.Errorf("--now %q is not a time such as 2026-11-21T12:00:00Z", *nowFlag)}
+		}
+		now = func() time.Time { return t }
 	}
 	ws, err := common.workspace()
 	if err != nil {
 		return err
 	}
 	if err := store.CheckVault(ws.Vault); err != nil {
-		return err
-	}
-	snap, err := store.Scan(context.Background(), store.OS, ws, store.ScanOptions{MinNewBytes: *minNew})
-	if err != nil {
 		return err
 	}
 	// Like ClawVault, one agent: --agent, else $OPENCLAW_AGENT_ID, else main.
@@ -45,16 +71,133 @@ func cmdObserve(args []string, stdout io.Writer) error {
 			agents = append(agents, a.ID)
 		}
 	}
-	var selections []observer.Selection
-	for _, id := range agents {
-		selections = append(selections, observer.Select(snap, id, *minNew))
+	if *dryRun {
+		return observeDryRun(ws, agents, *minNew, *includeResets, common.json, stdout)
 	}
-	if common.json {
+
+	fixes := observer.DefaultFixes()
+	if *compat {
+		fixes = observer.Fixes{}
+	}
+	opt := observer.SweepOptions{Workspace: ws, Agents: agents, MinNewBytes: *minNew, MaxSessions: *maxSessions,
+		IncludeResets: *includeResets, Fixes: &fixes, Now: now, Command: "clawvault-tui " + strings.Join(append([]string{"observe"}, args...), " ")}
+	if *compressor == "llm" {
+		cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+		if err != nil {
+			return err
+		}
+		settings, err := observer.ResolveLLM(cfg.LLM, os.Getenv)
+		if err != nil {
+			return exitError{2, err}
+		}
+		opt.Compressor = observer.NewLLMCompressor(settings, nil, fixes)
+	}
+	var bar *progressBar
+	if f, ok := stderr.(*os.File); ok && !*noProgress && term.IsTerminal(f.Fd()) {
+		bar = &progressBar{w: stderr}
+		opt.Progress = bar.update
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	if *watch > 0 {
+		return observeWatch(ctx, opt, *watch, common.json, stdout, stderr, bar)
+	}
+	report, err := observer.Sweep(ctx, opt)
+	bar.clear()
+	return finishSweep(report, err, common.json, stdout)
+}
+
+// finishSweep prints a sweep's report and turns its outcome into an exit.
+func finishSweep(report *observer.SweepReport, err error, asJSON bool, stdout io.Writer) error {
+	var busy *store.BusyError
+	if errors.As(err, &busy) {
+		return exitError{75, err}
+	}
+	if report != nil {
+		if asJSON {
+			if werr := writeJSON(stdout, report); werr != nil {
+				return werr
+			}
+		} else {
+			writeSweepText(stdout, report)
+		}
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return exitError{130, errors.New("the sweep was interrupted: what it finished is recorded, the rest waits for the next sweep")}
+	case err != nil:
+		return err
+	case report != nil && len(report.Failed) > 0:
+		return exitError{1, fmt.Errorf("%d session(s) could not be observed (see above); their cursors stay and the next sweep tries again", len(report.Failed))}
+	}
+	return nil
+}
+
+func observeWatch(ctx context.Context, opt observer.SweepOptions, interval time.Duration, asJSON bool, stdout, stderr io.Writer, bar *progressBar) error {
+	fmt.Fprintf(stderr, "Watching every %s; Ctrl-C stops.\n", interval)
+	failed := false
+	err := observer.Watch(ctx, observer.WatchOptions{Sweep: opt, Interval: interval, OnLook: func(n int, r *observer.SweepReport, err error) {
+		bar.clear()
+		stamp := time.Now().Format("15:04:05")
+		var busy *store.BusyError
+		switch {
+		case errors.As(err, &busy):
+			fmt.Fprintf(stderr, "%s %v\n", stamp, err)
+		case err != nil && r == nil:
+			fmt.Fprintf(stderr, "%s the look failed: %v\n", stamp, err)
+			failed = true
+		case r == nil:
+			if !asJSON {
+				fmt.Fprintf(stdout, "%s nothing crossed its threshold\n", stamp)
+			}
+		case asJSON:
+			_ = writeJSON(stdout, r)
+		default:
+			fmt.Fprintf(stdout, "%s ", stamp)
+			writeSweepText(stdout, r)
+			if err != nil && !errors.Is(err, context.Canceled) {
+				fmt.Fprintf(stderr, "%s %v\n", stamp, err)
+				failed = true
+			}
+		}
+	}})
+	if err != nil {
+		return exitError{2, err}
+	}
+	if failed {
+		return errors.New("some looks failed (see above)")
+	}
+	return nil
+}
+
+// observeDryRun prints ClawVault's dry-run lines; --include-resets adds a
+// block of its own after them.
+func observeDryRun(ws *store.Workspace, agents []string, minNew int64, includeResets, asJSON bool, stdout io.Writer) error {
+	snap, err := store.Scan(context.Background(), store.OS, ws, store.ScanOptions{MinNewBytes: minNew})
+	if err != nil {
+		return err
+	}
+	var selections []observer.Selection
+	var resets [][]observer.Candidate
+	for _, id := range agents {
+		selections = append(selections, observer.Select(snap, id, minNew))
+		if includeResets {
+			resets = append(resets, observer.SelectResets(snap, id, minNew))
+		} else {
+			resets = append(resets, nil)
+		}
+	}
+	if asJSON {
 		doc := observeDoc{DryRun: true, Candidates: []observer.Candidate{}, Observed: []any{}, Errors: []string{}}
-		for _, s := range selections {
+		for i, s := range selections {
 			doc.Checked += s.Checked
 			doc.Candidates = append(doc.Candidates, s.Candidates...)
 			doc.NewBytes += s.NewBytes()
+			doc.Candidates = append(doc.Candidates, resets[i]...)
+			for _, c := range resets[i] {
+				doc.NewBytes += c.NewBytes
+			}
 		}
 		return writeJSON(stdout, doc)
 	}
@@ -68,6 +211,16 @@ func cmdObserve(args []string, stdout io.Writer) error {
 		if err := observer.WriteDryRun(stdout, s); err != nil {
 			return err
 		}
+		if includeResets {
+			var total int64
+			for _, c := range resets[i] {
+				total += c.NewBytes
+			}
+			fmt.Fprintf(stdout, "Reset archives (--include-resets): %d would be observed (%d new bytes).\n", len(resets[i]), total)
+			for _, c := range resets[i] {
+				fmt.Fprintf(stdout, "- %s [%s] \u0394%dB (%s)\n", c.SessionKey, c.Source, c.NewBytes, c.CursorID)
+			}
+		}
 	}
 	return nil
 }
@@ -79,4 +232,134 @@ type observeDoc struct {
 	Observed   []any                `json:"observed"`
 	Errors     []string             `json:"errors"`
 	NewBytes   int64                `json:"newBytes"`
+}
+
+// writeSweepText prints a sweep report for people.
+func writeSweepText(w io.Writer, r *observer.SweepReport) {
+	if r.Recovered != nil {
+		fmt.Fprintf(w, "Completed a commit an earlier sweep left half done: %d cursor(s) applied", r.Recovered.CursorsApplied)
+		if len(r.Recovered.Redo) > 0 {
+			fmt.Fprintf(w, "; observed again: %s", strings.Join(r.Recovered.Redo, ", "))
+		}
+		fmt.Fprintln(w, ".")
+	}
+	taken := len(r.Candidates) - len(r.Skipped)
+	if len(r.Candidates) == 0 {
+		fmt.Fprintf(w, "No active sessions crossed threshold (%d checked).\n", r.Checked)
+		return
+	}
+	fmt.Fprintf(w, "Observed %d/%d session(s) of %s with the %s compressor in %s: %s read, %s, %d line(s) routed.\n",
+		len(r.Observed), taken, strings.Join(r.Agents, ", "), r.Compressor, r.Duration().Round(time.Millisecond),
+		model.Bytes(r.BytesRead), countTypes(r.Observations, r.ByType), sumRouted(r.Routed))
+	for _, s := range r.Observed {
+		fmt.Fprintf(w, "- %s [%s] %s → %s", s.SessionKey, s.Source, model.Bytes(s.BytesRead), countTypes(s.Observations, s.ByType))
+		if s.Cursor != nil {
+			fmt.Fprintf(w, "; cursor %d", s.Cursor.LastObservedOffset)
+		}
+		if s.ResetArchive {
+			fmt.Fprintf(w, " (reset archive %s)", s.CursorID)
+		}
+		fmt.Fprintln(w)
+		if lines, files := routedCounts(s.Routed); lines > 0 || len(s.Backlog) > 0 {
+			fmt.Fprintf(w, "    routed %d line(s) into %d file(s), %d new backlog item(s)\n", lines, files, len(s.Backlog))
+		}
+		if s.MalformedLines > 0 {
+			fmt.Fprintf(w, "    %d malformed line(s) skipped\n", s.MalformedLines)
+		}
+		for _, f := range s.Fallbacks {
+			fmt.Fprintf(w, "    the rules stood in for the model: %s\n", f)
+		}
+	}
+	for _, s := range r.Failed {
+		fmt.Fprintf(w, "! %s (%s): %s\n", s.SessionKey, s.SessionID, s.Error)
+	}
+	if len(r.Skipped) > 0 {
+		why := "over --max-sessions"
+		if r.Cancelled {
+			why = "not reached before the cancel"
+		}
+		fmt.Fprintf(w, "%d candidate(s) %s; the next sweep takes them.\n", len(r.Skipped), why)
+	}
+	if len(r.Fallbacks) > 0 {
+		fmt.Fprintf(w, "The model failed %d time(s); ClawVault's rules compressed those messages instead.\n", len(r.Fallbacks))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+}
+
+func countTypes(total int, byType map[string]int) string {
+	if total == 0 {
+		return "no observations"
+	}
+	types := make([]string, 0, len(byType))
+	for t := range byType {
+		types = append(types, t)
+	}
+	sort.Slice(types, func(i, j int) bool {
+		if byType[types[i]] != byType[types[j]] {
+			return byType[types[i]] > byType[types[j]]
+		}
+		return types[i] < types[j]
+	})
+	parts := make([]string, 0, len(types))
+	for _, t := range types {
+		parts = append(parts, fmt.Sprintf("%s %d", t, byType[t]))
+	}
+	return fmt.Sprintf("%d observation(s) (%s)", total, strings.Join(parts, ", "))
+}
+
+func routedCounts(files []observer.RoutedFile) (lines, n int) {
+	for _, f := range files {
+		lines += f.Lines
+	}
+	return lines, len(files)
+}
+
+func sumRouted(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// progressBar draws a sweep's progress on a terminal, at most ten times a
+// second.
+type progressBar struct {
+	w     io.Writer
+	last  time.Time
+	drawn bool
+}
+
+func (b *progressBar) update(p observer.Progress) {
+	if b == nil || p.Total == 0 && p.Stage != "flush" {
+		return
+	}
+	if time.Since(b.last) < 100*time.Millisecond && p.Stage != "flush" {
+		return
+	}
+	b.last = time.Now()
+	frac := 0.0
+	if p.Total > 0 {
+		frac = min(1, float64(p.Done)/float64(p.Total))
+	}
+	const width = 24
+	filled := int(frac * width)
+	item := p.Item
+	if len([]rune(item)) > 32 {
+		item = string([]rune(item)[:31]) + "…"
+	}
+	line := fmt.Sprintf("\r[%s%s] %3.0f%% %s/%s · %d/%d sessions · %d observations · %s %s",
+		strings.Repeat("█", filled), strings.Repeat("░", width-filled), frac*100, model.Bytes(p.Done), model.Bytes(p.Total),
+		p.Sessions, p.SessionsTotal, p.Observations, p.Stage, item)
+	fmt.Fprint(b.w, line+"\x1b[K")
+	b.drawn = true
+}
+
+func (b *progressBar) clear() {
+	if b != nil && b.drawn {
+		fmt.Fprint(b.w, "\r\x1b[K")
+		b.drawn = false
+	}
 }

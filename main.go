@@ -66,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "tree":
 		err = cmdTree(args, stdout)
 	case "observe":
-		err = cmdObserve(args, stdout)
+		err = cmdObserve(args, stdout, stderr)
 	case "retention":
 		err = cmdRetention(args, stdout)
 	case "search":

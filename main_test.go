@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"clawvault-tui/store"
 )
@@ -162,7 +163,9 @@ func TestErrors(t *testing.T) {
 		{[]string{"tree"}, 2, "one FILE or SESSION"},
 		{[]string{"status", "--bogus"}, 2, "flag provided but not defined"},
 		{[]string{"frobnicate"}, 2, "unknown command"},
-		{[]string{"observe", "--state-dir", empty}, 2, "--dry-run"},
+		{[]string{"observe", "--state-dir", empty, "--max-sessions", "-1"}, 2, "--max-sessions"},
+		{[]string{"observe", "--state-dir", empty, "--compressor", "gpt"}, 2, "use rules or llm"},
+		{[]string{"observe", "--state-dir", empty, "--watch", "30s", "--dry-run"}, 2, "--watch"},
 		{[]string{"demo"}, 2, "one DIR"},
 		{[]string{"demo", empty, "--now", "yesterday"}, 2, "RFC 3339"},
 		{[]string{"observe", "--dry-run", "--sessions-dir", empty, "-v", empty}, 1, "no .clawvault.json"},
@@ -208,5 +211,79 @@ func TestConfigPrintsALoadableFile(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the config lacks %q", want)
 		}
+	}
+}
+
+// demoCopy is a private copy of the conformance demo, for commands that write.
+func demoCopy(t *testing.T) (state, vault string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "d")
+	copyTree(t, conformanceDemo(t), dir)
+	return filepath.Join(dir, "state"), filepath.Join(dir, "vault")
+}
+
+func TestObserveSweepJSONContract(t *testing.T) {
+	state, vault := demoCopy(t)
+	t.Setenv("OPENCLAW_AGENT_ID", "")
+	out, errOut, code := runCLI(t, "observe", "--json", "--max-sessions", "3", "--state-dir", state, "-v", vault, "--now", "2026-11-21T12:00:00Z")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	requireKeys(t, "observe", json.RawMessage(out), "dryRun", "checked", "candidates", "observed", "errors",
+		"compressor", "fallbacks", "durationMs", "bytesRead", "observationsByType", "skipped", "failed")
+	var doc struct {
+		DryRun   bool              `json:"dryRun"`
+		Observed []json.RawMessage `json:"observed"`
+		Skipped  []json.RawMessage `json:"skipped"`
+	}
+	json.Unmarshal([]byte(out), &doc)
+	if doc.DryRun || len(doc.Observed) != 3 || len(doc.Skipped) != 4 {
+		t.Fatalf("observed %d, skipped %d", len(doc.Observed), len(doc.Skipped))
+	}
+	for _, o := range doc.Observed {
+		requireKeys(t, "observed session", o, "sessionId", "nextOffset", "observations", "sessionKey", "bytesRead", "byType", "routed", "cursor")
+	}
+	// The largest first: the 14 MiB main session.
+	if !strings.Contains(string(doc.Observed[0]), `"sessionKey": "agent:main:main"`) {
+		t.Errorf("first observed: %s", doc.Observed[0])
+	}
+}
+
+func TestObserveSweepText(t *testing.T) {
+	state, vault := demoCopy(t)
+	t.Setenv("OPENCLAW_AGENT_ID", "")
+	out, errOut, code := runCLI(t, "observe", "--agent", "work", "--state-dir", state, "-v", vault)
+	if code != 0 || !strings.HasPrefix(out, "Observed ") || !strings.Contains(out, "- agent:work:main [main]") {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	out, _, _ = runCLI(t, "observe", "--agent", "work", "--state-dir", state, "-v", vault)
+	if !strings.HasPrefix(out, "No active sessions crossed threshold") {
+		t.Errorf("a second sweep: %s", out)
+	}
+}
+
+func TestObserveBusy(t *testing.T) {
+	state, vault := demoCopy(t)
+	unlock, err := store.LockVault(vault, store.CurrentOwner("clawvault-tui observe --watch 5m", time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	_, errOut, code := runCLI(t, "observe", "--state-dir", state, "-v", vault)
+	if code != 75 || !strings.Contains(errOut, "is busy") || !strings.Contains(errOut, "--watch 5m") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+}
+
+func TestObserveDryRunIncludeResets(t *testing.T) {
+	dir := conformanceDemo(t)
+	out, errOut, code := runCLI(t, "observe", "--dry-run", "--include-resets", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
+	if code != 0 || !strings.Contains(out, "Reset archives (--include-resets): 1 would be observed") ||
+		!strings.Contains(out, ".jsonl.reset.") {
+		t.Errorf("exit %d: %s%s", code, out, errOut)
+	}
+	want, _ := os.ReadFile(filepath.Join(conformanceDir(), "clawvault", "main.txt"))
+	if !strings.HasPrefix(out, string(want)) {
+		t.Error("--include-resets changed ClawVault's own lines")
 	}
 }

@@ -17,7 +17,7 @@ echo "installing the reference tools in $work …"
 clawvault=(node "$work/node_modules/clawvault/bin/clawvault.js")
 
 out="$work/golden"
-mkdir -p "$out/clawvault" "$out/spec"
+mkdir -p "$out/clawvault" "$out/spec" "$out/clawvault-sweep"
 
 # The demo, at a path of exactly 80 characters: transcript headers carry
 # absolute paths, so file sizes (and ClawVault's byte counts) depend on the
@@ -54,6 +54,48 @@ for days in 14 30; do
   (cd "$work" && FAKE_NOW="$now" node --import ./fake-now.mjs clawvault-archive.mjs "$vault" "$days") >"$out/clawvault/archive-$days-dates.txt"
 done
 
+# Sweeps. ClawVault runs with CLAWVAULT_NO_LLM=1 (its deterministic rules) and a
+# clock pinned by pin-date.mjs, on copies: a sweep writes into the vault.
+sweep_env=(env -u CLAWVAULT_PATH -u OPENCLAW_HOME -u OPENCLAW_AGENT_ID HOME="$work/home" CLAWVAULT_NO_LLM=1 CLAWVAULT_TUI_NOW="$now")
+clawvault_sweep() { # state dir, vault, extra flags…
+  local st=$1 v=$2
+  shift 2
+  "${sweep_env[@]}" OPENCLAW_STATE_DIR="$st" node --import "$work/pin-date.mjs" \
+    "$work/node_modules/clawvault/bin/clawvault.js" observe --active -v "$v" "$@" >/dev/null 2>&1
+}
+
+# 1. The files: a few sessions (sweep-sessions.txt) observed with --min-new 1;
+#    every vault file ClawVault adds or changes is a golden (facts.jsonl aside:
+#    clawvault-tui does not write it, see the README).
+sweep="$work/sweep"
+node "$work/sweep-fixture.mjs" "$state/agents/main/sessions" "$sweep/sessions" "$repo/conformance/sweep-sessions.txt"
+cp -a "$vault" "$sweep/vault"
+clawvault_sweep "$state" "$sweep/vault" --min-new 1 --sessions-dir "$sweep/sessions"
+(cd "$sweep/vault" && find . -type f ! -path ./.clawvault/facts.jsonl | sort) | while read -r f; do
+  if ! cmp -s "$sweep/vault/$f" "$vault/$f"; then
+    mkdir -p "$out/clawvault-sweep/$(dirname "$f")"
+    cp "$sweep/vault/$f" "$out/clawvault-sweep/$f"
+  fi
+done
+
+# 2. Each tool, after the other's sweep of the whole demo, finds nothing to do.
+cp -a "$demo" "$sweep/theirs"
+clawvault_sweep "$sweep/theirs/state" "$sweep/theirs/vault"
+ours_after_theirs=$("$repo/bin/clawvault-tui" observe --dry-run --state-dir "$sweep/theirs/state" -v "$sweep/theirs/vault")
+cp -a "$demo" "$sweep/ours"
+"$repo/bin/clawvault-tui" observe --state-dir "$sweep/ours/state" -v "$sweep/ours/vault" --now "$now" >/dev/null
+"${sweep_env[@]}" OPENCLAW_STATE_DIR="$sweep/ours/state" \
+  "${clawvault[@]}" observe --active --dry-run -v "$sweep/ours/vault" >"$out/clawvault/after-our-sweep.txt"
+theirs_after_ours=$(cat "$out/clawvault/after-our-sweep.txt")
+for answer in "$ours_after_theirs" "$theirs_after_ours"; do
+  case "$answer" in
+  "No active sessions crossed threshold ("*) ;;
+  *) echo "a sweep left work for the other tool: $answer" >&2; exit 1 ;;
+  esac
+done
+echo "after ClawVault's sweep clawvault-tui says: $ours_after_theirs"
+echo "after clawvault-tui's sweep ClawVault says: $theirs_after_ours"
+
 (cd "$work" && node pi-write.mjs "$out/pi")
 cp "$repo/store/transcript/testdata/"spec-*.jsonl "$out/spec/"
 {
@@ -84,7 +126,7 @@ else
   # OpenClaw's outputs are expected to match the committed goldens byte for
   # byte (OpenClaw's enforce.json holds the size of its own lock file, whose
   # pid varies: it is compared apart).
-  for ref in clawvault openclaw; do
+  for ref in clawvault clawvault-sweep openclaw; do
     if ! diff -r -q -x enforce.json "$out/$ref" "$repo/testdata/conformance/$ref" >/dev/null 2>&1; then
       echo "note: the fresh $ref outputs differ from testdata/conformance/$ref:"
       diff -r -x enforce.json "$out/$ref" "$repo/testdata/conformance/$ref" || true
