@@ -21,6 +21,7 @@ type DayFile struct {
 
 type daySection struct {
 	records []Observation
+	changed []bool         // per record: added or changed since TakeChanged
 	keys    map[string]int // normalized content → index in records
 	extra   []string
 }
@@ -76,6 +77,7 @@ func (d *DayFile) Merge(o Observation) bool {
 	if !ok {
 		s.keys[key] = len(s.records)
 		s.records = append(s.records, o)
+		s.changed = append(s.changed, true)
 		return true
 	}
 	old := s.records[i]
@@ -89,7 +91,40 @@ func (d *DayFile) Merge(o Observation) bool {
 		merged.Content = o.Content
 	}
 	s.records[i] = merged
-	return merged != old
+	if merged != old {
+		s.changed[i] = true
+		return true
+	}
+	return false
+}
+
+// TakeChanged returns the observations added or changed since the last
+// call (all of them the first time), dates in order, and forgets them.
+func (d *DayFile) TakeChanged() []Observation {
+	var out []Observation
+	for _, date := range d.dates() {
+		s := d.sections[date]
+		for i, c := range s.changed {
+			if c {
+				out = append(out, s.records[i])
+				s.changed[i] = false
+			}
+		}
+	}
+	return out
+}
+
+// Empty reports whether Render would give "".
+func (d *DayFile) Empty() bool {
+	if len(d.preamble) > 0 {
+		return false
+	}
+	for _, s := range d.sections {
+		if len(s.records) > 0 || len(s.extra) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Observations returns every observation, dates in order.
@@ -157,6 +192,7 @@ func RenderObservations(obs []Observation) string {
 	for _, o := range obs {
 		s := d.section(o.Date)
 		s.records = append(s.records, o)
+		s.changed = append(s.changed, true)
 	}
 	return d.Render()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // JSRegexp is a JavaScript regular expression (no u flag) run by Go's
@@ -22,7 +23,147 @@ type JSRegexp struct {
 	re   *regexp.Regexp
 	fold bool
 	src  string
+	// need, when set, lists lower-case ASCII words one of which every
+	// match contains: a text without any of them is not matched, without
+	// running the expression (see Needs). needIDs number them in needWords.
+	need    []string
+	needIDs []int
 }
+
+// Needs declares words one of which every match must contain (compared
+// ASCII-case-insensitively, as JavaScript's /i compares ASCII letters). The
+// observer runs each rule on every message; most messages contain none of a
+// rule's words, and a substring search is far cheaper than Go's regexp. A
+// differential test checks each declaration against the bare expression.
+func (r *JSRegexp) Needs(words ...string) *JSRegexp {
+	r.need = words
+	for _, w := range words {
+		id, ok := needWordIDs[w]
+		if !ok {
+			id = len(needWords)
+			needWordIDs[w] = id
+			needWords = append(needWords, w)
+		}
+		r.needIDs = append(r.needIDs, id)
+	}
+	declaredNeeds = append(declaredNeeds, r)
+	return r
+}
+
+var (
+	declaredNeeds []*JSRegexp
+	// needWords are the declared words of every rule: a Text finds all of
+	// them in one pass (Text.scan), and each rule then looks up its own.
+	needWords   []string
+	needWordIDs = map[string]int{}
+	wordTable   struct {
+		once    sync.Once
+		byFirst [256][]int // word ids by first byte
+		n       int        // words covered
+	}
+)
+
+// DeclaredNeeds lists every expression with declared words, for the
+// differential test.
+func DeclaredNeeds() []*JSRegexp { return declaredNeeds }
+
+// mayMatch applies the declared words to a text.
+func (r *JSRegexp) mayMatch(s string) bool {
+	if r.need == nil {
+		return true
+	}
+	return r.mayMatchLower(asciiLower(s))
+}
+
+func (r *JSRegexp) mayMatchLower(lower string) bool {
+	if r.need == nil {
+		return true
+	}
+	for _, w := range r.need {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Text is a string prepared for the many rules that test it: its
+// ASCII-lower-cased form, and which declared words it holds (found in one
+// pass, on first use).
+type Text struct {
+	S, Lower string
+	present  []uint64
+	scanned  bool
+}
+
+// NewText prepares a text for MatchText.
+func NewText(s string) *Text { return &Text{S: s, Lower: asciiLower(s)} }
+
+// scan finds every declared word in the text.
+func (t *Text) scan() {
+	wordTable.once.Do(func() {
+		wordTable.n = len(needWords)
+		for id, w := range needWords {
+			wordTable.byFirst[w[0]] = append(wordTable.byFirst[w[0]], id)
+		}
+	})
+	t.present = make([]uint64, (wordTable.n+63)/64)
+	for i := 0; i < len(t.Lower); i++ {
+		for _, id := range wordTable.byFirst[t.Lower[i]] {
+			if strings.HasPrefix(t.Lower[i:], needWords[id]) {
+				t.present[id/64] |= 1 << (id % 64)
+			}
+		}
+	}
+	t.scanned = true
+}
+
+func (t *Text) has(id int) bool {
+	if !t.scanned {
+		t.scan()
+	}
+	if id >= wordTable.n { // declared after the table was built
+		return strings.Contains(t.Lower, needWords[id])
+	}
+	return t.present[id/64]&(1<<(id%64)) != 0
+}
+
+// MatchText is MatchString on a prepared text.
+func (r *JSRegexp) MatchText(t *Text) bool {
+	if r.need != nil {
+		found := false
+		for _, id := range r.needIDs {
+			if t.has(id) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return r.re.MatchString(r.mask(t.S))
+}
+
+// asciiLower lower-cases ASCII letters only.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// MatchStringBare runs the expression without the declared words; tests
+// compare it with MatchString.
+func (r *JSRegexp) MatchStringBare(s string) bool { return r.re.MatchString(r.mask(s)) }
 
 // jsSpaceClass is the content of a character class matching JavaScript's \s.
 const jsSpaceClass = `\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}`
@@ -135,7 +276,8 @@ func translateJSPattern(p string) (string, error) {
 // the Kelvin sign U+212A) with runes of the same UTF-8 length that match
 // nothing a rule names, so that indexes into the result are indexes into s.
 func (r *JSRegexp) mask(s string) string {
-	if !r.fold || !strings.ContainsAny(s, "\u017f\u212a") {
+	// ſ is C5 BF and K E2 84 AA in UTF-8: look for their lead bytes first.
+	if !r.fold || strings.IndexByte(s, 0xC5) < 0 && strings.IndexByte(s, 0xE2) < 0 || !strings.ContainsAny(s, "\u017f\u212a") {
 		return s
 	}
 	return strings.NewReplacer("\u017f", "\u00b7", "\u212a", "\u2116").Replace(s)
@@ -145,11 +287,16 @@ func (r *JSRegexp) mask(s string) string {
 func (r *JSRegexp) String() string { return "/" + r.src + "/" }
 
 // MatchString is RegExp.prototype.test.
-func (r *JSRegexp) MatchString(s string) bool { return r.re.MatchString(r.mask(s)) }
+func (r *JSRegexp) MatchString(s string) bool {
+	return r.mayMatch(s) && r.re.MatchString(r.mask(s))
+}
 
 // FindStringSubmatch is String.prototype.match without the g flag: the
 // first match and its groups (an unmatched group is "").
 func (r *JSRegexp) FindStringSubmatch(s string) []string {
+	if !r.mayMatch(s) {
+		return nil
+	}
 	idx := r.re.FindStringSubmatchIndex(r.mask(s))
 	if idx == nil {
 		return nil
@@ -188,6 +335,9 @@ func (r *JSRegexp) FindAllStringSubmatch(s string) [][]string {
 // flag: the first match only. The replacement is literal except for $1…$9
 // and $& as in JavaScript.
 func (r *JSRegexp) ReplaceFirst(s, repl string) string {
+	if !r.mayMatch(s) {
+		return s
+	}
 	idx := r.re.FindStringSubmatchIndex(r.mask(s))
 	if idx == nil {
 		return s
@@ -202,6 +352,9 @@ func (r *JSRegexp) ReplaceAll(s, repl string) string {
 
 // ReplaceAllFunc replaces every match with fn(s, submatch indexes).
 func (r *JSRegexp) ReplaceAllFunc(s string, fn func(s string, idx []int) string) string {
+	if !r.mayMatch(s) {
+		return s
+	}
 	all := r.re.FindAllStringSubmatchIndex(r.mask(s), -1)
 	if all == nil {
 		return s

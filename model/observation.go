@@ -30,43 +30,56 @@ var (
 	scoredLineRE  = MustJSRegexp(`^(?:-\s*)?\[(decision|preference|fact|commitment|task|todo|commitment-unresolved|milestone|lesson|relationship|project)\|c=(0(?:\.\d+)?|1(?:\.0+)?)\|i=(0(?:\.\d+)?|1(?:\.0+)?)\]\s+(.+)$`, "i")
 	emojiLineRE   = MustJSRegexp(`^(?:-\s*)?(🔴|🟡|🟢)\s+(\d{2}:\d{2})?\s*(.+)$`, "")
 
-	decisionRE       = MustJSRegexp(`\b(decis(?:ion|ions)?|decid(?:e|ed|ing)|chose|selected|opted|went with|picked)\b`, "i")
-	preferenceRE     = MustJSRegexp(`\b(prefer(?:ence|s|red)?|likes?|dislikes?|default to|always use|never use)\b`, "i")
-	commitmentRE     = MustJSRegexp(`\b(commit(?:ment|ted)?|promised|deadline|due|scheduled|will deliver|agreed to)\b`, "i")
-	todoRE           = MustJSRegexp(`(?:\btodo:\s*|\bwe need to\b|\bdon't forget(?: to)?\b|\bremember to\b|\bmake sure to\b)`, "i")
-	commitmentTaskRE = MustJSRegexp(`\b(?:i'?ll|i will|let me|(?:i'?m\s+)?going to|plan to|should)\b`, "i")
-	unresolvedRE     = MustJSRegexp(`\b(?:need to figure out|tbd|to be determined)\b`, "i")
-	deadlineRE       = MustJSRegexp(`\b(?:by\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)|before\s+the\s+\w+|deadline is)\b`, "i")
-	milestoneRE      = MustJSRegexp(`\b(released?|shipped|launched|merged|published|milestone|v\d+\.\d+)\b`, "i")
-	lessonRE         = MustJSRegexp(`\b(learn(?:ed|ing|t)|lesson|insight|realized|discovered|never again)\b`, "i")
-	relationshipRE   = MustJSRegexp(`\b(talked to|met with|spoke with|asked|client|partner|teammate|colleague)\b`, "i")
-	projectRE        = MustJSRegexp(`\b(project|feature|service|repo|api|roadmap|sprint)\b`, "i")
+	decisionRE       = MustJSRegexp(`\b(decis(?:ion|ions)?|decid(?:e|ed|ing)|chose|selected|opted|went with|picked)\b`, "i").Needs("decis", "decid", "chose", "selected", "opted", "went with", "picked")
+	preferenceRE     = MustJSRegexp(`\b(prefer(?:ence|s|red)?|likes?|dislikes?|default to|always use|never use)\b`, "i").Needs("prefer", "like", "default to", "always use", "never use")
+	commitmentRE     = MustJSRegexp(`\b(commit(?:ment|ted)?|promised|deadline|due|scheduled|will deliver|agreed to)\b`, "i").Needs("commit", "promised", "deadline", "due", "scheduled", "will deliver", "agreed to")
+	todoRE           = MustJSRegexp(`(?:\btodo:\s*|\bwe need to\b|\bdon't forget(?: to)?\b|\bremember to\b|\bmake sure to\b)`, "i").Needs("todo:", "we need to", "don't forget", "remember to", "make sure to")
+	commitmentTaskRE = MustJSRegexp(`\b(?:i'?ll|i will|let me|(?:i'?m\s+)?going to|plan to|should)\b`, "i").Needs("ill", "i'll", "i will", "let me", "going to", "plan to", "should")
+	unresolvedRE     = MustJSRegexp(`\b(?:need to figure out|tbd|to be determined)\b`, "i").Needs("need to figure out", "tbd", "to be determined")
+	deadlineRE       = MustJSRegexp(`\b(?:by\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)|before\s+the\s+\w+|deadline is)\b`, "i").Needs(weekdayWords...)
+	milestoneRE      = MustJSRegexp(`\b(released?|shipped|launched|merged|published|milestone|v\d+\.\d+)\b`, "i").Needs("release", "shipped", "launched", "merged", "published", "milestone", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9")
+	lessonRE         = MustJSRegexp(`\b(learn(?:ed|ing|t)|lesson|insight|realized|discovered|never again)\b`, "i").Needs("learn", "lesson", "insight", "realized", "discovered", "never again")
+	relationshipRE   = MustJSRegexp(`\b(talked to|met with|spoke with|asked|client|partner|teammate|colleague)\b`, "i").Needs("talked to", "met with", "spoke with", "asked", "client", "partner", "teammate", "colleague")
+	projectRE        = MustJSRegexp(`\b(project|feature|service|repo|api|roadmap|sprint)\b`, "i").Needs("project", "feature", "service", "repo", "api", "roadmap", "sprint")
 	leadingTimeRE    = MustJSRegexp(`^\d{2}:\d{2}\s+`, "")
 )
+
+// weekdayWords are what a deadline phrase ("by Friday", "before the …",
+// "deadline is") must contain; Needs for the deadline rules.
+var weekdayWords = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "tomorrow", "before", "deadline is"}
+
+// WeekdayWords returns the words of weekdayWords, for the observer's
+// deadline rule.
+func WeekdayWords() []string { return weekdayWords }
 
 // InferObservationType is inferObservationType: the first rule that
 // matches, in ClawVault's order, else fact.
 func InferObservationType(content string) string {
+	return InferObservationTypeText(NewText(content))
+}
+
+// InferObservationTypeText is InferObservationType on a prepared text.
+func InferObservationTypeText(t *Text) string {
 	switch {
-	case decisionRE.MatchString(content):
+	case decisionRE.MatchText(t):
 		return "decision"
-	case unresolvedRE.MatchString(content):
+	case unresolvedRE.MatchText(t):
 		return "commitment-unresolved"
-	case todoRE.MatchString(content):
+	case todoRE.MatchText(t):
 		return "todo"
-	case commitmentTaskRE.MatchString(content) || deadlineRE.MatchString(content):
+	case commitmentTaskRE.MatchText(t) || deadlineRE.MatchText(t):
 		return "task"
-	case commitmentRE.MatchString(content):
+	case commitmentRE.MatchText(t):
 		return "commitment"
-	case milestoneRE.MatchString(content):
+	case milestoneRE.MatchText(t):
 		return "milestone"
-	case preferenceRE.MatchString(content):
+	case preferenceRE.MatchText(t):
 		return "preference"
-	case lessonRE.MatchString(content):
+	case lessonRE.MatchText(t):
 		return "lesson"
-	case relationshipRE.MatchString(content):
+	case relationshipRE.MatchText(t):
 		return "relationship"
-	case projectRE.MatchString(content):
+	case projectRE.MatchText(t):
 		return "project"
 	}
 	return "fact"

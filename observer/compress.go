@@ -23,9 +23,9 @@ type Compressor interface {
 type CompressSession interface {
 	// Add takes one message, already sanitized (SanitizeMessage).
 	Add(message string)
-	// Finish compresses what was added. existing is today's day file
-	// before the session, as a model is shown it.
-	Finish(ctx context.Context, existing string) (Compressed, error)
+	// Finish compresses what was added. existing returns today's day file
+	// before the session, as a model is shown it (the rules never ask).
+	Finish(ctx context.Context, existing func() string) (Compressed, error)
 }
 
 // Compressed is a compressor's output for one session.
@@ -63,7 +63,7 @@ func (r *rulesCompressSession) Add(message string) {
 	r.s.add(message)
 }
 
-func (r *rulesCompressSession) Finish(ctx context.Context, existing string) (Compressed, error) {
+func (r *rulesCompressSession) Finish(ctx context.Context, _ func() string) (Compressed, error) {
 	if r.added == 0 {
 		return Compressed{}, nil
 	}

@@ -155,12 +155,12 @@ type llmSession struct {
 
 func (s *llmSession) Add(message string) { s.messages = append(s.messages, message) }
 
-func (s *llmSession) Finish(ctx context.Context, existing string) (Compressed, error) {
+func (s *llmSession) Finish(ctx context.Context, existing func() string) (Compressed, error) {
 	var out Compressed
 	if len(s.messages) == 0 {
 		return out, nil
 	}
-	day := model.ParseDayFile(existing, false)
+	day := model.ParseDayFile(existing(), false)
 	for _, chunk := range chunkMessages(s.messages, s.c.settings.ChunkTokens) {
 		prompt := buildPrompt(chunk, day.Render())
 		out.Prompts++
@@ -444,14 +444,15 @@ func enforceImportance(o model.Observation) model.Observation {
 	case todoPrefRE.MatchString(o.Content):
 		typ = "todo"
 	}
-	task := inferTaskType(o.Content)
+	t := model.NewText(o.Content)
+	task := inferTaskType(t)
 	importance, confidence := o.Importance, o.Confidence
-	if isCritical(o.Content) {
+	if isCritical(t) {
 		importance, confidence = max(importance, 0.85), max(confidence, 0.85)
 		if typ == "fact" {
-			typ = model.InferObservationType(o.Content)
+			typ = model.InferObservationTypeText(t)
 		}
-	} else if notableRE.MatchString(o.Content) {
+	} else if notableRE.MatchText(t) {
 		importance, confidence = max(importance, 0.5), max(confidence, 0.75)
 	}
 	if task != "" && typ != "commitment" && typ != "decision" {

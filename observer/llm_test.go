@@ -96,6 +96,12 @@ func (m *fakeModel) serve(t *testing.T) *httptest.Server {
 	return srv
 }
 
+func (m *fakeModel) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.requests)
+}
+
 const goodReply = "```markdown\n## 2026-11-21\n\n- [fact|c=0.80|i=0.30] 12:00 Decision: ship the bot on Friday.\n- [fact|c=0.90|i=0.10] ok thanks\n```"
 
 func llmFor(t *testing.T, provider string, m *fakeModel, retries int) (*LLMCompressor, *[]time.Duration) {
@@ -113,7 +119,7 @@ func runLLM(t *testing.T, c *LLMCompressor, messages ...string) Compressed {
 	for _, m := range messages {
 		s.Add(m)
 	}
-	out, err := s.Finish(context.Background(), "## 2026-11-21\n\n- [fact|c=0.70|i=0.20] 08:00 earlier")
+	out, err := s.Finish(context.Background(), func() string { return "## 2026-11-21\n\n- [fact|c=0.70|i=0.20] 08:00 earlier" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,8 +194,8 @@ func TestLLMCompressorFailures(t *testing.T) {
 			if tt.fallback == "" && len(out.Fallbacks) != 0 || tt.fallback != "" && (len(out.Fallbacks) != 1 || !strings.Contains(out.Fallbacks[0], tt.fallback)) {
 				t.Errorf("fallbacks = %q, want %q", out.Fallbacks, tt.fallback)
 			}
-			if len(m.requests) != tt.requests {
-				t.Errorf("%d requests, want %d", len(m.requests), tt.requests)
+			if n := m.count(); n != tt.requests {
+				t.Errorf("%d requests, want %d", n, tt.requests)
 			}
 			if len(*waits) != len(tt.waits) || len(tt.waits) > 0 && (*waits)[0] != tt.waits[0] {
 				t.Errorf("waits = %v, want %v", *waits, tt.waits)

@@ -26,9 +26,32 @@ func normalizeLineFast(line []byte) string {
 		// the careful path.
 		return NormalizeLine(line)
 	}
-	var role, content, typ, message []byte
-	hasRole, hasContent := false, false
-	end, ok := jsonscan.Object(line, 0, func(key, value []byte) bool {
+	var role, content, typ []byte
+	var msgRole, msgContent []byte
+	hasRole, hasContent, messageIsObject := false, false, false
+	end, ok := jsonscan.ObjectWith(line, 0, func(key []byte, at int) (int, bool) {
+		if keyIs(key, "message") {
+			// Look inside while validating it: the message is most of the line.
+			if at >= len(line) || line[at] != '{' {
+				messageIsObject, msgRole, msgContent = false, nil, nil
+				return jsonscan.Value(line, at)
+			}
+			messageIsObject, msgRole, msgContent = true, nil, nil
+			return jsonscan.Object(line, at, func(k, v []byte) bool {
+				switch {
+				case keyIs(k, "role"):
+					msgRole = v
+				case keyIs(k, "content"):
+					msgContent = v
+				}
+				return true
+			})
+		}
+		vEnd, ok := jsonscan.Value(line, at)
+		if !ok {
+			return 0, false
+		}
+		value := line[at:vEnd]
 		switch {
 		case keyIs(key, "role"):
 			role, hasRole = value, true
@@ -36,10 +59,8 @@ func normalizeLineFast(line []byte) string {
 			content, hasContent = value, true
 		case keyIs(key, "type"):
 			typ = value
-		case keyIs(key, "message"):
-			message = value
 		}
-		return true
+		return vEnd, true
 	})
 	if !ok || end != len(line) || !validEscapes(line) {
 		return ""
@@ -47,21 +68,10 @@ func normalizeLineFast(line []byte) string {
 	if hasRole && hasContent {
 		return joinRoleRaw(role, content)
 	}
-	if len(typ) == 0 || typ[0] != '"' || unquote(typ) != "message" || len(message) == 0 || message[0] != '{' {
-		// entry.message must be a non-null object; an array is an object to
-		// JavaScript too, but yields neither role nor content.
+	if len(typ) == 0 || typ[0] != '"' || unquote(typ) != "message" || !messageIsObject {
 		return ""
 	}
-	role, content = nil, nil
-	jsonscan.Object(message, 0, func(key, value []byte) bool {
-		switch {
-		case keyIs(key, "role"):
-			role = value
-		case keyIs(key, "content"):
-			content = value
-		}
-		return true
-	})
+	role, content = msgRole, msgContent
 	return joinRoleRaw(role, content)
 }
 

@@ -1,6 +1,12 @@
 package observer
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -27,4 +33,45 @@ func FuzzNormalizeLineFast(f *testing.F) {
 			t.Fatalf("fast %q, reference %q for %q", got, want, line)
 		}
 	})
+}
+
+// The parallel read gives what the sequential one gives, whatever the
+// chunking: messages, offsets, counts, the torn tail.
+func TestReadParallelMatchesSequential(t *testing.T) {
+	var b strings.Builder
+	for i := range 30000 {
+		switch i % 7 {
+		case 3:
+			b.WriteString("{not json\n")
+		case 5:
+			b.WriteString(`{"type":"model_change","id":"x"}` + "\n")
+		default:
+			fmt.Fprintf(&b, `{"type":"message","message":{"role":"user","content":"message %d %s"}}`+"\n", i, strings.Repeat("x", i%300))
+		}
+	}
+	base := b.String()
+	for name, data := range map[string]string{
+		"complete":       base,
+		"torn tail":      base + `{"type":"message","message":{"role":"user","con`,
+		"parsable tail":  base + `{"role":"user","content":"last"}`,
+		"long last line": base + `{"role":"user","content":"` + strings.Repeat("y", 9<<20) + `"}` + "\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t.jsonl")
+			os.WriteFile(path, []byte(data), 0o644)
+			for _, start := range []int64{0, 12345} {
+				f, _ := os.Open(path)
+				var seqMsgs, parMsgs []string
+				seq, err1 := readSequential(context.Background(), f, start, int64(len(data)), func(m string) { seqMsgs = append(seqMsgs, m) }, nil)
+				par, err2 := readParallel(context.Background(), f, start, int64(len(data)), 3, func(m string) { parMsgs = append(parMsgs, m) }, nil)
+				f.Close()
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if seq != par || !slices.Equal(seqMsgs, parMsgs) {
+					t.Errorf("start %d: sequential %+v (%d messages), parallel %+v (%d)", start, seq, len(seqMsgs), par, len(parMsgs))
+				}
+			}
+		})
+	}
 }

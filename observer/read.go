@@ -1,10 +1,13 @@
 package observer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
+	"sync"
 	"syscall"
 
 	"clawvault-tui/store"
@@ -51,9 +54,36 @@ func readIncremental(ctx context.Context, fsys store.FS, path string, start int6
 	if start > end {
 		return res, fmt.Errorf("%w: it is shorter (%d bytes) than where the read starts (%d)", errTranscriptChanged, end, start)
 	}
+	if workers := runtime.GOMAXPROCS(0); workers > 1 && end-start >= 2*readChunk {
+		res, err = readParallel(ctx, f, start, end, workers, emit, progress)
+	} else {
+		res, err = readSequential(ctx, f, start, end, emit, progress)
+	}
+	if err != nil {
+		return res, err
+	}
+	res.BytesRead = res.NextOffset - start
+	// What was read is only sound if the file is still the one opened, at
+	// least as long as it was.
+	after, err := f.Stat()
+	if err != nil {
+		return res, err
+	}
+	if after.Size() < end {
+		return res, fmt.Errorf("%w: it shrank from %d to %d bytes during the read", errTranscriptChanged, end, after.Size())
+	}
+	if cur, err := fsys.Stat(path); err != nil || !sameFile(cur, fi) {
+		return res, fmt.Errorf("%w: %s was replaced during the read", errTranscriptChanged, path)
+	}
+	return res, nil
+}
+
+// readSequential reads [start, end) line by line on this goroutine.
+func readSequential(ctx context.Context, f store.File, start, end int64, emit func(msg string), progress func(n int64)) (readResult, error) {
+	res := readResult{NextOffset: start}
 	var readErr error
 	lastReport := start
-	err = transcript.ForEachLine(f, start, end, func(l transcript.Line) bool {
+	err := transcript.ForEachLine(f, start, end, func(l transcript.Line) bool {
 		res.Lines++
 		if res.Lines%4096 == 0 {
 			if readErr = ctx.Err(); readErr != nil {
@@ -93,20 +123,145 @@ func readIncremental(ctx context.Context, fsys store.FS, path string, start int6
 	if progress != nil {
 		progress(res.NextOffset - lastReport)
 	}
-	res.BytesRead = res.NextOffset - start
-	// What was read is only sound if the file is still the one opened, at
-	// least as long as it was.
-	after, err := f.Stat()
-	if err != nil {
-		return res, err
-	}
-	if after.Size() < end {
-		return res, fmt.Errorf("%w: it shrank from %d to %d bytes during the read", errTranscriptChanged, end, after.Size())
-	}
-	if cur, err := fsys.Stat(path); err != nil || !sameFile(cur, fi) {
-		return res, fmt.Errorf("%w: %s was replaced during the read", errTranscriptChanged, path)
-	}
 	return res, nil
+}
+
+// readChunk is the size of the pieces a large range is split into.
+const readChunk = 4 << 20
+
+// chunk is a run of whole lines (the last chunk may end with a line
+// without a newline) and, once a worker is done with it, their messages.
+type chunk struct {
+	data  []byte
+	last  bool // the range ends in this chunk
+	msgs  []string
+	res   readResult // counts, and NextOffset as a length within data
+	err   error
+	ready chan struct{}
+}
+
+// readParallel reads [start, end) in chunks cut at newlines: one goroutine
+// reads, workers turn lines into messages, and this goroutine emits them in
+// file order. It gives what readSequential gives, on all cores.
+func readParallel(ctx context.Context, f store.File, start, end int64, workers int, emit func(msg string), progress func(n int64)) (readResult, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan *chunk, workers)
+	ordered := make(chan *chunk, 2*workers)
+	var pool sync.Pool
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range jobs {
+				c.parse()
+				pool.Put(c.data[:0])
+				c.data = nil
+				close(c.ready)
+			}
+		}()
+	}
+	go func() {
+		defer close(ordered)
+		defer close(jobs)
+		var carry []byte // a line begun in the previous read
+		for pos := start; pos < end || len(carry) > 0; {
+			if ctx.Err() != nil {
+				return
+			}
+			buf, _ := pool.Get().([]byte)
+			want := min(int64(readChunk), end-pos)
+			if cap(buf) < len(carry)+int(want) {
+				buf = make([]byte, 0, max(len(carry)+int(want), readChunk+len(carry)))
+			}
+			buf = append(buf[:0], carry...)
+			n, err := f.ReadAt(buf[len(buf):len(buf)+int(want)], pos)
+			buf = buf[:len(buf)+n]
+			pos += int64(n)
+			c := &chunk{ready: make(chan struct{})}
+			if int64(n) < want {
+				c.err = fmt.Errorf("%w: it ended at %d bytes instead of %d during the read (%v)", errTranscriptChanged, pos, end, err)
+				close(c.ready)
+				ordered <- c
+				return
+			}
+			cut := len(buf)
+			if pos < end {
+				cut = bytes.LastIndexByte(buf, '\n') + 1
+				if cut == 0 { // a line longer than the chunk: read on
+					carry = buf
+					continue
+				}
+			}
+			carry = append([]byte(nil), buf[cut:]...)
+			c.data, c.last = buf[:cut], pos >= end && len(carry) == 0
+			ordered <- c
+			jobs <- c
+			if c.last {
+				return
+			}
+		}
+	}()
+	res := readResult{NextOffset: start}
+	var err error
+	for c := range ordered {
+		<-c.ready
+		if err != nil {
+			continue // drain
+		}
+		if c.err != nil {
+			err = c.err
+			cancel()
+			continue
+		}
+		if err = ctx.Err(); err != nil {
+			continue
+		}
+		for _, m := range c.msgs {
+			emit(m)
+		}
+		res.Lines += c.res.Lines
+		res.Messages += c.res.Messages
+		res.Malformed += c.res.Malformed
+		res.PartialTail = res.PartialTail || c.res.PartialTail
+		res.NextOffset += c.res.NextOffset
+		if progress != nil {
+			progress(c.res.NextOffset)
+		}
+	}
+	wg.Wait()
+	return res, err
+}
+
+// parse turns a chunk's lines into messages with readSequential's rules;
+// res.NextOffset becomes the length of what the chunk consumed.
+func (c *chunk) parse() {
+	data := c.data
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 { // the range's last line, without a newline
+			if msg := normalizeLineFast(data); msg != "" {
+				c.msgs = append(c.msgs, msg)
+				c.res.Messages++
+				c.res.NextOffset += int64(len(data))
+			} else {
+				c.res.PartialTail = true
+			}
+			c.res.Lines++
+			return
+		}
+		line := data[:i]
+		c.res.Lines++
+		if msg := normalizeLineFast(line); msg != "" {
+			c.msgs = append(c.msgs, msg)
+			c.res.Messages++
+		} else if !isBlankOrValidJSON(line) {
+			c.res.Malformed++
+		}
+		c.res.NextOffset += int64(i + 1)
+		data = data[i+1:]
+	}
 }
 
 // isBlankOrValidJSON tells a line that merely yields no message (blank,

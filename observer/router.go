@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store"
@@ -36,7 +37,7 @@ var (
 	spacesRE          = model.MustJSRegexp(`\s+`, "g")
 	leadingJunkRE     = model.MustJSRegexp(`^[^a-zA-Z0-9]+`, "")
 	trailingPunctRE   = model.MustJSRegexp(`[.?!:;,]+$`, "")
-	titleNonWordRE    = model.MustJSRegexp(`[^\w\s]`, "g")
+	titleNonWordRE    = model.MustJSRegexp(`[^\w\s]`, "g") // see normalizeTaskTitle
 	wikiLinkRE        = model.MustJSRegexp(`\[\[[^\]]*\]\]`, "g")
 	wikiTargetRE      = model.MustJSRegexp(`\[\[([^\]]+)\]\]`, "g")
 	lineDashRE        = model.MustJSRegexp(`^-\s*`, "")
@@ -87,6 +88,9 @@ type workItem struct {
 	hasTime   bool
 	// priority orders tasks (critical, high, medium, low).
 	priority int
+	// norm and words cache the normalized title for the duplicate check.
+	norm  *string
+	words map[string]bool
 }
 
 // routedLine is one line the router added to a file.
@@ -116,8 +120,14 @@ type router struct {
 	// backlog items this sweep wrote, which join the list at the next route.
 	tasks, backlog []workItem
 	loaded         bool
-	dedup          map[string]*lineIndex
-	notes          []string
+	cats           map[string]*catFile
+	// decided holds the items already routed or found duplicate: files only
+	// grow during a sweep, so the decision stands (see route).
+	decided map[string]bool
+	// touched are unresolved commitments that matched an open work item: every
+	// route marks them seen again, as ClawVault's does.
+	touched []*workItem
+	notes   []string
 }
 
 type routeRule struct {
@@ -134,7 +144,7 @@ type knownProject struct {
 }
 
 func newRouter(vault string, files *vaultFiles, fsys store.FS, fixes Fixes, now func() time.Time) *router {
-	return &router{vault: vault, files: files, fsys: fsys, fixes: fixes, now: now, dedup: map[string]*lineIndex{}}
+	return &router{vault: vault, files: files, fsys: fsys, fixes: fixes, now: now, cats: map[string]*catFile{}, decided: map[string]bool{}}
 }
 
 // load reads what the router consults: custom routes from .clawvault.json,
@@ -156,19 +166,35 @@ func (r *router) load() error {
 	return err
 }
 
-// route files the day's observations.
-func (r *router) route(obs []model.Observation, ctx routeContext) (routeResult, error) {
+// route files the day's observations, as ClawVault's route does after
+// every session. ClawVault walks the whole day each time; an item it has
+// routed, or found already present, is a no-op on every later walk, because
+// a file only grows. So route takes the items that changed since the last
+// walk (in day order), skips those decided before, and re-marks the work
+// items touched before: the same files, without the quadratic walk that
+// made ClawVault hang on 100+ sessions (#55).
+func (r *router) route(changed []model.Observation, ctx routeContext) (routeResult, error) {
 	var res routeResult
 	if err := r.load(); err != nil {
 		return res, err
 	}
-	known := r.knownWorkItems()
-	for _, item := range obs {
+	for _, it := range r.touched {
+		if err := r.touch(it, &res); err != nil {
+			return res, err
+		}
+	}
+	known := newKnownItems(r.knownWorkItems())
+	for _, item := range changed {
 		if item.Importance < 0.4 {
 			continue
 		}
+		key := item.Date + "|" + item.Type + "|" + item.Content
+		if r.decided[key] {
+			continue
+		}
+		r.decided[key] = true
 		if item.Type == "task" || item.Type == "todo" || item.Type == "commitment-unresolved" {
-			if err := r.routeTask(item, ctx, &known, &res); err != nil {
+			if err := r.routeTask(item, ctx, known, &res); err != nil {
 				return res, err
 			}
 			continue
@@ -303,7 +329,7 @@ func extractTitle(content string) string {
 	return ""
 }
 
-func (r *router) routeTask(item model.Observation, ctx routeContext, known *[]workItem, res *routeResult) error {
+func (r *router) routeTask(item model.Observation, ctx routeContext, known *knownItems, res *routeResult) error {
 	if pastTenseTaskRE.MatchString(item.Content) && !futureTaskRE.MatchString(item.Content) {
 		return nil // likely completed, as ClawVault judges it
 	}
@@ -311,9 +337,13 @@ func (r *router) routeTask(item model.Observation, ctx routeContext, known *[]wo
 	if title == "" {
 		return nil
 	}
-	if dup := findDuplicateWorkItem(title, *known); dup != nil {
+	if dup := known.findDuplicate(title); dup != nil {
 		res.DedupHits++
 		if item.Type == "commitment-unresolved" && dup.status != "done" {
+			if !slices.ContainsFunc(r.touched, func(w *workItem) bool { return w.kind == dup.kind && w.slug == dup.slug }) {
+				it := *dup
+				r.touched = append(r.touched, &it)
+			}
 			return r.touch(dup, res)
 		}
 		return nil
@@ -360,7 +390,7 @@ func (r *router) routeTask(item model.Observation, ctx routeContext, known *[]wo
 	}
 	it := workItem{kind: "backlog", slug: slug, title: title, status: "open", source: model.StringValue("observer"), hasSource: true, tags: tags}
 	it.created, it.hasTime = model.ParseISOTime(created)
-	*known = append(*known, it)
+	known.add(it)
 	r.backlog = append(r.backlog, it)
 	res.Backlog = append(res.Backlog, rel)
 	return nil
@@ -386,40 +416,95 @@ func (r *router) deriveTaskTitle(content, typ string) string {
 	return model.SliceUTF16(title, 120)
 }
 
+// normalizeTaskTitle is title.toLowerCase().replace(/[^\w\s]/g, " ")
+// .replace(/\s+/g, " ").trim().slice(0, 50), written out: every character
+// but ASCII letters, digits, _ and white space becomes a space, runs of
+// space become one.
 func normalizeTaskTitle(title string) string {
-	t := model.JSTrim(spacesRE.ReplaceAll(titleNonWordRE.ReplaceAll(model.JSToLower(title), " "), " "))
-	return model.SliceUTF16(t, 50)
+	var b strings.Builder
+	space := false
+	for _, r := range model.JSToLower(title) {
+		word := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
+		if !word {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	s := b.String() // ASCII: the byte length is the UTF-16 length
+	if len(s) > 50 {
+		s = s[:50]
+	}
+	return s
 }
 
-func findDuplicateWorkItem(title string, known []workItem) *workItem {
+// knownItems is the list loadExistingWorkItems gives, with what the
+// duplicate check needs indexed: items by normalized title and by word.
+type knownItems struct {
+	items  []workItem
+	byNorm map[string][]int
+	byWord map[string][]int
+}
+
+func newKnownItems(items []workItem) *knownItems {
+	k := &knownItems{byNorm: map[string][]int{}, byWord: map[string][]int{}}
+	for _, it := range items {
+		k.add(it)
+	}
+	return k
+}
+
+func (k *knownItems) add(it workItem) {
+	if it.norm == nil {
+		norm := normalizeTaskTitle(it.title)
+		it.norm, it.words = &norm, wordSet(norm)
+	}
+	pos := len(k.items)
+	k.items = append(k.items, it)
+	if *it.norm == "" {
+		return
+	}
+	k.byNorm[*it.norm] = append(k.byNorm[*it.norm], pos)
+	for w := range it.words {
+		k.byWord[w] = append(k.byWord[w], pos)
+	}
+}
+
+// findDuplicate is findDuplicateWorkItem: the first item, in list order,
+// whose normalized title equals this one's or shares more than 0.8 of its
+// words (Jaccard). Only items sharing a word can qualify.
+func (k *knownItems) findDuplicate(title string) *workItem {
 	n := normalizeTaskTitle(title)
 	if n == "" {
 		return nil
 	}
-	for i := range known {
-		e := normalizeTaskTitle(known[i].title)
-		if e == "" {
+	best := -1
+	if pos := k.byNorm[n]; len(pos) > 0 {
+		best = pos[0]
+	}
+	words := wordSet(n)
+	shared := map[int]int{}
+	for w := range words {
+		for _, pos := range k.byWord[w] {
+			shared[pos]++
+		}
+	}
+	for pos, inter := range shared {
+		if best >= 0 && pos > best {
 			continue
 		}
-		if e == n || jaccardWords(n, e) > 0.8 {
-			return &known[i]
+		if float64(inter)/float64(len(words)+len(k.items[pos].words)-inter) > 0.8 {
+			best = pos
 		}
 	}
-	return nil
-}
-
-func jaccardWords(a, b string) float64 {
-	wa, wb := wordSet(a), wordSet(b)
-	if len(wa) == 0 || len(wb) == 0 {
-		return 0
+	if best < 0 {
+		return nil
 	}
-	inter := 0
-	for w := range wa {
-		if wb[w] {
-			inter++
-		}
-	}
-	return float64(inter) / float64(len(wa)+len(wb)-inter)
+	return &k.items[best]
 }
 
 func wordSet(s string) map[string]bool {
@@ -453,8 +538,8 @@ func taskContext(item model.Observation, ctx routeContext) string {
 		lines = append(lines, "Source: "+ctx.Source)
 	}
 	approx := item.Date
-	if m := clockTimeRE.FindStringSubmatch(item.Content); m != nil {
-		approx = item.Date + " " + m[0]
+	if hm := findClockTime(item.Content); hm != "" {
+		approx = item.Date + " " + hm
 	}
 	lines = append(lines, "Approximate timestamp: "+approx, "Observation type: "+item.Type, "Original observation: "+item.Content)
 	return strings.Join(lines, "\n")
@@ -537,41 +622,75 @@ func mergeTags(groups ...[]string) []string {
 	return out
 }
 
-// lineIndex caches a category file's lines as the dedup compares them.
+// lineIndex caches a category file's lines as the dedup compares them:
+// their normalized texts, and an inverted index of their word bigrams, so
+// that the similarity test looks only at lines sharing a bigram.
 type lineIndex struct {
-	norms []string
-	exact map[string]bool
-	grams []map[string]bool // bigram sets, built when first needed
+	norms    []string
+	lens     []int // UTF-16 lengths of norms
+	exact    map[string]bool
+	nGrams   []int            // distinct bigrams per line
+	postings map[string][]int // bigram → lines holding it
+}
+
+// catFile is a category file the sweep appends to: its content when first
+// read, and the lines added since, rendered only when needed.
+type catFile struct {
+	existing string // trimmed; "" for a missing or blank file
+	header   string // "# <label> — <date>\n", for a new file
+	entries  []string
+	idx      *lineIndex
+}
+
+// render is the content after ClawVault's appends: each append trims the
+// file and adds "\n<line>\n" (a new file starts with the header and a blank
+// line).
+func (c *catFile) render() []byte {
+	var b strings.Builder
+	if c.existing == "" {
+		b.WriteString(c.header)
+	} else {
+		b.WriteString(c.existing)
+	}
+	for _, e := range c.entries {
+		b.WriteString("\n" + e)
+	}
+	b.WriteByte('\n')
+	return []byte(b.String())
 }
 
 func (r *router) appendToCategory(category string, item model.Observation, res *routeResult) error {
 	dir, label := r.resolveTarget(category, item)
 	rel := filepath.Join(dir, item.Date+".md")
 	path := filepath.Join(r.vault, rel)
-	content, exists, err := r.files.read(path)
-	if err != nil {
-		return err
-	}
-	idx := r.dedup[path]
-	if idx == nil {
-		idx = indexLines(string(content), exists, item.Date)
-		r.dedup[path] = idx
+	cf := r.cats[path]
+	if cf == nil {
+		content, exists, err := r.files.read(path)
+		if err != nil {
+			return err
+		}
+		cf = &catFile{header: "# " + label + " \u2014 " + item.Date + "\n"}
+		if exists {
+			cf.existing = model.JSTrim(string(content))
+		}
+		cf.idx = indexLines(cf.existing, item.Date)
+		r.cats[path] = cf
 	}
 	normalizedNew := normalizeForDedup(item.Content)
-	if idx.isDuplicate(normalizedNew) {
+	if cf.idx.isDuplicate(normalizedNew) {
 		res.DedupHits++
 		return nil
 	}
 	entry := model.RenderObservationLine(model.Observation{Type: item.Type, Confidence: item.Confidence,
 		Importance: item.Importance, Content: addWikiLinks(item.Content)})
-	header := "# " + label + " \u2014 " + item.Date + "\n"
-	date := item.Date
-	op := func(content []byte, exists bool) ([]byte, bool) {
+	header, date := cf.header, item.Date
+	// The operation replays the append on a file changed underneath.
+	replay := func(content []byte, exists bool) ([]byte, bool) {
 		existing := ""
 		if exists {
 			existing = model.JSTrim(string(content))
 		}
-		if existing != "" && indexLines(existing, true, date).isDuplicate(normalizedNew) {
+		if existing != "" && indexLines(existing, date).isDuplicate(normalizedNew) {
 			return content, exists // the line arrived meanwhile
 		}
 		if existing == "" {
@@ -579,24 +698,28 @@ func (r *router) appendToCategory(category string, item model.Observation, res *
 		}
 		return []byte(existing + "\n" + entry + "\n"), true
 	}
-	if err := r.files.apply(path, op); err != nil {
+	if cf.existing == "" && len(cf.entries) == 0 {
+		cf.idx.add(normalizeLineForDedup(strings.TrimSuffix(header, "\n"), date))
+	}
+	cf.entries = append(cf.entries, entry)
+	cf.idx.add(normalizedNew)
+	if err := r.files.applyLazy(path, replay, func() ([]byte, bool) { return cf.render(), true }); err != nil {
 		return err
 	}
-	if !exists || model.JSTrim(string(content)) == "" {
-		idx.add(normalizeLineForDedup(strings.TrimSuffix(header, "\n"), date))
-	}
-	idx.add(normalizedNew)
 	res.Lines = append(res.Lines, routedLine{Path: rel, Type: item.Type})
 	return nil
 }
 
-func indexLines(content string, exists bool, date string) *lineIndex {
+// committed forgets the state built on the files since the last commit:
+// it is rebuilt from the files as written.
+func (r *router) committed() {
+	r.cats = map[string]*catFile{}
+}
+
+// indexLines indexes a trimmed category file's lines ("".split(/\r?\n/) is
+// [""]: an empty file has one empty line).
+func indexLines(existing string, date string) *lineIndex {
 	idx := &lineIndex{exact: map[string]bool{}}
-	existing := ""
-	if exists {
-		existing = model.JSTrim(content)
-	}
-	// "".split(/\r?\n/) is [""]: an empty file has one empty line.
 	for _, line := range strings.Split(existing, "\n") {
 		idx.add(normalizeLineForDedup(strings.TrimSuffix(line, "\r"), date))
 	}
@@ -612,16 +735,24 @@ func normalizeLineForDedup(line, date string) string {
 }
 
 func (x *lineIndex) add(norm string) {
+	id := len(x.norms)
 	x.norms = append(x.norms, norm)
+	x.lens = append(x.lens, model.UTF16Len(norm))
 	x.exact[norm] = true
-	if x.grams != nil {
-		x.grams = append(x.grams, bigrams(norm))
+	grams := bigrams(norm)
+	x.nGrams = append(x.nGrams, len(grams))
+	if x.postings == nil {
+		x.postings = map[string][]int{}
+	}
+	for g := range grams {
+		x.postings[g] = append(x.postings[g], id)
 	}
 }
 
 // isDuplicate is appendToCategory's two passes: an identical line, then a
 // line containing the other (or contained in it) or one whose word bigrams
-// overlap by more than 0.8 (Jaccard), both longer than 10.
+// overlap by more than 0.8 (Jaccard), both longer than 10. The order of the
+// tests does not change the answer.
 func (x *lineIndex) isDuplicate(n string) bool {
 	if x.exact[n] {
 		return true
@@ -630,9 +761,8 @@ func (x *lineIndex) isDuplicate(n string) bool {
 	if nl <= 10 {
 		return false
 	}
-	var ng map[string]bool
 	for i, e := range x.norms {
-		el := model.UTF16Len(e)
+		el := x.lens[i]
 		if el <= 10 {
 			continue
 		}
@@ -643,16 +773,22 @@ func (x *lineIndex) isDuplicate(n string) bool {
 		if strings.Contains(longer, shorter) {
 			return true
 		}
-		if ng == nil {
-			ng = bigrams(n)
+	}
+	grams := bigrams(n)
+	if len(grams) == 0 {
+		return false
+	}
+	shared := map[int]int{}
+	for g := range grams {
+		for _, id := range x.postings[g] {
+			shared[id]++
 		}
-		if x.grams == nil {
-			x.grams = make([]map[string]bool, len(x.norms))
-			for j, s := range x.norms {
-				x.grams[j] = bigrams(s)
-			}
+	}
+	for id, inter := range shared {
+		if x.lens[id] <= 10 {
+			continue
 		}
-		if jaccardSets(ng, x.grams[i]) > 0.8 {
+		if float64(inter)/float64(len(grams)+x.nGrams[id]-inter) > 0.8 {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"clawvault-tui/model"
 )
@@ -17,56 +18,78 @@ import (
 // as written.
 
 var (
-	rolePrefixRE         = model.MustJSRegexp(`^([a-z][a-z0-9_-]{1,31})\s*:\s*(.+)$`, "i")
-	sourceTagRE          = model.MustJSRegexp(`^\[[^\]]+\]\s+`, "")
-	base64DataURIRE      = model.MustJSRegexp(`\bdata:[^;\s]+;base64,[A-Za-z0-9+/=]{24,}\b`, "gi")
-	longBase64TokenRE    = model.MustJSRegexp(`\b[A-Za-z0-9+/]{80,}={0,2}\b`, "g")
-	noisePrefixRE        = model.MustJSRegexp(`^(?:metadata|system metadata|session metadata|tool[_-]?result|toolresult)\s*:`, "i")
-	structuredNoiseRE    = model.MustJSRegexp(`\b(?:tool[_-]?result|tool[_-]?use|toolcallid|tooluseid|function[_-]?(?:call|result)|stdout|stderr|exitcode|recordedat|trace(?:_|-)?id|parent(?:_|-)?id|session(?:_|-)?id|metadata|base64|mime(?:type)?)\b`, "i")
-	afterToolResultRE    = model.MustJSRegexp(`^tool[_-]?result\s*:\s*(\{.*|\[.*)`, "i")
-	criticalRE           = model.MustJSRegexp(`(?:\b(?:decision|decided|chose|chosen|selected|picked|opted|switched to)\s*:?|\bdecid(?:e|ed|ing|ion)\b|\berror\b|\bfail(?:ed|ure|ing)?\b|\bblock(?:ed|er)?\b|\bbreaking(?:\s+change)?s?\b|\bcritical\b|\b\w+\s+chosen\s+(?:for|over|as)\b|\bpublish(?:ed)?\b.*@?\d+\.\d+|\bmerge[d]?\s+(?:PR|pull\s+request)\b|\bshipped\b|\breleased?\b.*v?\d+\.\d+|\bsigned\b.*\b(?:contract|agreement|deal)\b|\bpricing\b.*\$|\bdemo\b.*\b(?:completed?|done|finished)\b|\bmeeting\b.*\b(?:completed?|done|finished)\b|\bstrategy\b.*\b(?:pivot|change|shift)\b)`, "i")
-	deadlineWithDateRE   = model.MustJSRegexp(`(?:(?:\bdeadline\b|\bdue(?:\s+date)?\b|\bcutoff\b).*(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2})|(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}).*(?:\bdeadline\b|\bdue(?:\s+date)?\b|\bcutoff\b))`, "i")
-	notableRE            = model.MustJSRegexp(`\b(prefer(?:ence|s)?|likes?|dislikes?|context|pattern|architecture|approach|trade[- ]?off|milestone|stakeholder|teammate|collaborat(?:e|ed|ion)|discussion|notable|deadline|due|timeline|deploy(?:ed|ment)?|built|configured|launched|proposal|pitch|onboard(?:ed|ing)?|migrat(?:e|ed|ion)|domain|DNS|infra(?:structure)?)\b`, "i")
-	todoSignalRE         = model.MustJSRegexp(`(?:\btodo:\s*|\bwe need to\b|\bdon't forget(?: to)?\b|\bremember to\b|\bmake sure to\b)`, "i")
-	commitmentTaskSignal = model.MustJSRegexp(`\b(?:i'?ll|i will|let me|(?:i'?m\s+)?going to|plan to|should)\b`, "i")
-	unresolvedSignalRE   = model.MustJSRegexp(`\b(?:need to figure out|tbd|to be determined)\b`, "i")
-	deadlineSignalRE     = model.MustJSRegexp(`\b(?:by\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)|before\s+the\s+\w+|deadline is)\b`, "i")
-	lowSignalOpeningRE   = model.MustJSRegexp(`\b(?:starts?\s+now|starting\s+(?:routine\s+)?(?:maintenance|meeting|session)|meeting\s+recap)\b`, "i")
+	rolePrefixRE      = model.MustJSRegexp(`^([a-z][a-z0-9_-]{1,31})\s*:\s*(.+)$`, "i") // see splitRolePrefix
+	sourceTagRE       = model.MustJSRegexp(`^\[[^\]]+\]\s+`, "")
+	base64DataURIRE   = model.MustJSRegexp(`\bdata:[^;\s]+;base64,[A-Za-z0-9+/=]{24,}\b`, "gi")
+	longBase64TokenRE = model.MustJSRegexp(`\b[A-Za-z0-9+/]{80,}={0,2}\b`, "g")
+	noisePrefixRE     = model.MustJSRegexp(`^(?:metadata|system metadata|session metadata|tool[_-]?result|toolresult)\s*:`, "i")
+	structuredNoiseRE = model.MustJSRegexp(`\b(?:tool[_-]?result|tool[_-]?use|toolcallid|tooluseid|function[_-]?(?:call|result)|stdout|stderr|exitcode|recordedat|trace(?:_|-)?id|parent(?:_|-)?id|session(?:_|-)?id|metadata|base64|mime(?:type)?)\b`, "i").Needs("tool", "stdout", "stderr", "exitcode", "recordedat", "trace", "parent", "session", "metadata", "base64", "mime", "function")
+	afterToolResultRE = model.MustJSRegexp(`^tool[_-]?result\s*:\s*(\{.*|\[.*)`, "i")
+	criticalRE        = model.MustJSRegexp(`(?:\b(?:decision|decided|chose|chosen|selected|picked|opted|switched to)\s*:?|\bdecid(?:e|ed|ing|ion)\b|\berror\b|\bfail(?:ed|ure|ing)?\b|\bblock(?:ed|er)?\b|\bbreaking(?:\s+change)?s?\b|\bcritical\b|\b\w+\s+chosen\s+(?:for|over|as)\b|\bpublish(?:ed)?\b.*@?\d+\.\d+|\bmerge[d]?\s+(?:PR|pull\s+request)\b|\bshipped\b|\breleased?\b.*v?\d+\.\d+|\bsigned\b.*\b(?:contract|agreement|deal)\b|\bpricing\b.*\$|\bdemo\b.*\b(?:completed?|done|finished)\b|\bmeeting\b.*\b(?:completed?|done|finished)\b|\bstrategy\b.*\b(?:pivot|change|shift)\b)`, "i").Needs("decis", "decid", "chose", "selected", "picked", "opted", "switched to", "error", "fail", "block", "breaking", "critical", "publish", "merge", "shipped", "release", "signed", "pricing", "demo", "meeting", "strategy")
+	// criticalParts are criticalRE's alternatives, each with its own
+	// words: test() is true when any alternative matches, and most texts
+	// hold the words of none.
+	criticalParts = []*model.JSRegexp{
+		model.MustJSRegexp(`\b(?:decision|decided|chose|chosen|selected|picked|opted|switched to)\s*:?`, "i").Needs("decis", "decid", "chose", "selected", "picked", "opted", "switched to"),
+		model.MustJSRegexp(`\bdecid(?:e|ed|ing|ion)\b`, "i").Needs("decid"),
+		model.MustJSRegexp(`\berror\b`, "i").Needs("error"),
+		model.MustJSRegexp(`\bfail(?:ed|ure|ing)?\b`, "i").Needs("fail"),
+		model.MustJSRegexp(`\bblock(?:ed|er)?\b`, "i").Needs("block"),
+		model.MustJSRegexp(`\bbreaking(?:\s+change)?s?\b`, "i").Needs("breaking"),
+		model.MustJSRegexp(`\bcritical\b`, "i").Needs("critical"),
+		model.MustJSRegexp(`\b\w+\s+chosen\s+(?:for|over|as)\b`, "i").Needs("chosen"),
+		model.MustJSRegexp(`\bpublish(?:ed)?\b.*@?\d+\.\d+`, "i").Needs("publish"),
+		model.MustJSRegexp(`\bmerge[d]?\s+(?:PR|pull\s+request)\b`, "i").Needs("merge"),
+		model.MustJSRegexp(`\bshipped\b`, "i").Needs("shipped"),
+		model.MustJSRegexp(`\breleased?\b.*v?\d+\.\d+`, "i").Needs("release"),
+		model.MustJSRegexp(`\bsigned\b.*\b(?:contract|agreement|deal)\b`, "i").Needs("signed"),
+		model.MustJSRegexp(`\bpricing\b.*\$`, "i").Needs("pricing"),
+		model.MustJSRegexp(`\bdemo\b.*\b(?:completed?|done|finished)\b`, "i").Needs("demo"),
+		model.MustJSRegexp(`\bmeeting\b.*\b(?:completed?|done|finished)\b`, "i").Needs("meeting"),
+		model.MustJSRegexp(`\bstrategy\b.*\b(?:pivot|change|shift)\b`, "i").Needs("strategy"),
+	}
+	deadlineWithDateRE   = model.MustJSRegexp(`(?:(?:\bdeadline\b|\bdue(?:\s+date)?\b|\bcutoff\b).*(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2})|(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}).*(?:\bdeadline\b|\bdue(?:\s+date)?\b|\bcutoff\b))`, "i").Needs("deadline", "due", "cutoff")
+	notableRE            = model.MustJSRegexp(`\b(prefer(?:ence|s)?|likes?|dislikes?|context|pattern|architecture|approach|trade[- ]?off|milestone|stakeholder|teammate|collaborat(?:e|ed|ion)|discussion|notable|deadline|due|timeline|deploy(?:ed|ment)?|built|configured|launched|proposal|pitch|onboard(?:ed|ing)?|migrat(?:e|ed|ion)|domain|DNS|infra(?:structure)?)\b`, "i").Needs("prefer", "like", "context", "pattern", "architecture", "approach", "trade", "milestone", "stakeholder", "teammate", "collaborat", "discussion", "notable", "deadline", "due", "timeline", "deploy", "built", "configured", "launched", "proposal", "pitch", "onboard", "migrat", "domain", "dns", "infra")
+	todoSignalRE         = model.MustJSRegexp(`(?:\btodo:\s*|\bwe need to\b|\bdon't forget(?: to)?\b|\bremember to\b|\bmake sure to\b)`, "i").Needs("todo:", "we need to", "don't forget", "remember to", "make sure to")
+	commitmentTaskSignal = model.MustJSRegexp(`\b(?:i'?ll|i will|let me|(?:i'?m\s+)?going to|plan to|should)\b`, "i").Needs("ill", "i'll", "i will", "let me", "going to", "plan to", "should")
+	unresolvedSignalRE   = model.MustJSRegexp(`\b(?:need to figure out|tbd|to be determined)\b`, "i").Needs("need to figure out", "tbd", "to be determined")
+	deadlineSignalRE     = model.MustJSRegexp(`\b(?:by\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)|before\s+the\s+\w+|deadline is)\b`, "i").Needs(model.WeekdayWords()...)
+	lowSignalOpeningRE   = model.MustJSRegexp(`\b(?:starts?\s+now|starting\s+(?:routine\s+)?(?:maintenance|meeting|session)|meeting\s+recap)\b`, "i").Needs("start", "meeting")
 	ackOnlyRE            = model.MustJSRegexp(`^(?:user:|assistant:)?\s*(?:ok(?:ay)?|sounds good|got it|understood|ack(?:nowledged)?)(?:[.!]|$)`, "i")
-	routineMaintenanceRE = model.MustJSRegexp(`\b(?:maintenance|health checks?|backups?|logs?|incidents?|alerts?|follow-up|workers?|cache prune)\b`, "i")
-	noIncidentRE         = model.MustJSRegexp(`\b(?:without incidents?|no incidents?|no alerts?|stayed green|no follow-up)\b`, "i")
-	commitmentContextRE  = model.MustJSRegexp(`(?:#\w[\w-]*|\bv\d+\.\d+(?:\.\d+)?\b|\bafter ci\b|\bchangelog\b|\bredlines?\b|\bproposal\b|\bcontract\b|\bagreement\b)`, "i")
-	markdownLinkRE       = model.MustJSRegexp(`\[([^\]]+)\]\([^)]+\)`, "g")
-	isoDateRE            = model.MustJSRegexp(`\b(\d{4}-\d{2}-\d{2})\b`, "")
-	clockTimeRE          = model.MustJSRegexp(`\b([01]\d|2[0-3]):([0-5]\d)\b`, "")
-	finalizeRE           = model.MustJSRegexp(`\bwe need to finalize\b`, "i")
-	leadInRE             = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)(?:great|ok(?:ay)?|thanks|thank you)[,!. ]+(?:and\s+)?(.+)$`, "i")
-	leadInTaggedRE       = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:\[[^\]]+\]\s+)?(?:user|assistant):\s*)(?:great|ok(?:ay)?|thanks|thank you)[,!. ]+(?:and\s+)?(.+)$`, "i")
-	pricingRE            = model.MustJSRegexp(`\bwe agreed on pricing at\b`, "i")
+	routineMaintenanceRE = model.MustJSRegexp(`\b(?:maintenance|health checks?|backups?|logs?|incidents?|alerts?|follow-up|workers?|cache prune)\b`, "i").Needs("maintenance", "health check", "backup", "log", "incident", "alert", "follow-up", "worker", "cache prune")
+	noIncidentRE         = model.MustJSRegexp(`\b(?:without incidents?|no incidents?|no alerts?|stayed green|no follow-up)\b`, "i").Needs("incident", "no alert", "stayed green", "no follow-up")
+	commitmentContextRE  = model.MustJSRegexp(`(?:#\w[\w-]*|\bv\d+\.\d+(?:\.\d+)?\b|\bafter ci\b|\bchangelog\b|\bredlines?\b|\bproposal\b|\bcontract\b|\bagreement\b)`, "i").Needs("#", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "after ci", "changelog", "redline", "proposal", "contract", "agreement")
+	markdownLinkRE       = model.MustJSRegexp(`\[([^\]]+)\]\([^)]+\)`, "g").Needs("](")
+	isoDateRE            = model.MustJSRegexp(`\b(\d{4}-\d{2}-\d{2})\b`, "")       // see findISODate
+	clockTimeRE          = model.MustJSRegexp(`\b([01]\d|2[0-3]):([0-5]\d)\b`, "") // see findClockTime
+	finalizeRE           = model.MustJSRegexp(`\bwe need to finalize\b`, "i").Needs("we need to finalize")
+	leadInRE             = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)(?:great|ok(?:ay)?|thanks|thank you)[,!. ]+(?:and\s+)?(.+)$`, "i").Needs("great", "ok", "thank")
+	leadInTaggedRE       = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:\[[^\]]+\]\s+)?(?:user|assistant):\s*)(?:great|ok(?:ay)?|thanks|thank you)[,!. ]+(?:and\s+)?(.+)$`, "i").Needs("great", "ok", "thank")
+	pricingRE            = model.MustJSRegexp(`\bwe agreed on pricing at\b`, "i").Needs("we agreed on pricing at")
 	pricingRewriteRE     = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)we agreed on pricing at\s+`, "i")
-	searchTermsRE        = model.MustJSRegexp(`\bkeep search terms?\b`, "i")
+	searchTermsRE        = model.MustJSRegexp(`\bkeep search terms?\b`, "i").Needs("keep search term")
 	searchTermsRewriteRE = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)we should keep search terms like\s+`, "i")
 	untouchedEndRE       = model.MustJSRegexp(`\s+untouched\.?$`, "i")
 	doubleSpaceRE        = model.MustJSRegexp(`\s{2,}`, "g")
-	talkedWithRE         = model.MustJSRegexp(`\btalked with\b`, "i")
-	approvedShippingRE   = model.MustJSRegexp(`\bapproved shipping\b`, "i")
+	talkedWithRE         = model.MustJSRegexp(`\btalked with\b`, "i").Needs("talked with")
+	approvedShippingRE   = model.MustJSRegexp(`\bapproved shipping\b`, "i").Needs("approved shipping")
 	talkedRewriteRE      = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)i talked with\s+([^,]+)\s+and\s+she approved\s+`, "i")
-	iWillRE              = model.MustJSRegexp(`\bi will\b`, "i")
+	iWillRE              = model.MustJSRegexp(`\bi will\b`, "i").Needs("i will")
 	iWillRewriteRE       = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)i will\s+`, "i")
 	legalReviewRE        = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)\[COMMITMENT\]\s+coordinate legal review and share redlines in\s+`, "i")
 	publishRewriteRE     = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)\[COMMITMENT\]\s+publish\s+`, "i")
-	northwindDealRE      = model.MustJSRegexp(`\#northwind-deal\b`, "i")
-	confidenceBoostRE    = model.MustJSRegexp(`\b(?:decided|chose|committed|deadline|released|merged)\b`, "i")
-	healthChecksRE       = model.MustJSRegexp(`\bhealth checks?\b`, "i")
-	backupSignalRE       = model.MustJSRegexp(`\b(?:rotated|logs?|backups?)\b`, "i")
-	restartSignalRE      = model.MustJSRegexp(`\b(?:restarted|workers?|alerts?)\b`, "i")
-	windowSignalRE       = model.MustJSRegexp(`\bmaintenance window\b`, "i")
-	startingSignalRE     = model.MustJSRegexp(`\bstarting\b`, "i")
-	directoriesSignalRE  = model.MustJSRegexp(`\bdirectories\b`, "i")
-	dependencySignalRE   = model.MustJSRegexp(`\bdependency\b`, "i")
-	reportedSignalRE     = model.MustJSRegexp(`\breported\b`, "i")
-	thanksSignalRE       = model.MustJSRegexp(`\bthanks\b`, "i")
-	roundSignalRE        = model.MustJSRegexp(`\bround\b`, "i")
+	northwindDealRE      = model.MustJSRegexp(`\#northwind-deal\b`, "i").Needs("#northwind-deal")
+	confidenceBoostRE    = model.MustJSRegexp(`\b(?:decided|chose|committed|deadline|released|merged)\b`, "i").Needs("decided", "chose", "committed", "deadline", "released", "merged")
+	healthChecksRE       = model.MustJSRegexp(`\bhealth checks?\b`, "i").Needs("health check")
+	backupSignalRE       = model.MustJSRegexp(`\b(?:rotated|logs?|backups?)\b`, "i").Needs("rotated", "log", "backup")
+	restartSignalRE      = model.MustJSRegexp(`\b(?:restarted|workers?|alerts?)\b`, "i").Needs("restarted", "worker", "alert")
+	windowSignalRE       = model.MustJSRegexp(`\bmaintenance window\b`, "i").Needs("maintenance window")
+	startingSignalRE     = model.MustJSRegexp(`\bstarting\b`, "i").Needs("starting")
+	directoriesSignalRE  = model.MustJSRegexp(`\bdirectories\b`, "i").Needs("directories")
+	dependencySignalRE   = model.MustJSRegexp(`\bdependency\b`, "i").Needs("dependency")
+	reportedSignalRE     = model.MustJSRegexp(`\breported\b`, "i").Needs("reported")
+	thanksSignalRE       = model.MustJSRegexp(`\bthanks\b`, "i").Needs("thanks")
+	roundSignalRE        = model.MustJSRegexp(`\bround\b`, "i").Needs("round")
 	roleSeparatorRE      = model.MustJSRegexp(`[\s_-]+`, "g")
 )
 
@@ -81,16 +104,16 @@ func SanitizeMessage(message string) string {
 	}
 	sourceTag := ""
 	payload := normalized
-	if m := sourceTagRE.FindStringSubmatchIndex(normalized); m != nil {
-		sourceTag = normalized[:m[1]]
-		payload = strings.TrimLeftFunc(normalized[m[1]:], model.IsJSSpace)
+	if n := sourceTagLen(normalized); n > 0 {
+		sourceTag = normalized[:n]
+		payload = strings.TrimLeftFunc(normalized[n:], model.IsJSSpace)
 	}
-	if m := rolePrefixRE.FindStringSubmatch(payload); m != nil && isConversationRole(m[1]) {
-		role := model.JSToLower(model.JSTrim(m[1]))
+	if role, rest, ok := splitRolePrefix(payload); ok && isConversationRole(role) {
+		role = model.JSToLower(model.JSTrim(role))
 		if dropRole(role) {
 			return ""
 		}
-		content := stripNoisyData(m[2])
+		content := stripNoisyData(rest)
 		if content == "" || isStructuredNoise(content) {
 			return ""
 		}
@@ -101,6 +124,80 @@ func SanitizeMessage(message string) string {
 		return ""
 	}
 	return sourceTag + cleaned
+}
+
+// sourceTagLen is the length of /^\[[^\]]+\]\s+/ at the start of s, or 0.
+// (Written out: the observer runs it on every message, and Go's regexp is
+// slow on long ones.)
+func sourceTagLen(s string) int {
+	if len(s) < 4 || s[0] != '[' {
+		return 0
+	}
+	end := strings.IndexByte(s, ']')
+	if end < 2 {
+		return 0
+	}
+	n := end + 1
+	for n < len(s) {
+		r, size := utf8.DecodeRuneInString(s[n:])
+		if !model.IsJSSpace(r) {
+			break
+		}
+		n += size
+	}
+	if n == end+1 {
+		return 0
+	}
+	return n
+}
+
+// splitRolePrefix is /^([a-z][a-z0-9_-]{1,31})\s*:\s*(.+)$/i written out,
+// with JavaScript's backtracking: the role is a run of 2–32 such characters
+// (a longer run matches nothing), the rest must be non-empty and hold no
+// line terminator.
+func splitRolePrefix(s string) (role, rest string, ok bool) {
+	isRoleChar := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+	}
+	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		return "", "", false
+	}
+	n := 1
+	for n < len(s) && isRoleChar(s[n]) {
+		n++
+	}
+	if n < 2 || n > 32 {
+		return "", "", false
+	}
+	j := skipJSSpace(s, n)
+	if j >= len(s) || s[j] != ':' {
+		return "", "", false
+	}
+	k := skipJSSpace(s, j+1)
+	rest = s[k:]
+	if rest == "" {
+		if k == j+1 {
+			return "", "", false
+		}
+		// \s* gives back its last character to (.+).
+		_, size := utf8.DecodeLastRuneInString(s[:k])
+		rest = s[k-size : k]
+	}
+	if strings.ContainsAny(rest, "\n\r\u2028\u2029") {
+		return "", "", false
+	}
+	return s[:n], rest, true
+}
+
+func skipJSSpace(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !model.IsJSSpace(r) {
+			return i
+		}
+		i += size
+	}
+	return i
 }
 
 func isConversationRole(role string) bool {
@@ -230,31 +327,32 @@ func (r rules) toCandidate(message string) *candidate {
 		return nil
 	}
 	c := &candidate{date: r.formatDate(), time: r.formatTime()}
-	if m := isoDateRE.FindStringSubmatch(message); m != nil {
-		c.date = m[1]
+	if d := findISODate(message); d != "" {
+		c.date = d
 	}
-	if m := clockTimeRE.FindStringSubmatch(message); m != nil {
-		c.time = m[1] + ":" + m[2]
+	if hm := findClockTime(message); hm != "" {
+		c.time = hm
 	}
 	line := r.stripLeadIn(c.time + " " + normalized)
 	c.content = line
-	c.typ = model.InferObservationType(line)
+	t := model.NewText(line)
+	c.typ = model.InferObservationTypeText(t)
 
-	critical := isCritical(line)
 	switch c.typ {
 	case "decision", "todo", "task", "commitment", "milestone":
 		c.structural = true
 	}
+	critical := isCritical(t)
 	c.structural = c.structural || critical
-	c.maintenance = routineMaintenanceRE.MatchString(line)
-	c.noIncident = noIncidentRE.MatchString(line)
+	c.maintenance = routineMaintenanceRE.MatchText(t)
+	c.noIncident = noIncidentRE.MatchText(t)
 	for _, s := range []struct {
 		re   *model.JSRegexp
 		flag maintenanceFlags
 	}{{healthChecksRE, flagHealth}, {backupSignalRE, flagBackup}, {restartSignalRE, flagRestart}, {windowSignalRE, flagWindow},
 		{startingSignalRE, flagStarting}, {directoriesSignalRE, flagDirectory}, {dependencySignalRE, flagDependency},
 		{reportedSignalRE, flagReported}, {thanksSignalRE, flagThanks}, {roundSignalRE, flagRound}} {
-		if s.re.MatchString(line) {
+		if s.re.MatchText(t) {
 			c.flags |= s.flag
 		}
 	}
@@ -263,9 +361,63 @@ func (r rules) toCandidate(message string) *candidate {
 		c.dropped = true
 		return c
 	}
-	c.calibrated = r.calibrate(c)
+	c.calibrated = r.calibrate(c, t, critical)
 	c.key = c.calibrated.Date + "|" + c.calibrated.Type + "|" + model.NormalizeObservationContent(c.calibrated.Content)
 	return c
+}
+
+// findISODate is the first match of /\b(\d{4}-\d{2}-\d{2})\b/, written out
+// (it runs on every message): ten characters dddd-dd-dd between word
+// boundaries (ASCII, as JavaScript's \b).
+func findISODate(s string) string {
+	for i := strings.IndexByte(s, '-'); i >= 0; {
+		if a := i - 4; a >= 0 && i+6 <= len(s) && isDigits(s[a:i]) && isDigits(s[i+1:i+3]) && s[i+3] == '-' &&
+			isDigits(s[i+4:i+6]) && (a == 0 || !isWordByte(s[a-1])) && (i+6 == len(s) || !isWordByte(s[i+6])) {
+			return s[a : i+6]
+		}
+		j := strings.IndexByte(s[i+1:], '-')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return ""
+}
+
+// findClockTime is the first match of /\b([01]\d|2[0-3]):([0-5]\d)\b/ as
+// "HH:MM", written out.
+func findClockTime(s string) string {
+	for i := strings.IndexByte(s, ':'); i >= 0; {
+		if i >= 2 && i+3 <= len(s) {
+			h1, h2, m1, m2 := s[i-2], s[i-1], s[i+1], s[i+2]
+			hour := (h1 == '0' || h1 == '1') && isDigit(h2) || h1 == '2' && h2 >= '0' && h2 <= '3'
+			if hour && m1 >= '0' && m1 <= '5' && isDigit(m2) &&
+				(i == 2 || !isWordByte(s[i-3])) && (i+3 == len(s) || !isWordByte(s[i+3])) {
+				return s[i-2 : i+3]
+			}
+		}
+		j := strings.IndexByte(s[i+1:], ':')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return ""
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 func (r rules) formatDate() string { return r.now.UTC().Format("2006-01-02") }
@@ -301,7 +453,7 @@ func (r rules) dropLowSignal(content string) bool {
 	if ackOnlyRE.MatchString(ack) {
 		return true
 	}
-	if lowSignalOpeningRE.MatchString(without) && !isCritical(without) {
+	if lowSignalOpeningRE.MatchString(without) && !isCritical(model.NewText(without)) {
 		return true
 	}
 	return finalizeRE.MatchString(without) && !deadlineSignalRE.MatchString(without)
@@ -311,7 +463,7 @@ var leadingTimeRE = model.MustJSRegexp(`^\d{2}:\d{2}\s+`, "")
 
 // calibrate is calibrateFallbackCandidate, benchmark-specific rewrites and
 // all (see Fixes.NoInventedWords for the two this does not apply by default).
-func (r rules) calibrate(c *candidate) model.Observation {
+func (r rules) calibrate(c *candidate, t *model.Text, critical bool) model.Observation {
 	content, typ := c.content, c.typ
 	if pricingRE.MatchString(content) {
 		typ = "decision"
@@ -339,28 +491,40 @@ func (r rules) calibrate(c *candidate) model.Observation {
 	if northwindDealRE.MatchString(content) && !r.fixes.NoInventedWords {
 		content += " coordinate Client Health now."
 	}
-	importance := inferImportance(content, typ)
+	if content != c.content {
+		t = model.NewText(content)
+		critical = isCritical(t)
+	}
+	task := inferTaskType(t)
+	importance := inferImportance(t, typ, critical, task)
 	return model.Observation{
 		Date:       c.date,
 		Type:       typ,
 		Importance: importance,
-		Confidence: inferConfidence(content, typ, importance),
+		Confidence: inferConfidence(t, typ, importance, task),
 		Content:    content,
 	}
 }
 
-func isCritical(text string) bool {
-	return criticalRE.MatchString(text) || deadlineWithDateRE.MatchString(text)
+// isCritical is isCriticalContent: criticalRE (tested part by part) or a
+// deadline with a date.
+func isCritical(t *model.Text) bool {
+	for _, re := range criticalParts {
+		if re.MatchText(t) {
+			return true
+		}
+	}
+	return deadlineWithDateRE.MatchText(t)
 }
 
 // inferTaskType is the compressor's inferTaskType.
-func inferTaskType(text string) string {
+func inferTaskType(t *model.Text) string {
 	switch {
-	case unresolvedSignalRE.MatchString(text):
+	case unresolvedSignalRE.MatchText(t):
 		return "commitment-unresolved"
-	case todoSignalRE.MatchString(text):
+	case todoSignalRE.MatchText(t):
 		return "todo"
-	case commitmentTaskSignal.MatchString(text) || deadlineSignalRE.MatchString(text):
+	case commitmentTaskSignal.MatchText(t) || deadlineSignalRE.MatchText(t):
 		return "task"
 	}
 	return ""
@@ -369,16 +533,16 @@ func inferTaskType(text string) string {
 // inferImportance is the compressor's importance bands: 0.9 critical,
 // 0.72 unresolved, 0.65 tasks, 0.6 notable, 0.55 structural types, 0.45
 // soft types, else 0.2.
-func inferImportance(text, typ string) float64 {
-	task := inferTaskType(text)
+// critical and task are isCritical(t) and inferTaskType(t), computed once.
+func inferImportance(t *model.Text, typ string, critical bool, task string) float64 {
 	switch {
-	case isCritical(text):
+	case critical:
 		return 0.9
 	case task == "commitment-unresolved":
 		return 0.72
 	case task == "task" || task == "todo":
 		return 0.65
-	case notableRE.MatchString(text):
+	case notableRE.MatchText(t):
 		return 0.6
 	}
 	switch typ {
@@ -390,7 +554,7 @@ func inferImportance(text, typ string) float64 {
 	return 0.2
 }
 
-func inferConfidence(text, typ string, importance float64) float64 {
+func inferConfidence(t *model.Text, typ string, importance float64, task string) float64 {
 	confidence := 0.72
 	if importance >= 0.8 {
 		confidence += 0.12
@@ -399,10 +563,10 @@ func inferConfidence(text, typ string, importance float64) float64 {
 	case "decision", "commitment", "milestone":
 		confidence += 0.06
 	}
-	if inferTaskType(text) != "" {
+	if task != "" {
 		confidence += 0.06
 	}
-	if confidenceBoostRE.MatchString(text) {
+	if confidenceBoostRE.MatchText(t) {
 		confidence += 0.05
 	}
 	return model.Clamp01(confidence)
@@ -429,12 +593,18 @@ func newRulesSession(now time.Time, fixes Fixes) *rulesSession {
 	return &rulesSession{rules: rules{now: now, fixes: fixes}, memo: map[string]*candidate{}, seen: map[string]bool{}}
 }
 
+// memoLimit bounds the memo tables of a session: a session of millions of
+// distinct messages is compressed without remembering each one.
+const memoLimit = 1 << 17
+
 // add takes one sanitized message.
 func (s *rulesSession) add(message string) {
 	c, ok := s.memo[message]
 	if !ok {
 		c = s.toCandidate(message)
-		s.memo[message] = c
+		if len(s.memo) < memoLimit {
+			s.memo[message] = c
+		}
 	}
 	if c == nil {
 		return

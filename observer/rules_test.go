@@ -18,7 +18,7 @@ func compressRules(t *testing.T, fixes Fixes, messages ...string) string {
 			s.Add(c)
 		}
 	}
-	out, err := s.Finish(context.Background(), "")
+	out, err := s.Finish(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,13 +115,80 @@ func FuzzRulesCompressor(f *testing.F) {
 				s.Add(c)
 			}
 		}
-		out, err := s.Finish(context.Background(), "")
+		out, err := s.Finish(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		md := model.RenderObservations(out.Observations)
 		if back := model.ParseObservationMarkdown(md); len(back) != len(out.Observations) {
 			t.Fatalf("%d observations render to %d lines:\n%s", len(out.Observations), len(back), md)
+		}
+	})
+}
+
+// Every word list declared with Needs is a necessary condition: with or
+// without it, each rule gives the same answer.
+func FuzzRuleNeeds(f *testing.F) {
+	for _, s := range []string{
+		"12:00 [main] user: We decided to ship; deadline is Friday, TODO: post it to #releases before the demo (v2.1).",
+		"Routine maintenance window: rotated logs, health checks stayed green, no incidents, workers restarted, no alerts. Thanks, round done.",
+		"I'll publish v2.1.0 after CI; we agreed on pricing at $48K; talked with Elena and she approved shipping; keep search terms",
+		"Lesson learned: Elena prefers email; Marco asked the client about the API roadmap; pricing is TBD; let me check [doc](x)",
+		"meeting recap starts now; the migration failed with an ERROR; blocked by DNS; merged PR 12; signed the contract",
+		"ſhipped and \u212aeep; SHIPPED; DeAdLiNe Is; 2026-11-21 09:30",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		text := model.NewText(s)
+		for _, re := range model.DeclaredNeeds() {
+			bare := re.MatchStringBare(s)
+			if re.MatchString(s) != bare || re.MatchText(text) != bare {
+				t.Fatalf("%s on %q: the declared words exclude a match", re, s)
+			}
+		}
+		// criticalRE, tested part by part, is criticalRE.
+		if got, want := isCritical(model.NewText(s)), criticalRE.MatchStringBare(s) || deadlineWithDateRE.MatchStringBare(s); got != want {
+			t.Fatalf("isCritical(%q) = %v, criticalRE says %v", s, got, want)
+		}
+	})
+}
+
+// The written-out prefix parsers agree with ClawVault's expressions.
+func FuzzPrefixParsers(f *testing.F) {
+	for _, s := range []string{"on 2026-11-28 at 14:30", "a-b 2026-11-28", "x2026-11-28 12026-11-28 2026-11-28_ 09:7 24:00 23:59x 1:30 a:12:30", "[main] user: hi", "[a]\u00a0x", "[] x", "[x]y", "assistant :  text", "user:   ", "toolResult:{", "a:b",
+		"abcdefghijklmnopqrstuvwxyzabcdefg: too long", "x-y_z9: ok\u2028", "ſ: no", "U: x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := 0
+		if m := sourceTagRE.FindStringSubmatchIndex(s); m != nil {
+			want = m[1]
+		}
+		if got := sourceTagLen(s); got != want {
+			t.Fatalf("sourceTagLen(%q) = %d, the expression says %d", s, got, want)
+		}
+		if got, want := normalizeTaskTitle(s), model.SliceUTF16(model.JSTrim(spacesRE.ReplaceAll(titleNonWordRE.ReplaceAll(model.JSToLower(s), " "), " ")), 50); got != want {
+			t.Fatalf("normalizeTaskTitle(%q) = %q, the expressions say %q", s, got, want)
+		}
+		wantDate := ""
+		if m := isoDateRE.FindStringSubmatch(s); m != nil {
+			wantDate = m[1]
+		}
+		if got := findISODate(s); got != wantDate {
+			t.Fatalf("findISODate(%q) = %q, the expression says %q", s, got, wantDate)
+		}
+		wantTime := ""
+		if m := clockTimeRE.FindStringSubmatch(s); m != nil {
+			wantTime = m[1] + ":" + m[2]
+		}
+		if got := findClockTime(s); got != wantTime {
+			t.Fatalf("findClockTime(%q) = %q, the expression says %q", s, got, wantTime)
+		}
+		m := rolePrefixRE.FindStringSubmatch(s)
+		role, rest, ok := splitRolePrefix(s)
+		if ok != (m != nil) || ok && (role != m[1] || rest != m[2]) {
+			t.Fatalf("splitRolePrefix(%q) = %q, %q, %v; the expression says %q", s, role, rest, ok, m)
 		}
 	})
 }

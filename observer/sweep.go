@@ -38,6 +38,7 @@ type SweepOptions struct {
 	// Now is the clock (observation times, cursor times, file dates).
 	Now func() time.Time
 	// FS and WriteFS are the file-system seams; nil means the real ones.
+	// FS must allow concurrent use: the next session is read ahead.
 	FS      store.FS
 	WriteFS store.WriteFS
 	// Progress receives progress reports.
@@ -271,6 +272,14 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 	s.sessionsTotal = len(candidates)
 	s.lastCommit = time.Now()
 	var sweepErr error
+	// While a session is compressed and routed, the next one (when small
+	// enough to hold) is read and parsed on another core.
+	var next *prefetch
+	defer func() {
+		if next != nil {
+			<-next.done
+		}
+	}()
 	for i, c := range candidates {
 		if err := ctx.Err(); err != nil {
 			s.report.Cancelled = true
@@ -278,7 +287,12 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 			sweepErr = err
 			break
 		}
-		if err := s.observe(ctx, c); err != nil {
+		pre := next
+		next = nil
+		if i+1 < len(candidates) {
+			next = s.startPrefetch(ctx, candidates[i+1])
+		}
+		if err := s.observe(ctx, c, pre); err != nil {
 			// Something the sweep cannot continue after (a vault file it
 			// cannot read): what is not committed is dropped, untouched.
 			s.abortPending()
@@ -347,7 +361,7 @@ func (s *sweeper) selectCandidates(ctx context.Context) ([]Candidate, error) {
 // (its transcript unreadable or changed under the read, a cancel) leaves
 // nothing behind and keeps its cursor; an error is returned only for what
 // stops the sweep.
-func (s *sweeper) observe(ctx context.Context, c Candidate) error {
+func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error {
 	now := s.now()
 	res := SessionResult{Agent: c.Agent, SessionKey: c.SessionKey, SessionID: c.SessionID, CursorID: c.CursorID, Source: c.Source,
 		File: c.File, ResetArchive: c.ResetArchive, StartOffset: c.StartOffset, NextOffset: c.StartOffset,
@@ -365,6 +379,9 @@ func (s *sweeper) observe(ctx context.Context, c Candidate) error {
 	prefix := rawRecordPrefix(now, c.SessionKey, c.SessionID)
 	tag := "[" + c.Source + "] "
 	line := make([]byte, 0, 1024)
+	// Sessions repeat themselves (heartbeat polls, "HEARTBEAT_OK"): each
+	// distinct message is sanitized once.
+	sanitized := map[string]string{}
 	emit := func(msg string) {
 		tagged := tag + msg
 		line = append(append(line[:0], prefix...), `"message":`...)
@@ -372,17 +389,35 @@ func (s *sweeper) observe(ctx context.Context, c Candidate) error {
 		if _, err := raw.Write(line); err != nil && rawErr == nil {
 			rawErr = err
 		}
-		if cleaned := SanitizeMessage(tagged); cleaned != "" {
+		cleaned, ok := sanitized[tagged]
+		if !ok {
+			cleaned = SanitizeMessage(tagged)
+			if len(sanitized) < memoLimit {
+				sanitized[tagged] = cleaned
+			}
+		}
+		if cleaned != "" {
 			comp.Add(cleaned)
 		}
 	}
 	doneBefore, covered := s.bytesDone, int64(0)
 	defer func() { s.bytesDone = doneBefore + c.NewBytes }()
-	read, err := readIncremental(ctx, s.fsys, c.File, c.StartOffset, emit, func(n int64) {
-		covered += n
-		s.bytesDone = doneBefore + min(covered, c.NewBytes)
-		s.progress("read", c.SessionKey)
-	})
+	var read readResult
+	if pre != nil {
+		<-pre.done
+		read, err = pre.res, pre.err
+		if err == nil {
+			for _, m := range pre.msgs {
+				emit(m)
+			}
+		}
+	} else {
+		read, err = readIncremental(ctx, s.fsys, c.File, c.StartOffset, emit, func(n int64) {
+			covered += n
+			s.bytesDone = doneBefore + min(covered, c.NewBytes)
+			s.progress("read", c.SessionKey)
+		})
+	}
 	if err == nil {
 		err = rawErr
 	}
@@ -412,7 +447,7 @@ func (s *sweeper) observe(ctx context.Context, c Candidate) error {
 		if err != nil {
 			return err
 		}
-		out, err := comp.Finish(ctx, day.promptText())
+		out, err := comp.Finish(ctx, day.render)
 		if err != nil {
 			return fail(err)
 		}
@@ -444,6 +479,30 @@ func (s *sweeper) observe(ctx context.Context, c Candidate) error {
 	s.bytesDone = doneBefore + c.NewBytes
 	s.progress("read", c.SessionKey)
 	return nil
+}
+
+// prefetch is a session read ahead: its messages, parsed.
+type prefetch struct {
+	msgs []string
+	res  readResult
+	err  error
+	done chan struct{}
+}
+
+// prefetchLimit is the largest pending range read ahead; larger ones are
+// read in parallel chunks when their turn comes.
+const prefetchLimit = 2 * readChunk
+
+func (s *sweeper) startPrefetch(ctx context.Context, c Candidate) *prefetch {
+	if c.NewBytes >= prefetchLimit {
+		return nil
+	}
+	p := &prefetch{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.res, p.err = readIncremental(ctx, s.fsys, c.File, c.StartOffset, func(m string) { p.msgs = append(p.msgs, m) }, nil)
+	}()
+	return p
 }
 
 func (s *sweeper) rawAppend(path string) (*store.PendingAppend, error) {
@@ -494,9 +553,12 @@ func (d *dayState) render() string {
 	return d.file.Render()
 }
 
-// promptText is the day as a model is shown it (ClawVault's deduplicated
-// existing observations).
-func (d *dayState) promptText() string { return d.render() }
+func (d *dayState) empty() bool {
+	if !d.merged && d.file.Len() == 0 {
+		return d.raw == ""
+	}
+	return d.file.Empty()
+}
 
 // day returns the day file of now's date (UTC): the ledger's, else the
 // legacy observations/YYYY-MM-DD.md, as ClawVault reads it.
@@ -539,8 +601,7 @@ func (s *sweeper) mergeAndRoute(day *dayState, obs []model.Observation, c Candid
 	if len(obs) > 0 {
 		day.merged = true
 	}
-	text := day.render()
-	if text == "" {
+	if day.empty() {
 		return nil
 	}
 	keep := s.fixes.KeepUnparsedLines
@@ -561,7 +622,7 @@ func (s *sweeper) mergeAndRoute(day *dayState, obs []model.Observation, c Candid
 	if err := s.files.applyLazy(day.path, replay, func() ([]byte, bool) { return []byte(day.render() + "\n"), true }); err != nil {
 		return err
 	}
-	routed, err := s.router.route(day.file.Observations(), routeContext{Source: "openclaw", SessionKey: c.SessionKey, TranscriptID: c.SessionID})
+	routed, err := s.router.route(day.file.TakeChanged(), routeContext{Source: "openclaw", SessionKey: c.SessionKey, TranscriptID: c.SessionID})
 	if err != nil {
 		return fmt.Errorf("routing %s: %w", c.SessionKey, err)
 	}
@@ -604,10 +665,10 @@ func (s *sweeper) commit() error {
 					delete(s.days, date)
 				}
 			}
-			delete(s.router.dedup, p)
 		}
 	}
 	s.files.committed()
+	s.router.committed()
 
 	j := &store.Journal{Version: 1, CreatedAt: model.FormatISOTime(s.now())}
 	appendIndex := map[string]int{}
@@ -730,8 +791,7 @@ func (s *sweeper) abortPending() {
 	s.abortRaw()
 	s.files.discard()
 	s.days = map[string]*dayState{}
-	s.router.dedup = map[string]*lineIndex{}
-	s.router.loaded = false
+	s.router = newRouter(s.vault, s.files, s.fsys, s.fixes, s.now)
 }
 
 func (s *sweeper) abortRaw() {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -488,6 +489,7 @@ func TestSweepCursorFileChangedDuringSweep(t *testing.T) {
 type mutatingFS struct {
 	store.FS
 	path   string
+	mu     sync.Mutex
 	mutate func()
 }
 
@@ -498,6 +500,8 @@ type mutatingFile struct {
 
 func (m *mutatingFS) Open(name string) (store.File, error) {
 	f, err := m.FS.Open(name)
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if err == nil && name == m.path && m.mutate != nil {
 		mutate := m.mutate
 		m.mutate = nil

@@ -400,3 +400,48 @@ func Array(b []byte, i int, fn func(value []byte) bool) (int, bool) {
 		i = SkipWS(b, i+1)
 	}
 }
+
+// ObjectWith walks the object at b[i] as Object does, but lets fn consume
+// each value itself: fn receives the raw key and the index where the value
+// starts, and returns the index just past the value and whether it is
+// valid. A caller that must look inside one value (and validate it while
+// doing so) thus scans it once.
+func ObjectWith(b []byte, i int, fn func(key []byte, at int) (int, bool)) (int, bool) {
+	i = SkipWS(b, i)
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
+	}
+	i = SkipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return 0, false
+		}
+		kEnd, ok := String(b, i)
+		if !ok {
+			return 0, false
+		}
+		key := b[i:kEnd]
+		j := SkipWS(b, kEnd)
+		if j >= len(b) || b[j] != ':' {
+			return 0, false
+		}
+		vEnd, ok := fn(key, SkipWS(b, j+1))
+		if !ok {
+			return 0, false
+		}
+		i = SkipWS(b, vEnd)
+		if i >= len(b) {
+			return 0, false
+		}
+		if b[i] == '}' {
+			return i + 1, true
+		}
+		if b[i] != ',' {
+			return 0, false
+		}
+		i = SkipWS(b, i+1)
+	}
+}
