@@ -148,7 +148,8 @@ func readParallel(ctx context.Context, f store.File, start, end int64, workers i
 	defer cancel()
 	jobs := make(chan *chunk, workers)
 	ordered := make(chan *chunk, 2*workers)
-	var pool sync.Pool
+	// Chunk buffers go back to a free list once parsed.
+	free := make(chan []byte, 3*workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -156,7 +157,10 @@ func readParallel(ctx context.Context, f store.File, start, end int64, workers i
 			defer wg.Done()
 			for c := range jobs {
 				c.parse()
-				pool.Put(c.data[:0])
+				select {
+				case free <- c.data[:0]:
+				default:
+				}
 				c.data = nil
 				close(c.ready)
 			}
@@ -170,7 +174,11 @@ func readParallel(ctx context.Context, f store.File, start, end int64, workers i
 			if ctx.Err() != nil {
 				return
 			}
-			buf, _ := pool.Get().([]byte)
+			var buf []byte
+			select {
+			case buf = <-free:
+			default:
+			}
 			want := min(int64(readChunk), end-pos)
 			if cap(buf) < len(carry)+int(want) {
 				buf = make([]byte, 0, max(len(carry)+int(want), readChunk+len(carry)))
