@@ -240,6 +240,13 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 			row.ScanOnly = !d.FromIndex
 		}
 		row.CursorID = cursorID(row)
+		if row.Name.Kind == FileResetArchive && cursors.Store != nil {
+			// clawvault-tui observe --include-resets keeps its own cursor,
+			// under the archive's name; it supersedes the live file's.
+			if _, ok := cursors.Store.Get(ResetCursorID(base)); ok {
+				row.CursorID = ResetCursorID(base)
+			}
+		}
 		if row.Key == "" && row.Name.Kind.IsArchive() && cursors.Store != nil {
 			if c, ok := cursors.Store.Get(row.CursorID); ok {
 				row.Key = c.SessionKey
@@ -270,6 +277,13 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 	}
 	return rows
 }
+
+// ResetCursorID is the cursor key under which `observe --include-resets`
+// records what it observed of a .jsonl.reset.<ts> archive: the archive's
+// file name. ClawVault keeps such a key (it passes its validation) and can
+// never confuse it with a session of its own: its discovery only yields ids
+// of files named <id>.jsonl.
+func ResetCursorID(fileName string) string { return fileName }
 
 // rowFile resolves the transcript a sessions.json row names: its
 // sessionFile (absolute, or relative to the sessions folder), else

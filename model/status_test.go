@@ -287,3 +287,31 @@ func TestBuildRowsOrigins(t *testing.T) {
 		t.Errorf("orphan: %+v", o)
 	}
 }
+
+// After `observe --include-resets`, a reset archive's own cursor says what
+// was observed of it, and the diagnosis goes.
+func TestResetArchiveCursor(t *testing.T) {
+	name := "old1.jsonl.reset.2026-11-20T10-00-00.000Z"
+	snap := AgentSnapshot{AgentID: "main", SessionsDir: "/s", Files: []DirFile{{Name: name, IsFile: true, Size: 900}}}
+	cursors := CursorState{Store: NewCursorStore(), Problems: map[string]string{}}
+	cursors.Store.Set("old1", Cursor{LastObservedOffset: 300, LastObservedAt: "2026-11-20T09:00:00.000Z", SessionKey: "agent:main:main", LastFileSize: 300})
+	opt := StatusOptions{Now: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)}
+	row := BuildRows(snap, cursors, opt)[0]
+	if row.CursorID != "old1" || row.Pending() != 600 || !hasCode(row, CodeResetArchive) {
+		t.Fatalf("before: %+v", row)
+	}
+	cursors.Store.Set(ResetCursorID(name), Cursor{LastObservedOffset: 900, LastObservedAt: "2026-11-21T12:00:00.000Z", SessionKey: "agent:main:main", LastFileSize: 900})
+	row = BuildRows(snap, cursors, opt)[0]
+	if row.CursorID != name || row.Pending() != 0 || hasCode(row, CodeResetArchive) {
+		t.Errorf("after: %+v", row)
+	}
+}
+
+func hasCode(row SessionRow, code DiagnosisCode) bool {
+	for _, d := range row.Diagnosis {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
+}

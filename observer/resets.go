@@ -21,9 +21,6 @@ import (
 //   - its staleness check looks for <key>.jsonl, finds nothing, and skips
 //     the entry.
 
-// ResetCursorID is the cursor key of a reset archive: its file name.
-func ResetCursorID(fileName string) string { return fileName }
-
 // SelectResets lists the reset archives of one agent with content never
 // observed: from our cursor for the archive when there is one, else from
 // the cursor ClawVault wrote while the file was the live <id>.jsonl (if that
@@ -46,7 +43,7 @@ func SelectResets(snap *store.Snapshot, agentID string, minNewBytes int64) []Can
 			if name.Kind != model.FileResetArchive || name.Compressed || !f.IsFile {
 				continue
 			}
-			id := ResetCursorID(f.Name)
+			id := model.ResetCursorID(f.Name)
 			if !model.ValidSessionID(id) {
 				continue // not a name ClawVault would keep as a cursor key
 			}
