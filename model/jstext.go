@@ -72,11 +72,18 @@ func CollapseJSSpace(s string) string {
 	if clean {
 		return s
 	}
+	return CollapseRuns(s, IsJSSpace)
+}
+
+// CollapseRuns replaces each run of separator runes with one space and
+// drops those at the ends: s.replace(/[sep]+/g, " ").trim() for a separator
+// class that includes the white space trim removes.
+func CollapseRuns(s string, sep func(rune) bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
 	for _, r := range s {
-		if IsJSSpace(r) {
+		if sep(r) {
 			space = true
 			continue
 		}

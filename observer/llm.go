@@ -29,6 +29,15 @@ type LLMSettings struct {
 	ChunkTokens int
 }
 
+// providerDefaults are each provider's variables and ClawVault's defaults.
+var providerDefaults = map[string]struct {
+	keyEnv, baseEnv, baseURL, model string
+	keyRequired                     bool // a local OpenAI-compatible server needs none
+}{
+	"anthropic": {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "https://api.anthropic.com", "claude-3-5-haiku-latest", true},
+	"openai":    {"OPENAI_API_KEY", "OPENAI_BASE_URL", "https://api.openai.com/v1", "gpt-4o-mini", false},
+}
+
 // ResolveLLM fills the [llm] section from the environment where it is
 // empty: provider from which key is set (ANTHROPIC_API_KEY first, as
 // ClawVault), base URL from ANTHROPIC_BASE_URL or OPENAI_BASE_URL, the key
@@ -67,39 +76,27 @@ func ResolveLLM(cfg store.LLMConfig, getenv func(string) string) (LLMSettings, e
 			return s, errors.New("the llm compressor has no model: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or [llm] provider, base_url and model in the config file (clawvault-tui config)")
 		}
 	}
-	switch s.Provider {
-	case "anthropic":
-		if key == "" {
-			key = strings.TrimSpace(getenv("ANTHROPIC_API_KEY"))
-		}
-		if s.BaseURL == "" {
-			s.BaseURL = strings.TrimSpace(getenv("ANTHROPIC_BASE_URL"))
-		}
-		if s.BaseURL == "" {
-			s.BaseURL = "https://api.anthropic.com"
-		}
-		if s.Model == "" {
-			s.Model = "claude-3-5-haiku-latest"
-		}
-		if key == "" {
-			return s, errors.New("the anthropic provider needs a key: set ANTHROPIC_API_KEY, or [llm] api_key_env in the config file")
-		}
-	case "openai", "openai-compatible":
+	if s.Provider == "openai-compatible" {
 		s.Provider = "openai"
-		if key == "" {
-			key = strings.TrimSpace(getenv("OPENAI_API_KEY"))
-		}
-		if s.BaseURL == "" {
-			s.BaseURL = strings.TrimSpace(getenv("OPENAI_BASE_URL"))
-		}
-		if s.BaseURL == "" {
-			s.BaseURL = "https://api.openai.com/v1"
-		}
-		if s.Model == "" {
-			s.Model = "gpt-4o-mini"
-		}
-	default:
+	}
+	d, ok := providerDefaults[s.Provider]
+	if !ok {
 		return s, fmt.Errorf("[llm] provider %q is not known: use \"anthropic\" or \"openai\" (any OpenAI-compatible endpoint)", cfg.Provider)
+	}
+	if key == "" {
+		key = strings.TrimSpace(getenv(d.keyEnv))
+	}
+	if s.BaseURL == "" {
+		s.BaseURL = strings.TrimSpace(getenv(d.baseEnv))
+	}
+	if s.BaseURL == "" {
+		s.BaseURL = d.baseURL
+	}
+	if s.Model == "" {
+		s.Model = d.model
+	}
+	if key == "" && d.keyRequired {
+		return s, fmt.Errorf("the %s provider needs a key: set %s, or [llm] api_key_env in the config file", s.Provider, d.keyEnv)
 	}
 	s.BaseURL = strings.TrimRight(s.BaseURL, "/")
 	s.APIKey = key

@@ -421,22 +421,10 @@ func (r *router) deriveTaskTitle(content, typ string) string {
 // but ASCII letters, digits, _ and white space becomes a space, runs of
 // space become one.
 func normalizeTaskTitle(title string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range model.JSToLower(title) {
-		word := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_')
-		if !word {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	s := b.String() // ASCII: the byte length is the UTF-16 length
-	if len(s) > 50 {
+	s := model.CollapseRuns(model.JSToLower(title), func(r rune) bool {
+		return !(r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'))
+	})
+	if len(s) > 50 { // ASCII now: bytes are UTF-16 units
 		s = s[:50]
 	}
 	return s

@@ -349,6 +349,16 @@ type faultTemp struct {
 	w *faultWriter
 }
 
+// renameFails is a writer whose renames onto the matching paths fail.
+func renameFails(match func(path string) bool) *faultWriter {
+	return &faultWriter{WriteFS: store.OSWriter, budget: -1, failRename: func(p string) error {
+		if match(p) {
+			return &fs.PathError{Op: "rename", Path: p, Err: syscall.EIO}
+		}
+		return nil
+	}}
+}
+
 func (w *faultWriter) CreateTemp(dir, pattern string) (store.TempFile, error) {
 	t, err := w.WriteFS.CreateTemp(dir, pattern)
 	if err != nil {
@@ -416,12 +426,7 @@ func TestSweepDiskFull(t *testing.T) {
 func TestSweepJournalRecovery(t *testing.T) {
 	want := cleanRun(t)
 	f := twoSessions(t)
-	w := &faultWriter{WriteFS: store.OSWriter, budget: -1, failRename: func(p string) error {
-		if filepath.Base(p) == "observe-cursors.json" {
-			return &fs.PathError{Op: "rename", Path: p, Err: syscall.EIO}
-		}
-		return nil
-	}}
+	w := renameFails(func(p string) bool { return filepath.Base(p) == "observe-cursors.json" })
 	if _, err := f.sweep(context.Background(), SweepOptions{WriteFS: w}); err == nil {
 		t.Fatal("the failure went unnoticed")
 	}
@@ -441,12 +446,7 @@ func TestSweepJournalRecovery(t *testing.T) {
 func TestSweepLedgerRenameFails(t *testing.T) {
 	want := cleanRun(t)
 	f := twoSessions(t)
-	w := &faultWriter{WriteFS: store.OSWriter, budget: -1, failRename: func(p string) error {
-		if strings.HasSuffix(p, ".jsonl") {
-			return &fs.PathError{Op: "rename", Path: p, Err: syscall.EIO}
-		}
-		return nil
-	}}
+	w := renameFails(func(p string) bool { return strings.HasSuffix(p, ".jsonl") })
 	if _, err := f.sweep(context.Background(), SweepOptions{WriteFS: w}); err == nil {
 		t.Fatal("the failure went unnoticed")
 	}

@@ -314,6 +314,31 @@ func Float(b []byte) (float64, error) { return strconv.ParseFloat(string(b), 64)
 // returns false to stop. It returns the index past the object and whether
 // the object (up to where fn stopped) is valid.
 func Object(b []byte, i int, fn func(key, value []byte) bool) (int, bool) {
+	return walkObject(b, i, func(key []byte, at int) (int, bool, bool) {
+		end, ok := Value(b, at)
+		if !ok {
+			return 0, false, false
+		}
+		return end, true, !fn(key, b[at:end])
+	})
+}
+
+// ObjectWith walks the object at b[i] as Object does, but lets fn consume
+// each value itself: fn receives the raw key and the index where the value
+// starts, and returns the index just past the value and whether it is
+// valid. A caller that must look inside one value (and validate it while
+// doing so) thus scans it once.
+func ObjectWith(b []byte, i int, fn func(key []byte, at int) (int, bool)) (int, bool) {
+	return walkObject(b, i, func(key []byte, at int) (int, bool, bool) {
+		end, ok := fn(key, at)
+		return end, ok, false
+	})
+}
+
+// walkObject is the loop of Object and ObjectWith: value consumes the
+// value at an index and says where it ends, whether it is valid, and
+// whether to stop there.
+func walkObject(b []byte, i int, value func(key []byte, at int) (end int, ok, stop bool)) (int, bool) {
 	i = SkipWS(b, i)
 	if i >= len(b) || b[i] != '{' {
 		return 0, false
@@ -335,12 +360,11 @@ func Object(b []byte, i int, fn func(key, value []byte) bool) (int, bool) {
 		if j >= len(b) || b[j] != ':' {
 			return 0, false
 		}
-		vStart := SkipWS(b, j+1)
-		vEnd, ok := Value(b, vStart)
+		vEnd, ok, stop := value(key, SkipWS(b, j+1))
 		if !ok {
 			return 0, false
 		}
-		if !fn(key, b[vStart:vEnd]) {
+		if stop {
 			return vEnd, true
 		}
 		i = SkipWS(b, vEnd)
@@ -392,51 +416,6 @@ func Array(b []byte, i int, fn func(value []byte) bool) (int, bool) {
 			return 0, false
 		}
 		if b[i] == ']' {
-			return i + 1, true
-		}
-		if b[i] != ',' {
-			return 0, false
-		}
-		i = SkipWS(b, i+1)
-	}
-}
-
-// ObjectWith walks the object at b[i] as Object does, but lets fn consume
-// each value itself: fn receives the raw key and the index where the value
-// starts, and returns the index just past the value and whether it is
-// valid. A caller that must look inside one value (and validate it while
-// doing so) thus scans it once.
-func ObjectWith(b []byte, i int, fn func(key []byte, at int) (int, bool)) (int, bool) {
-	i = SkipWS(b, i)
-	if i >= len(b) || b[i] != '{' {
-		return 0, false
-	}
-	i = SkipWS(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return i + 1, true
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return 0, false
-		}
-		kEnd, ok := String(b, i)
-		if !ok {
-			return 0, false
-		}
-		key := b[i:kEnd]
-		j := SkipWS(b, kEnd)
-		if j >= len(b) || b[j] != ':' {
-			return 0, false
-		}
-		vEnd, ok := fn(key, SkipWS(b, j+1))
-		if !ok {
-			return 0, false
-		}
-		i = SkipWS(b, vEnd)
-		if i >= len(b) {
-			return 0, false
-		}
-		if b[i] == '}' {
 			return i + 1, true
 		}
 		if b[i] != ',' {
