@@ -52,3 +52,18 @@ func TestJSRegexpReplace(t *testing.T) {
 		t.Errorf("FindStringSubmatch = %q", m)
 	}
 }
+
+// A custom route's pattern comes from the user's .clawvault.json: the
+// translation refuses or compiles, and never panics.
+func FuzzCompileJSRegexp(f *testing.F) {
+	for _, p := range []string{`\bElena\b`, `[\s_-]+`, `^\u00e9[^\]]*$`, `(?=x)`, `[\S]`, `\`, `[`, `a{2,}`} {
+		f.Add(p, "i")
+	}
+	f.Fuzz(func(t *testing.T, pattern, flags string) {
+		re, err := CompileJSRegexp(pattern, flags)
+		if err == nil {
+			re.MatchString("Talked to Elena from Northwind")
+			re.ReplaceAll("x y", "$1-$&")
+		}
+	})
+}
