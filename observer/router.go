@@ -251,7 +251,7 @@ func (r *router) loadWorkItems(dir string) ([]workItem, error) {
 		if err != nil {
 			continue // ClawVault's readTask/readBacklogItem skip what does not parse
 		}
-		items = append(items, workItemOf(dir, slug, doc))
+		items = append(items, withNorm(workItemOf(dir, slug, doc)))
 	}
 	return items, nil
 }
@@ -388,7 +388,7 @@ func (r *router) routeTask(item model.Observation, ctx routeContext, known *know
 	if err := r.files.apply(path, op); err != nil {
 		return err
 	}
-	it := workItem{kind: "backlog", slug: slug, title: title, status: "open", source: model.StringValue("observer"), hasSource: true, tags: tags}
+	it := withNorm(workItem{kind: "backlog", slug: slug, title: title, status: "open", source: model.StringValue("observer"), hasSource: true, tags: tags})
 	it.created, it.hasTime = model.ParseISOTime(created)
 	known.add(it)
 	r.backlog = append(r.backlog, it)
@@ -446,11 +446,17 @@ func newKnownItems(items []workItem) *knownItems {
 	return k
 }
 
-func (k *knownItems) add(it workItem) {
+// withNorm fills an item's normalized title, once.
+func withNorm(it workItem) workItem {
 	if it.norm == nil {
 		norm := normalizeTaskTitle(it.title)
 		it.norm, it.words = &norm, wordSet(norm)
 	}
+	return it
+}
+
+func (k *knownItems) add(it workItem) {
+	it = withNorm(it)
 	pos := len(k.items)
 	k.items = append(k.items, it)
 	if *it.norm == "" {

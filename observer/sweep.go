@@ -110,9 +110,11 @@ type SessionResult struct {
 	Routed       []RoutedFile   `json:"routed"`
 	Backlog      []string       `json:"backlog"`
 	Touched      []string       `json:"touched,omitempty"`
-	Cursor       *CursorOut     `json:"cursor"`
-	Fallbacks    []string       `json:"fallbacks,omitempty"`
-	Error        string         `json:"error,omitempty"`
+	// DuplicatesSkipped counts observations the router found already filed.
+	DuplicatesSkipped int        `json:"duplicatesSkipped"`
+	Cursor            *CursorOut `json:"cursor"`
+	Fallbacks         []string   `json:"fallbacks,omitempty"`
+	Error             string     `json:"error,omitempty"`
 }
 
 // RoutedFile is a file the router added lines to.
@@ -639,6 +641,7 @@ func (s *sweeper) mergeAndRoute(day *dayState, obs []model.Observation, c Candid
 	}
 	res.Backlog = append(res.Backlog, routed.Backlog...)
 	res.Touched = append(res.Touched, routed.Touched...)
+	res.DuplicatesSkipped += routed.DedupHits
 	s.report.Notes = append(s.report.Notes, routed.Skipped...)
 	return nil
 }

@@ -224,9 +224,6 @@ func (a *PendingAppend) Abort() {
 	}
 }
 
-// Path is the log's path.
-func (a *PendingAppend) Path() string { return a.path }
-
 // RegionHolds reports whether the file at path holds bytes with the given
 // CRC-32C at [offset, offset+length): whether a journaled append happened.
 func RegionHolds(fsys FS, path string, offset, length int64, crc uint32) (bool, error) {
