@@ -86,11 +86,9 @@ func cmdObserve(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		settings, err := observer.ResolveLLM(cfg.LLM, os.Getenv)
-		if err != nil {
+		if opt.Compressor, err = observer.NewCompressor("llm", cfg.LLM, os.Getenv, fixes); err != nil {
 			return exitError{2, err}
 		}
-		opt.Compressor = observer.NewLLMCompressor(settings, nil, fixes)
 	}
 	var bar *progressBar
 	if f, ok := stderr.(*os.File); ok && !*noProgress && term.IsTerminal(f.Fd()) {

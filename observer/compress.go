@@ -2,9 +2,11 @@ package observer
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store"
 )
 
 // Compressor turns one session's messages into observations. Two exist:
@@ -37,6 +39,23 @@ type Compressed struct {
 	Fallbacks []string
 	// Prompts is how many requests a model was sent.
 	Prompts int
+}
+
+// NewCompressor returns the compressor a sweep names: "rules", or "llm"
+// with the [llm] settings (resolved against the environment through
+// getenv). The CLI and the TUI choose through it.
+func NewCompressor(name string, llm store.LLMConfig, getenv func(string) string, fixes Fixes) (Compressor, error) {
+	switch name {
+	case "", "rules":
+		return NewRulesCompressor(fixes), nil
+	case "llm":
+		settings, err := ResolveLLM(llm, getenv)
+		if err != nil {
+			return nil, err
+		}
+		return NewLLMCompressor(settings, nil, fixes), nil
+	}
+	return nil, fmt.Errorf("no compressor %q: use rules or llm", name)
 }
 
 // RulesCompressor is ClawVault's deterministic compression.
