@@ -56,17 +56,9 @@ var (
 	}
 )
 
-var wikiSkipWords = toSet("The This That These Those There Then Than When Where What Which While With Would Will Should Could About After Before Between Because Also Always Already Another Any Each Every From Have Has Had Into Just Keep Like Made Make Many More Most Much Must Need Never Next None Not Now Only Other Over Same Some Such Sure Take Them They Too Under Until Upon Very Want Were Work Yet Decision Error Deadline Friday Monday Tuesday Wednesday Thursday Saturday Sunday January February March April May June July August September October November December Today Tomorrow Yesterday Message Feature Session Update System User Processed Working Built Deployed Discussed Talked Mentioned Requested Asked Said")
+var wikiSkipWords = toSet(strings.Fields("The This That These Those There Then Than When Where What Which While With Would Will Should Could About After Before Between Because Also Always Already Another Any Each Every From Have Has Had Into Just Keep Like Made Make Many More Most Much Must Need Never Next None Not Now Only Other Over Same Some Such Sure Take Them They Too Under Until Upon Very Want Were Work Yet Decision Error Deadline Friday Monday Tuesday Wednesday Thursday Saturday Sunday January February March April May June July August September October November December Today Tomorrow Yesterday Message Feature Session Update System User Processed Working Built Deployed Discussed Talked Mentioned Requested Asked Said"))
 
-var wikiKnownEntities = toSet("PostgreSQL MongoDB Railway Vercel React Vue Svelte Express NestJS Prisma Docker Kubernetes Redis GraphQL Stripe ClawVault OpenClaw GitHub Obsidian")
-
-func toSet(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
+var wikiKnownEntities = toSet(strings.Fields("PostgreSQL MongoDB Railway Vercel React Vue Svelte Express NestJS Prisma Docker Kubernetes Redis GraphQL Stripe ClawVault OpenClaw GitHub Obsidian"))
 
 // routeContext is what ClawVault knows of the session being routed.
 type routeContext struct {
