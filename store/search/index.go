@@ -1,0 +1,651 @@
+// Package search is the full-text index over an operator's memory: the
+// vault's Markdown (categories, observation ledger in both syntaxes,
+// reflections), every agent's MEMORY.md and memory/**, and optionally the
+// user and assistant text of transcripts. It is an on-disk bleve (scorch)
+// index in the user's cache folder, one per vault, kept in step with the
+// files by a manifest (path → size, mtime, hash, document ids) and updated
+// file by file: after the editor saves, on fsnotify events, or by a sync
+// that stats everything and reads only what changed.
+//
+// One document per Markdown section (a heading and what follows, at most
+// 60 lines), the front matter, and each observation line on its own with
+// its type, confidence and importance. Hits carry the exact line, from the
+// term locations bleve records, a snippet and the byte ranges to
+// highlight.
+package search
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"clawvault-tui/store/transcript"
+)
+
+// Index is an open search index. Its methods are safe for concurrent use:
+// searches run alongside an update; updates run one at a time.
+type Index struct {
+	opt   Options
+	m     *mapping.IndexMappingImpl
+	an    analyzers
+	roots map[string]*Root
+
+	// mu is held by writers (one update at a time) and guards man.
+	mu  sync.Mutex
+	man manifest
+	// idxMu guards idx: searches and updates hold it for reading, so a
+	// search runs while an update (even a full build) is under way; Close
+	// and Rebuild hold it for writing. Lock order: mu, then idxMu.
+	idxMu sync.RWMutex
+	idx   bleve.Index
+	// asyncErr receives scorch's background errors (see runtimeConfig).
+	asyncErr chan error
+}
+
+// Internal keys of the bleve index.
+var (
+	keySchema   = []byte("clawvault-tui/schema")
+	keyManifest = []byte("clawvault-tui/manifest")
+)
+
+// BusyError says another process has the index open.
+type BusyError struct{ Dir string }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("index busy: another clawvault-tui has the search index %s open; close it (or search from its Search screen) and try again", e.Dir)
+}
+
+// ErrBusy matches a *BusyError with errors.Is.
+var ErrBusy = errors.New("index busy")
+
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
+// Open opens the index in opt.Dir, creating it if needed. An index built
+// with another schema, or damaged, is rebuilt from scratch (it is a cache);
+// one that another process holds gives a *BusyError after
+// opt.BusyTimeout. Open reads no memory file: call Sync next.
+func Open(opt Options) (*Index, error) {
+	if opt.BusyTimeout <= 0 {
+		opt.BusyTimeout = DefaultBusyTimeout
+	}
+	if opt.Dir == "" {
+		return nil, errors.New("search: no index folder given")
+	}
+	ix := &Index{opt: opt, m: newMapping(), roots: map[string]*Root{}, asyncErr: make(chan error, 1)}
+	ix.an = newAnalyzers(ix.m)
+	for i := range ix.opt.Roots {
+		r := &ix.opt.Roots[i]
+		ix.roots[r.ID] = r
+	}
+	unlock, err := lockOpen(opt.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	asyncErrors.Store(ix.storePath(), ix.asyncErr)
+	if err := ix.openOrCreate(); err != nil {
+		asyncErrors.Delete(ix.storePath())
+		return nil, err
+	}
+	return ix, nil
+}
+
+func (ix *Index) storePath() string { return filepath.Join(ix.opt.Dir, "store") }
+
+// lockOpen serialises opening, creating and removing the index folder
+// between processes (bolt's own lock covers the open index, not the steps
+// before it exists).
+func lockOpen(dir string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the search cache folder: %w", err)
+	}
+	f, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+// runtimeConfig is scorch's configuration. Batches are "unsafe": Batch
+// returns once the documents are searchable and writing them to disk
+// overlaps with analysing the next batch; every run waits for its last
+// batch to be on disk before it returns (writer.wait), and the manifest
+// travels in the same batches, so what is on disk is always consistent.
+func (ix *Index) runtimeConfig() map[string]any {
+	return map[string]any{
+		"bolt_timeout":           ix.opt.BusyTimeout.String(),
+		"unsafe_batch":           true,
+		"asyncErrorCallbackName": asyncErrorCallback,
+	}
+}
+
+// asyncErrorCallback routes scorch's background errors (a failed write to
+// disk) to the index they concern, by its store path.
+const asyncErrorCallback = "clawvault-tui"
+
+var asyncErrors sync.Map // store path → chan error
+
+func init() {
+	scorch.RegistryAsyncErrorCallbacks[asyncErrorCallback] = func(err error, path string) {
+		if ch, ok := asyncErrors.Load(filepath.Clean(path)); ok {
+			select {
+			case ch.(chan error) <- err:
+			default:
+			}
+		}
+	}
+}
+
+func (ix *Index) openOrCreate() error {
+	idx, err := bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig())
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return &BusyError{Dir: ix.opt.Dir}
+	case err == nil:
+		if ix.adopt(idx) {
+			return nil
+		}
+		idx.Close() // another schema or a damaged manifest: start over
+	}
+	return ix.create()
+}
+
+// adopt takes an opened index if it has our schema and a readable manifest.
+func (ix *Index) adopt(idx bleve.Index) bool {
+	stamp, err := idx.GetInternal(keySchema)
+	if err != nil || string(stamp) != schemaStamp(ix.m) {
+		return false
+	}
+	raw, err := idx.GetInternal(keyManifest)
+	if err != nil {
+		return false
+	}
+	man, err := decodeManifest(raw)
+	if err != nil {
+		return false
+	}
+	ix.idx, ix.man = idx, man
+	return true
+}
+
+// create makes an empty index in opt.Dir, removing what was there. The
+// index is created with bleve's defaults (what it writes in
+// index_meta.json) and reopened with ours, which are for this process only.
+func (ix *Index) create() error {
+	if err := os.RemoveAll(ix.opt.Dir); err != nil {
+		return fmt.Errorf("cannot remove the old search index: %w", err)
+	}
+	idx, err := bleve.NewUsing(ix.opt.Dir, ix.m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return fmt.Errorf("cannot create the search index in %s: %w", ix.opt.Dir, err)
+	}
+	b := idx.NewBatch()
+	b.SetInternal(keySchema, []byte(schemaStamp(ix.m)))
+	b.SetInternal(keyManifest, manifest{}.encode())
+	err = idx.Batch(b)
+	if cerr := idx.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("cannot create the search index in %s: %w", ix.opt.Dir, err)
+	}
+	idx, err = bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig())
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return &BusyError{Dir: ix.opt.Dir}
+	}
+	if err != nil {
+		return fmt.Errorf("cannot open the new search index in %s: %w", ix.opt.Dir, err)
+	}
+	ix.idx, ix.man = idx, manifest{}
+	return nil
+}
+
+// Close closes the index; it stays on disk for the next Open.
+func (ix *Index) Close() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.idxMu.Lock()
+	defer ix.idxMu.Unlock()
+	if ix.idx == nil {
+		return nil
+	}
+	err := ix.idx.Close()
+	ix.idx = nil
+	asyncErrors.Delete(ix.storePath())
+	return err
+}
+
+// Dir is the index's folder.
+func (ix *Index) Dir() string { return ix.opt.Dir }
+
+// Roots are the folders the index reads.
+func (ix *Index) Roots() []Root { return slices.Clone(ix.opt.Roots) }
+
+// Progress reports an index run: files and bytes read so far out of those
+// that changed, and the file at hand.
+type Progress struct {
+	Files, FilesTotal int
+	Bytes, BytesTotal int64
+	Path              string
+}
+
+// ProgressFunc receives progress from the indexing goroutine; it must not
+// block for long.
+type ProgressFunc func(Progress)
+
+// Stats says what a run did.
+type Stats struct {
+	Files     int    // files in the index afterwards
+	Docs      uint64 // documents in the index afterwards
+	Indexed   int    // files read and (re)indexed
+	Appended  int    // transcripts of which only the new lines were read
+	Removed   int    // files whose documents were removed
+	Unchanged int    // files whose size and mtime matched
+	Touched   int    // files read whose content had not changed
+	Bytes     int64  // bytes read
+	// Problems are files or folders that could not be read; their
+	// documents, if any, stay as they were.
+	Problems []string
+}
+
+// Sync brings the whole index in step with the disk: it stats every file,
+// reads those whose size or mtime changed, and removes the documents of
+// files that are gone (or no longer included).
+func (ix *Index) Sync(ctx context.Context, progress ProgressFunc) (Stats, error) {
+	scopes := make([]scope, len(ix.opt.Roots))
+	for i := range ix.opt.Roots {
+		scopes[i] = scope{root: &ix.opt.Roots[i]}
+	}
+	return ix.reconcile(ctx, scopes, true, progress)
+}
+
+// Rebuild drops the index and builds it again from every file.
+func (ix *Index) Rebuild(ctx context.Context, progress ProgressFunc) (Stats, error) {
+	if err := ix.recreate(); err != nil {
+		return Stats{}, err
+	}
+	return ix.Sync(ctx, progress)
+}
+
+func (ix *Index) recreate() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.idxMu.Lock()
+	defer ix.idxMu.Unlock()
+	unlock, err := lockOpen(ix.opt.Dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if ix.idx != nil {
+		if err := ix.idx.Close(); err != nil {
+			return err
+		}
+		ix.idx = nil
+	}
+	return ix.create()
+}
+
+// Update re-indexes the given paths: files (after the editor saved them, or
+// an fsnotify event named them), or folders (everything under them). A
+// path that no longer exists loses its documents, and so does everything
+// that was under it. A path outside the vault and the workspaces, after
+// resolving symlinks, is refused with ErrOutside.
+func (ix *Index) Update(ctx context.Context, paths ...string) (Stats, error) {
+	var scopes []scope
+	for _, p := range paths {
+		root, rel, err := ix.opt.locate(p)
+		if err != nil {
+			return Stats{}, err
+		}
+		scopes = append(scopes, scope{root: root, prefix: rel})
+	}
+	return ix.reconcile(ctx, scopes, false, nil)
+}
+
+// scope is a part of a root: the whole root (prefix "") or a file or
+// folder in it.
+type scope struct {
+	root   *Root
+	prefix string
+}
+
+func (s scope) holds(key string) bool {
+	rel, ok := strings.CutPrefix(key, s.root.ID+":")
+	return ok && under(rel, s.prefix)
+}
+
+// batchBytes is how much section text goes into one bleve batch: bigger
+// batches index faster (tui-anchors §C), and each batch is one commit of
+// the documents and the manifest together.
+const batchBytes = 64 << 10
+
+// reconcile lists the scopes, compares with the manifest, and applies the
+// differences in batches. With all, manifest entries of roots the index no
+// longer has are removed too.
+func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progress ProgressFunc) (Stats, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.idxMu.RLock()
+	defer ix.idxMu.RUnlock()
+	if ix.idx == nil {
+		return Stats{}, bleve.ErrorIndexClosed
+	}
+	var st Stats
+	var files []fileRef
+	var unreadable []string
+	for _, s := range scopes {
+		l, err := ix.opt.list(s.root, s.prefix)
+		if err != nil {
+			return st, fmt.Errorf("cannot list %s: %w", s.root.Dir, err)
+		}
+		files = append(files, l.files...)
+		unreadable = append(unreadable, l.unreadable...)
+		st.Problems = append(st.Problems, l.problems...)
+	}
+	present := make(map[string]bool, len(files))
+	var changed []fileRef
+	var total int64
+	for _, f := range files {
+		k := f.key()
+		if present[k] {
+			continue
+		}
+		present[k] = true
+		if old := ix.man[k]; old != nil && old.Size == f.size && old.MTime == f.mtime {
+			st.Unchanged++
+			continue
+		}
+		changed = append(changed, f)
+		total += f.size
+	}
+
+	w := ix.newWriter(&st)
+	for key := range ix.man {
+		if present[key] || slices.ContainsFunc(unreadable, func(p string) bool { return strings.HasPrefix(key, p) }) {
+			continue
+		}
+		root, _, _ := strings.Cut(key, ":")
+		_, known := ix.roots[root]
+		if slices.ContainsFunc(scopes, func(s scope) bool { return s.holds(key) }) || (all && !known) {
+			w.remove(key)
+		}
+	}
+	p := Progress{FilesTotal: len(changed), BytesTotal: total}
+	for _, f := range changed {
+		if err := ctx.Err(); err != nil {
+			return st, errors.Join(err, w.finish())
+		}
+		if progress != nil {
+			p.Path = f.path()
+			progress(p)
+		}
+		if err := w.index(f); err != nil {
+			return st, errors.Join(err, w.finish())
+		}
+		p.Files++
+		p.Bytes += f.size
+		if w.pending >= batchBytes {
+			if err := w.commit(); err != nil {
+				return st, err
+			}
+		}
+	}
+	if err := w.finish(); err != nil {
+		return st, err
+	}
+	if progress != nil && len(changed) > 0 {
+		p.Path = ""
+		progress(p)
+	}
+	st.Files = len(ix.man)
+	st.Docs, _ = ix.idx.DocCount()
+	return st, nil
+}
+
+// writer accumulates one batch of changes.
+type writer struct {
+	ix      *Index
+	st      *Stats
+	b       *bleve.Batch
+	pending int  // bytes of section text in b
+	dirty   bool // the manifest changed since the last commit
+	// persisted is told when the last committed batch is on disk (and so
+	// every batch before it).
+	persisted chan error
+}
+
+func (ix *Index) newWriter(st *Stats) *writer {
+	return &writer{ix: ix, st: st, b: ix.idx.NewBatch()}
+}
+
+func docID(key string, line int32) string { return key + "#L" + strconv.Itoa(int(line)) }
+
+// parseDocID splits key#L<line>.
+func parseDocID(id string) (key string, line int, ok bool) {
+	i := strings.LastIndex(id, "#L")
+	if i < 0 {
+		return "", 0, false
+	}
+	line, err := strconv.Atoi(id[i+2:])
+	return id[:i], line, err == nil && line > 0
+}
+
+func (w *writer) remove(key string) {
+	if old := w.ix.man[key]; old != nil {
+		for _, l := range old.Lines {
+			w.b.Delete(docID(key, l))
+		}
+		delete(w.ix.man, key)
+		w.dirty = true
+		w.st.Removed++
+	}
+}
+
+// index reads one file and replaces its documents. A file that vanished
+// since it was listed loses its documents; one that cannot be read keeps
+// them and is reported.
+func (w *writer) index(f fileRef) error {
+	key := f.key()
+	old := w.ix.man[key]
+	var sections []Section
+	var state *fileState
+	var err error
+	if f.root.Kind == SessionsRoot {
+		sections, state, err = readTranscript(f, old)
+	} else {
+		sections, state, err = readMarkdown(f)
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		w.remove(key)
+		return nil
+	case err != nil:
+		w.st.Problems = append(w.st.Problems, err.Error())
+		return nil
+	}
+	w.st.Bytes += state.Indexed
+	if old != nil && old.Hash == state.Hash && old.Indexed == state.Indexed {
+		// Touched, not changed: only the size and mtime are new.
+		old.Size, old.MTime, old.enc = state.Size, state.MTime, nil
+		w.dirty = true
+		w.st.Touched++
+		return nil
+	}
+	if old != nil && state.Lines != nil {
+		// An appended transcript: old documents stay, new ones follow.
+		state.Lines = append(slices.Clone(old.Lines), state.Lines...)
+		w.st.Appended++
+	} else if old != nil {
+		for _, l := range old.Lines {
+			w.b.Delete(docID(key, l))
+		}
+	}
+	terms := pathTerms(f.rel)
+	for _, s := range sections {
+		id := docID(key, int32(s.Line))
+		if err := w.b.IndexAdvanced(w.ix.an.newDocument(id, f, s, terms)); err != nil {
+			return err
+		}
+		state.Lines = append(state.Lines, int32(s.Line))
+		w.pending += len(s.Text)
+	}
+	if state.Lines == nil {
+		state.Lines = []int32{}
+	}
+	w.ix.man[key] = state
+	w.dirty = true
+	w.st.Indexed++
+	return nil
+}
+
+// commit applies the batch together with the manifest. If bleve refuses
+// it, the manifest is read back from the index, which is unchanged.
+func (w *writer) commit() error {
+	if !w.dirty && w.b.Size() == 0 {
+		return nil
+	}
+	w.b.SetInternal(keyManifest, w.ix.man.encode())
+	persisted := make(chan error, 1)
+	w.b.SetPersistedCallback(func(err error) {
+		select {
+		case persisted <- err:
+		default:
+		}
+	})
+	err := w.ix.idx.Batch(w.b)
+	w.b.Reset()
+	w.pending, w.dirty = 0, false
+	if err != nil {
+		if raw, gerr := w.ix.idx.GetInternal(keyManifest); gerr == nil {
+			if man, derr := decodeManifest(raw); derr == nil {
+				w.ix.man = man
+			}
+		}
+		return fmt.Errorf("cannot update the search index: %w", err)
+	}
+	w.persisted = persisted
+	return nil
+}
+
+// finish commits what is pending and waits until it is on disk.
+func (w *writer) finish() error {
+	if err := w.commit(); err != nil {
+		return errors.Join(err, w.wait())
+	}
+	return w.wait()
+}
+
+// wait returns once everything committed is on disk, or scorch reports
+// that writing it failed.
+func (w *writer) wait() error {
+	if w.persisted == nil {
+		return nil
+	}
+	select {
+	case err := <-w.persisted:
+		if err != nil {
+			return fmt.Errorf("cannot write the search index to disk: %w", err)
+		}
+		return nil
+	case err := <-w.ix.asyncErr:
+		return fmt.Errorf("cannot write the search index to disk: %w", err)
+	}
+}
+
+// readMarkdown reads and splits a Markdown file.
+func readMarkdown(f fileRef) ([]Section, *fileState, error) {
+	data, err := os.ReadFile(f.path())
+	if err != nil {
+		return nil, nil, err
+	}
+	sum := sha256.Sum256(data)
+	st := &fileState{Size: int64(len(data)), MTime: f.mtime, Indexed: int64(len(data))}
+	copy(st.Hash[:], sum[:])
+	return SplitMarkdown(data), st, nil
+}
+
+// readTranscript reads the complete lines of a transcript. When the file
+// only grew since it was indexed (the indexed bytes hash the same), only
+// the new lines are read, and the returned state's Lines are only theirs
+// (non-nil, to say so).
+func readTranscript(f fileRef, old *fileState) ([]Section, *fileState, error) {
+	file, err := os.Open(f.path())
+	if err != nil {
+		return nil, nil, err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	size := fi.Size()
+	h := sha256.New()
+	from, line := int64(0), 1
+	appending := false
+	if old != nil && old.Indexed > 0 && old.Indexed <= size {
+		// Hash the part indexed before and count its lines, in one read.
+		lines := 0
+		err := transcript.ForEachLine(file, 0, old.Indexed, func(l transcript.Line) bool {
+			h.Write(l.Bytes)
+			if l.Terminated {
+				h.Write([]byte{'\n'})
+				lines++
+			}
+			return true
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		var sum [16]byte
+		copy(sum[:], h.Sum(nil))
+		if sum == old.Hash {
+			appending, from, line = true, old.Indexed, 1+lines
+		} else {
+			h.Reset()
+		}
+	}
+	var sections []Section
+	indexed := from
+	err = transcript.ForEachLine(file, from, size, func(l transcript.Line) bool {
+		if !l.Terminated {
+			return false // a torn last line waits until it is complete
+		}
+		h.Write(l.Bytes)
+		h.Write([]byte{'\n'})
+		sections = append(sections, SplitTranscript(l.Bytes, line, int(l.Offset))...)
+		indexed = l.Offset + int64(len(l.Bytes)) + 1
+		line++
+		return true
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	st := &fileState{Size: size, MTime: fi.ModTime().UnixNano(), Indexed: indexed}
+	copy(st.Hash[:], h.Sum(nil))
+	if appending {
+		st.Lines = []int32{}
+	}
+	return sections, st, nil
+}

@@ -1,0 +1,381 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"clawvault-tui/model"
+)
+
+// SearchOptions tune one search.
+type SearchOptions struct {
+	// Limit is the most hits returned (default 20).
+	Limit int
+	// AsYouType reads the query as typed so far (see ParseQuery).
+	AsYouType bool
+	// Roots keeps only hits under these root ids ("vault",
+	// "workspace/main", …); empty keeps all.
+	Roots []string
+}
+
+// Results are the hits of one search, best first.
+type Results struct {
+	Query *Query
+	Hits  []Hit
+	// Total is how many sections matched, of which Hits are the first.
+	Total uint64
+	Took  time.Duration
+}
+
+// Hit is one matching section, pinned to its best line.
+type Hit struct {
+	// Path is the file, absolute; Root and Rel say where it is in the
+	// index's terms ("vault", "ledger/observations/2026/11/20.md").
+	Path, Root, Rel string
+	Agent           string // the agent of a workspace or sessions root
+	Kind            SectionKind
+	// Line is the 1-based line of the file with the most query words; for
+	// a transcript message, its JSONL line.
+	Line int
+	// SectionLine is where the section starts (its heading).
+	SectionLine int
+	Heading     string
+	Score       float64
+	// Snippet is the hit's line (or the part of it around the first match,
+	// with … where it was cut); Highlights are the byte ranges in Snippet
+	// of the words that matched.
+	Snippet    string
+	Highlights []Span
+	// Observation is set when the hit is an observation line.
+	Observation *model.Observation
+}
+
+// Span is a byte range [Start, End).
+type Span struct{ Start, End int }
+
+// Search runs a query. A malformed query is a *QueryError; an empty one
+// is an error too, except while typing, where it has no hits.
+func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*Results, error) {
+	start := time.Now()
+	q, err := ParseQuery(text, opt.AsYouType)
+	if err != nil {
+		return nil, err
+	}
+	res := &Results{Query: q}
+	if q.Empty() {
+		if opt.AsYouType {
+			return res, nil
+		}
+		return nil, &QueryError{1, `nothing to search for: give words, a "phrase", or a filter such as type:decision or path:memory`}
+	}
+	limit := opt.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	req := bleve.NewSearchRequestOptions(ix.bleveQuery(q, opt.Roots), limit, 0, false)
+	req.Fields = []string{fieldBody, fieldHeading}
+	if len(q.Terms) > 0 {
+		req.SortBy([]string{"-_score", "_id"})
+	} else {
+		// Filters only: every hit scores alike; the most important first.
+		req.SortBy([]string{"-" + fieldImportance, "_id"})
+	}
+	ix.idxMu.RLock()
+	defer ix.idxMu.RUnlock()
+	if ix.idx == nil {
+		return nil, bleve.ErrorIndexClosed
+	}
+	sr, err := ix.idx.SearchInContext(ctx, req)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
+		return nil, errors.New("search failed: " + err.Error())
+	}
+	res.Total = sr.Total
+	loc := ix.newLocator(q)
+	for _, m := range sr.Hits {
+		if h, ok := ix.hit(m, loc); ok {
+			res.Hits = append(res.Hits, h)
+		}
+	}
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+// bleveQuery turns a parsed query into bleve's: a conjunction of the
+// terms and the filters, minus the exclusions.
+func (ix *Index) bleveQuery(q *Query, roots []string) query.Query {
+	var must []query.Query
+	for _, t := range q.Terms {
+		must = append(must, ix.termQuery(t))
+	}
+	if len(q.Paths) > 0 {
+		must = append(must, pathQuery(q.Paths))
+	}
+	if len(q.Types) > 0 {
+		must = append(must, facetQuery(typeFacet, q.Types))
+	}
+	for _, r := range q.Ranges {
+		must = append(must, rangeQuery(r))
+	}
+	if len(roots) > 0 {
+		must = append(must, facetQuery(rootFacet, roots))
+	}
+	var not []query.Query
+	for _, t := range q.Excluded {
+		not = append(not, ix.termQuery(t))
+	}
+	if len(q.ExcludedPaths) > 0 {
+		not = append(not, pathQuery(q.ExcludedPaths))
+	}
+	if len(q.ExcludedTypes) > 0 {
+		not = append(not, facetQuery(typeFacet, q.ExcludedTypes))
+	}
+	for _, r := range q.ExcludedRanges {
+		not = append(not, rangeQuery(r))
+	}
+	if len(must) == 0 {
+		must = append(must, bleve.NewMatchAllQuery())
+	}
+	b := bleve.NewBooleanQuery()
+	b.AddMust(must...)
+	if len(not) > 0 {
+		b.AddMustNot(not...)
+	}
+	return b
+}
+
+// termQuery matches a word in the prose (English analyzer: stems, so
+// "decided" finds "decide") or in the code view of the text (`keypressmsg`
+// finds `tea.KeyPressMsg`), a word in a heading scoring higher; a phrase
+// or a word being typed in the code view.
+func (ix *Index) termQuery(t Term) query.Query {
+	codeTokens := ix.codeTokens(t.Text)
+	if t.Phrase && !t.Prefix {
+		// Exactly these words in a row (in any case, with any punctuation
+		// between them): the code field has the positions.
+		return codeSequence(codeTokens)
+	}
+	if t.Prefix && len(codeTokens) > 0 {
+		last := bleve.NewPrefixQuery(codeTokens[len(codeTokens)-1])
+		last.SetField(fieldCode)
+		if len(codeTokens) == 1 {
+			return last
+		}
+		return bleve.NewConjunctionQuery(codeSequence(codeTokens[:len(codeTokens)-1]), last)
+	}
+	prose := bleve.NewMatchQuery(t.Text)
+	prose.SetField(fieldBody)
+	prose.Analyzer = en.AnalyzerName
+	prose.SetOperator(query.MatchQueryOperatorAnd)
+	heading := bleve.NewMatchQuery(t.Text)
+	heading.SetField(fieldHeading)
+	heading.Analyzer = en.AnalyzerName
+	heading.SetOperator(query.MatchQueryOperatorAnd)
+	heading.SetBoost(2)
+	return bleve.NewDisjunctionQuery(prose, codeSequence(codeTokens), heading)
+}
+
+// codeSequence matches code tokens next to each other in the code field.
+func codeSequence(tokens []string) query.Query {
+	switch len(tokens) {
+	case 0:
+		return bleve.NewMatchNoneQuery()
+	case 1:
+		tq := bleve.NewTermQuery(tokens[0])
+		tq.SetField(fieldCode)
+		return tq
+	}
+	pq := bleve.NewPhraseQuery(tokens, fieldCode)
+	return pq
+}
+
+func (ix *Index) codeTokens(text string) []string {
+	var out []string
+	for _, tok := range ix.an.code.Analyze([]byte(text)) {
+		out = append(out, string(tok.Term))
+	}
+	return out
+}
+
+func pathQuery(prefixes []string) query.Query {
+	var qs []query.Query
+	for _, p := range prefixes {
+		pq := bleve.NewPrefixQuery(p)
+		pq.SetField(fieldPath)
+		qs = append(qs, pq)
+	}
+	return bleve.NewDisjunctionQuery(qs...)
+}
+
+func facetQuery(facet func(string) string, values []string) query.Query {
+	var qs []query.Query
+	for _, v := range values {
+		tq := bleve.NewTermQuery(facet(v))
+		tq.SetField(fieldFacets)
+		qs = append(qs, tq)
+	}
+	return bleve.NewDisjunctionQuery(qs...)
+}
+
+// rangeQuery bounds importance (its own field) or confidence (a facet);
+// both are written with four decimals, so a term range is a number range.
+func rangeQuery(r Range) query.Query {
+	field, prefix := fieldImportance, ""
+	if r.Field == "confidence" {
+		field, prefix = fieldFacets, "c:"
+	}
+	v := prefix + scoreText(r.Value)
+	lowest, highest := prefix, prefix+scoreText(1)
+	yes, no := true, false
+	var tq *query.TermRangeQuery
+	switch r.Op {
+	case ">=":
+		tq = bleve.NewTermRangeInclusiveQuery(v, highest, &yes, &yes)
+	case ">":
+		tq = bleve.NewTermRangeInclusiveQuery(v, highest, &no, &yes)
+	case "<=":
+		tq = bleve.NewTermRangeInclusiveQuery(lowest, v, &yes, &yes)
+	case "<":
+		tq = bleve.NewTermRangeInclusiveQuery(lowest, v, &yes, &no)
+	default:
+		tq = bleve.NewTermRangeInclusiveQuery(v, v, &yes, &yes)
+	}
+	tq.SetField(field)
+	return tq
+}
+
+// hit turns a bleve match into a Hit: the file, the line with the most
+// query terms (from their locations in the text), the snippet and its
+// highlights.
+func (ix *Index) hit(m *search.DocumentMatch, loc *locator) (Hit, bool) {
+	key, sectionLine, ok := parseDocID(m.ID)
+	if !ok {
+		return Hit{}, false
+	}
+	rootID, rel, _ := strings.Cut(key, ":")
+	root := ix.roots[rootID]
+	if root == nil {
+		return Hit{}, false
+	}
+	body, _ := m.Fields[fieldBody].(string)
+	heading, _ := m.Fields[fieldHeading].(string)
+	h := Hit{Path: filepath.Join(root.Dir, filepath.FromSlash(rel)), Root: root.ID, Rel: rel, Agent: root.Agent,
+		SectionLine: sectionLine, Line: sectionLine, Heading: heading, Score: m.Score}
+	matches := loc.find(body)
+	lineStart, lineEnd, lineIndex := bestLine(body, matches)
+	spans := make([]Span, len(matches))
+	for i, mt := range matches {
+		spans[i] = mt.Span
+	}
+	h.Snippet, h.Highlights = snippet(body[lineStart:lineEnd], clipSpans(mergeSpans(spans), lineStart, lineEnd), sectionLine == 1 && lineIndex == 0)
+	switch {
+	case root.Kind == SessionsRoot:
+		h.Kind = Message
+	case !strings.Contains(strings.TrimRight(body, "\r\n"), "\n"):
+		h.Line = sectionLine + lineIndex
+		if o, ok := model.ParseObservationLine(body); ok {
+			h.Kind, h.Observation = ObservationLine, &o
+		}
+	default:
+		h.Line = sectionLine + lineIndex
+		if end, _, _, ok := frontMatter([]byte(body)); ok && sectionLine == 1 && end == len(body) {
+			h.Kind = FrontMatter
+		}
+	}
+	return h, true
+}
+
+// mergeSpans sorts spans and merges overlapping ones (the English and the
+// code field often report the same word).
+func mergeSpans(spans []Span) []Span {
+	slices.SortFunc(spans, func(a, b Span) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
+		}
+		return a.End - b.End
+	})
+	out := spans[:0]
+	for _, s := range spans {
+		if n := len(out); n > 0 && s.Start < out[n-1].End {
+			out[n-1].End = max(out[n-1].End, s.End)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// clipSpans keeps the spans inside [start, end), relative to start.
+func clipSpans(spans []Span, start, end int) []Span {
+	var out []Span
+	for _, s := range spans {
+		if s.End <= start || s.Start >= end {
+			continue
+		}
+		out = append(out, Span{max(s.Start, start) - start, min(s.End, end) - start})
+	}
+	return out
+}
+
+// maxSnippet is the longest snippet in bytes; longer lines are cut around
+// their first match.
+const maxSnippet = 240
+
+// snippet trims a line for display: no indentation (nor a byte-order mark
+// on a file's first line), and at most maxSnippet bytes around the first
+// highlight, cut at character boundaries, with … where it was cut.
+func snippet(line string, spans []Span, firstOfFile bool) (string, []Span) {
+	cut := 0
+	if firstOfFile {
+		cut = len(line) - len(strings.TrimPrefix(line, "\ufeff"))
+	}
+	cut += len(line[cut:]) - len(strings.TrimLeft(line[cut:], " \t"))
+	if len(line)-cut > maxSnippet {
+		from := cut
+		if len(spans) > 0 && spans[0].Start-60 > cut {
+			from = spans[0].Start - 60
+			if sp := strings.IndexByte(line[from:min(from+20, len(line))], ' '); sp >= 0 {
+				from += sp + 1 // start at a word
+			}
+		}
+		for from < len(line) && !runeStart(line[from]) {
+			from++
+		}
+		to := min(len(line), from+maxSnippet)
+		for to < len(line) && !runeStart(line[to]) {
+			to--
+		}
+		prefix, suffix := "", ""
+		if from > cut {
+			prefix = "…"
+		}
+		if to < len(line) {
+			suffix = "…"
+		}
+		out := prefix + line[from:to] + suffix
+		return out, shiftSpans(spans, from, to, len(prefix))
+	}
+	return line[cut:], shiftSpans(spans, cut, len(line), 0)
+}
+
+// shiftSpans moves spans inside [from, to) to start at offset.
+func shiftSpans(spans []Span, from, to, offset int) []Span {
+	out := []Span{}
+	for _, s := range clipSpans(spans, from, to) {
+		out = append(out, Span{s.Start + offset, s.End + offset})
+	}
+	return out
+}
+
+func runeStart(b byte) bool { return b&0xC0 != 0x80 }
