@@ -68,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "retention":
 		err = cmdRetention(args, stdout)
 	case "search":
-		err = cmdSearch(args, stdout)
+		err = cmdSearch(args, stdout, stderr)
 	case "demo":
 		err = cmdDemo(args, stdout)
 	case "config":
