@@ -241,9 +241,9 @@ func isASCII(s string) bool {
 	return true
 }
 
-// isJSSpace is JavaScript's WhiteSpace or LineTerminator: what String.trim
+// IsJSSpace is JavaScript's WhiteSpace or LineTerminator: what String.trim
 // removes and what \s matches.
-func isJSSpace(r rune) bool {
+func IsJSSpace(r rune) bool {
 	switch r {
 	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
 		return true
@@ -253,10 +253,10 @@ func isJSSpace(r rune) bool {
 
 // TrimJS is JavaScript's String.prototype.trim.
 func TrimJS(s string) string {
-	return strings.TrimRightFunc(trimLeftJS(s), isJSSpace)
+	return strings.TrimRightFunc(trimLeftJS(s), IsJSSpace)
 }
 
-func trimLeftJS(s string) string { return strings.TrimLeftFunc(s, isJSSpace) }
+func trimLeftJS(s string) string { return strings.TrimLeftFunc(s, IsJSSpace) }
 
 // hasLineTerminator: JavaScript's `.` stops at these, so `(.+)$` fails.
 func hasLineTerminator(s string) bool {

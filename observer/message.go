@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"clawvault-tui/model"
 )
 
 // NormalizeLine is ClawVault 3.5.2's parseOpenClawJsonLine: one transcript
@@ -17,7 +19,7 @@ import (
 // an object's .text/.content, so thinking, toolCall and image blocks vanish.
 func NormalizeLine(line []byte) string {
 	line = bytes.TrimSuffix(line, []byte{'\r'})
-	text := jsTrim(toValidUTF8(line))
+	text := model.TrimJS(toValidUTF8(line))
 	if text == "" {
 		return ""
 	}
@@ -48,7 +50,7 @@ func joinRole(rawRole, rawContent json.RawMessage) string {
 	}
 	var role string
 	if json.Unmarshal(rawRole, &role) == nil {
-		role = strings.ToLower(jsTrim(role))
+		role = strings.ToLower(model.TrimJS(role))
 	}
 	if role == "" {
 		return content
@@ -105,7 +107,7 @@ func normalizeWhitespace(s string) string {
 	b.Grow(len(s))
 	space := false
 	for _, r := range s {
-		if isJSSpace(r) {
+		if model.IsJSSpace(r) {
 			space = true
 			continue
 		}
@@ -116,20 +118,6 @@ func normalizeWhitespace(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// jsTrim is String.prototype.trim.
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, isJSSpace)
-}
-
-// isJSSpace is JavaScript's WhiteSpace and LineTerminator set (\s).
-func isJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0x00a0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
 }
 
 // toValidUTF8 decodes bytes as Node's Buffer.toString("utf-8") does,

@@ -26,13 +26,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"clawvault-tui/store/lockfile"
 	"clawvault-tui/store/transcript"
 )
 
@@ -110,21 +110,11 @@ func (ix *Index) storePath() string { return filepath.Join(ix.opt.Dir, "store") 
 // between processes (bolt's own lock covers the open index, not the steps
 // before it exists).
 func lockOpen(dir string) (func(), error) {
-	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-		return nil, fmt.Errorf("cannot create the search cache folder: %w", err)
-	}
-	f, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	release, err := lockfile.Lock(dir + ".lock")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cannot lock the search index folder: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
+	return release, nil
 }
 
 // runtimeConfig is scorch's configuration. Batches are "unsafe": Batch

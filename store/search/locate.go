@@ -20,7 +20,7 @@ import (
 // match is where a query term occurs in a hit's text.
 type match struct {
 	Span
-	term int // index in Query.Terms
+	term int // index in Query.Want.Terms
 }
 
 // pattern is one way a query term shows in a text: a run of tokens of one
@@ -39,8 +39,8 @@ type locator struct {
 }
 
 func (ix *Index) newLocator(q *Query) *locator {
-	l := &locator{an: ix.an, patterns: make([][]pattern, len(q.Terms))}
-	for i, t := range q.Terms {
+	l := &locator{an: ix.an, patterns: make([][]pattern, len(q.Want.Terms))}
+	for i, t := range q.Want.Terms {
 		english := l.an.english.Analyze([]byte(t.Text))
 		code := l.an.code.Analyze([]byte(t.Text))
 		switch {

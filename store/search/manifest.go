@@ -127,29 +127,26 @@ type reader struct {
 }
 
 func (r *reader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
-	}
 	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = errManifest
-		return 0
-	}
-	r.b = r.b[n:]
+	r.skip(n)
 	return v
 }
 
 func (r *reader) varint() int64 {
-	if r.err != nil {
-		return 0
-	}
 	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.err = errManifest
-		return 0
-	}
-	r.b = r.b[n:]
+	r.skip(n)
 	return v
+}
+
+// skip moves past a varint of n bytes (n <= 0: there was none).
+func (r *reader) skip(n int) {
+	switch {
+	case r.err != nil:
+	case n <= 0:
+		r.err = errManifest
+	default:
+		r.b = r.b[n:]
+	}
 }
 
 func (r *reader) bytes(n uint64) []byte {

@@ -24,13 +24,21 @@ import (
 // an unfinished quote or filter is read as far as it goes.
 type Query struct {
 	Text string
-	// Terms must all match; Excluded must not.
-	Terms, Excluded []Term
-	// Paths are lower-cased path prefixes; Types observation types.
-	Paths, ExcludedPaths []string
-	Types, ExcludedTypes []string
-	// Importance and Confidence ranges all must hold; excluded ones must not.
-	Ranges, ExcludedRanges []Range
+	// Want must all hold; a section that matches any of Not is left out.
+	Want, Not Clauses
+}
+
+// Clauses are the parts of a query on one side of the minus sign.
+type Clauses struct {
+	Terms []Term
+	// Paths are lower-cased path prefixes, Types observation types: each
+	// a list of alternatives.
+	Paths, Types []string
+	Ranges       []Range
+}
+
+func (c *Clauses) empty() bool {
+	return len(c.Terms) == 0 && len(c.Paths) == 0 && len(c.Types) == 0 && len(c.Ranges) == 0
 }
 
 // Term is a word or a phrase.
@@ -58,10 +66,7 @@ type QueryError struct {
 func (e *QueryError) Error() string { return fmt.Sprintf("%s (column %d)", e.Msg, e.Column) }
 
 // Empty reports a query with nothing to look for.
-func (q *Query) Empty() bool {
-	return len(q.Terms) == 0 && len(q.Excluded) == 0 && len(q.Paths) == 0 && len(q.ExcludedPaths) == 0 &&
-		len(q.Types) == 0 && len(q.ExcludedTypes) == 0 && len(q.Ranges) == 0 && len(q.ExcludedRanges) == 0
-}
+func (q *Query) Empty() bool { return q.Want.empty() && q.Not.empty() }
 
 // minPrefix is the shortest word being typed that is searched for.
 const minPrefix = 2
@@ -99,6 +104,10 @@ type token struct {
 }
 
 func (q *Query) add(t token, typing bool) error {
+	c := &q.Want
+	if t.negated {
+		c = &q.Not
+	}
 	if t.phrase {
 		if strings.TrimSpace(t.text) == "" {
 			if typing || !t.closed {
@@ -118,11 +127,7 @@ func (q *Query) add(t token, typing bool) error {
 				term.Text = strings.TrimSpace(strings.TrimSuffix(strings.TrimRightFunc(t.text, unicode.IsSpace), last))
 			}
 		}
-		if t.negated {
-			q.Excluded = append(q.Excluded, term)
-		} else {
-			q.Terms = append(q.Terms, term)
-		}
+		c.Terms = append(c.Terms, term)
 		return nil
 	}
 	if t.text == "" { // a lone minus sign
@@ -135,22 +140,18 @@ func (q *Query) add(t token, typing bool) error {
 	switch strings.ToLower(name) {
 	case "path":
 		if isFilter {
-			return q.addPath(value, t, typing)
+			return c.addPath(value, t, typing)
 		}
 	case "type":
 		if isFilter {
-			return q.addTypes(value, t, typing)
+			return c.addTypes(value, t, typing)
 		}
 	}
 	if r, ok, err := parseRange(t, typing); ok || err != nil {
 		if err != nil || r == nil {
 			return err
 		}
-		if t.negated {
-			q.ExcludedRanges = append(q.ExcludedRanges, *r)
-		} else {
-			q.Ranges = append(q.Ranges, *r)
-		}
+		c.Ranges = append(c.Ranges, *r)
 		return nil
 	}
 	if !hasWordChar(t.text) {
@@ -161,16 +162,11 @@ func (q *Query) add(t token, typing bool) error {
 		// from its second letter on.
 		return nil
 	}
-	term := Term{Text: t.text, Prefix: typing && !t.negated}
-	if t.negated {
-		q.Excluded = append(q.Excluded, term)
-	} else {
-		q.Terms = append(q.Terms, term)
-	}
+	c.Terms = append(c.Terms, Term{Text: t.text, Prefix: typing && !t.negated})
 	return nil
 }
 
-func (q *Query) addPath(value string, t token, typing bool) error {
+func (c *Clauses) addPath(value string, t token, typing bool) error {
 	value = strings.ToLower(strings.Trim(value, `"`))
 	value = strings.TrimPrefix(strings.ReplaceAll(value, `\`, "/"), "/")
 	if value == "" {
@@ -179,15 +175,11 @@ func (q *Query) addPath(value string, t token, typing bool) error {
 		}
 		return &QueryError{t.column, "path: needs the start of a file or folder name, as in path:decisions or path:memory/2026"}
 	}
-	if t.negated {
-		q.ExcludedPaths = append(q.ExcludedPaths, value)
-	} else {
-		q.Paths = append(q.Paths, value)
-	}
+	c.Paths = append(c.Paths, value)
 	return nil
 }
 
-func (q *Query) addTypes(value string, t token, typing bool) error {
+func (c *Clauses) addTypes(value string, t token, typing bool) error {
 	var types []string
 	for _, v := range strings.Split(value, ",") {
 		v = strings.ToLower(strings.TrimSpace(v))
@@ -212,14 +204,7 @@ func (q *Query) addTypes(value string, t token, typing bool) error {
 			return &QueryError{t.column, fmt.Sprintf("unknown observation type %q (types: %s)", v, strings.Join(model.ObservationTypes, ", "))}
 		}
 	}
-	if len(types) == 0 {
-		return nil
-	}
-	if t.negated {
-		q.ExcludedTypes = append(q.ExcludedTypes, types...)
-	} else {
-		q.Types = append(q.Types, types...)
-	}
+	c.Types = append(c.Types, types...)
 	return nil
 }
 

@@ -14,30 +14,30 @@ func TestParseQuery(t *testing.T) {
 		typing bool
 		want   Query
 	}{
-		{"postgres migration", false, Query{Terms: []Term{{Text: "postgres"}, {Text: "migration"}}}},
-		{`"credit notes" -draft -"old plan"`, false, Query{Terms: []Term{{Text: "credit notes", Phrase: true}},
-			Excluded: []Term{{Text: "draft"}, {Text: "old plan", Phrase: true}}}},
-		{"path:Decisions -path:ledger/archive", false, Query{Paths: []string{"decisions"}, ExcludedPaths: []string{"ledger/archive"}}},
-		{`path:"my notes/x"`, false, Query{Paths: []string{"my notes/x"}}},
-		{"type:decision,LESSON -type:todo", false, Query{Types: []string{"decision", "lesson"}, ExcludedTypes: []string{"todo"}}},
-		{"i>=0.8 c<0.5 importance=1 -i<0.2", false, Query{Ranges: []Range{{"importance", ">=", 0.8}, {"confidence", "<", 0.5},
-			{"importance", "=", 1}}, ExcludedRanges: []Range{{"importance", "<", 0.2}}}},
-		{"tea.KeyPressMsg http://x.y/z", false, Query{Terms: []Term{{Text: "tea.KeyPressMsg"}, {Text: "http://x.y/z"}}}},
-		{"— !!! ok", false, Query{Terms: []Term{{Text: "ok"}}}},
+		{"postgres migration", false, Query{Want: Clauses{Terms: []Term{{Text: "postgres"}, {Text: "migration"}}}}},
+		{`"credit notes" -draft -"old plan"`, false, Query{Want: Clauses{Terms: []Term{{Text: "credit notes", Phrase: true}}},
+			Not: Clauses{Terms: []Term{{Text: "draft"}, {Text: "old plan", Phrase: true}}}}},
+		{"path:Decisions -path:ledger/archive", false, Query{Want: Clauses{Paths: []string{"decisions"}}, Not: Clauses{Paths: []string{"ledger/archive"}}}},
+		{`path:"my notes/x"`, false, Query{Want: Clauses{Paths: []string{"my notes/x"}}}},
+		{"type:decision,LESSON -type:todo", false, Query{Want: Clauses{Types: []string{"decision", "lesson"}}, Not: Clauses{Types: []string{"todo"}}}},
+		{"i>=0.8 c<0.5 importance=1 -i<0.2", false, Query{Want: Clauses{Ranges: []Range{{"importance", ">=", 0.8}, {"confidence", "<", 0.5},
+			{"importance", "=", 1}}}, Not: Clauses{Ranges: []Range{{"importance", "<", 0.2}}}}},
+		{"tea.KeyPressMsg http://x.y/z", false, Query{Want: Clauses{Terms: []Term{{Text: "tea.KeyPressMsg"}, {Text: "http://x.y/z"}}}}},
+		{"— !!! ok", false, Query{Want: Clauses{Terms: []Term{{Text: "ok"}}}}},
 		// While typing: the last word is a prefix, from its second letter.
-		{"postgres mig", true, Query{Terms: []Term{{Text: "postgres"}, {Text: "mig", Prefix: true}}}},
-		{"postgres m", true, Query{Terms: []Term{{Text: "postgres"}}}},
-		{"postgres mig ", true, Query{Terms: []Term{{Text: "postgres"}, {Text: "mig"}}}},
-		{"a", false, Query{Terms: []Term{{Text: "a"}}}},
-		{"-dra", true, Query{Excluded: []Term{{Text: "dra"}}}},
-		{`"weekly bil`, true, Query{Terms: []Term{{Text: "weekly bil", Phrase: true, Prefix: true}}}},
-		{"type:dec", true, Query{Types: []string{"decision"}}},
-		{"type:co", true, Query{Types: []string{"commitment", "commitment-unresolved"}}},
-		{"x type:", true, Query{Terms: []Term{{Text: "x"}}}},
-		{"x path:", true, Query{Terms: []Term{{Text: "x"}}}},
-		{"x i>=", true, Query{Terms: []Term{{Text: "x"}}}},
-		{"x i>=0.", true, Query{Terms: []Term{{Text: "x"}}, Ranges: []Range{{"importance", ">=", 0}}}},
-		{"x -", true, Query{Terms: []Term{{Text: "x"}}}},
+		{"postgres mig", true, Query{Want: Clauses{Terms: []Term{{Text: "postgres"}, {Text: "mig", Prefix: true}}}}},
+		{"postgres m", true, Query{Want: Clauses{Terms: []Term{{Text: "postgres"}}}}},
+		{"postgres mig ", true, Query{Want: Clauses{Terms: []Term{{Text: "postgres"}, {Text: "mig"}}}}},
+		{"a", false, Query{Want: Clauses{Terms: []Term{{Text: "a"}}}}},
+		{"-dra", true, Query{Not: Clauses{Terms: []Term{{Text: "dra"}}}}},
+		{`"weekly bil`, true, Query{Want: Clauses{Terms: []Term{{Text: "weekly bil", Phrase: true, Prefix: true}}}}},
+		{"type:dec", true, Query{Want: Clauses{Types: []string{"decision"}}}},
+		{"type:co", true, Query{Want: Clauses{Types: []string{"commitment", "commitment-unresolved"}}}},
+		{"x type:", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
+		{"x path:", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
+		{"x i>=", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
+		{"x i>=0.", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}, Ranges: []Range{{"importance", ">=", 0}}}}},
+		{"x -", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
 		{"   ", true, Query{}},
 	}
 	for _, c := range cases {
@@ -97,7 +97,7 @@ func FuzzParseQuery(f *testing.F) {
 			}
 			return
 		}
-		for _, r := range append(q.Ranges, q.ExcludedRanges...) {
+		for _, r := range append(q.Want.Ranges, q.Not.Ranges...) {
 			if r.Value < 0 || r.Value > 1 {
 				t.Fatalf("%q: range %+v", text, r)
 			}

@@ -83,7 +83,7 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	}
 	req := bleve.NewSearchRequestOptions(ix.bleveQuery(q, opt.Roots), limit, 0, false)
 	req.Fields = []string{fieldBody, fieldHeading}
-	if len(q.Terms) > 0 {
+	if len(q.Want.Terms) > 0 {
 		req.SortBy([]string{"-_score", "_id"})
 	} else {
 		// Filters only: every hit scores alike; the most important first.
@@ -115,35 +115,11 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 // bleveQuery turns a parsed query into bleve's: a conjunction of the
 // terms and the filters, minus the exclusions.
 func (ix *Index) bleveQuery(q *Query, roots []string) query.Query {
-	var must []query.Query
-	for _, t := range q.Terms {
-		must = append(must, ix.termQuery(t))
-	}
-	if len(q.Paths) > 0 {
-		must = append(must, pathQuery(q.Paths))
-	}
-	if len(q.Types) > 0 {
-		must = append(must, facetQuery(typeFacet, q.Types))
-	}
-	for _, r := range q.Ranges {
-		must = append(must, rangeQuery(r))
-	}
+	must := ix.clauseQueries(q.Want)
 	if len(roots) > 0 {
 		must = append(must, facetQuery(rootFacet, roots))
 	}
-	var not []query.Query
-	for _, t := range q.Excluded {
-		not = append(not, ix.termQuery(t))
-	}
-	if len(q.ExcludedPaths) > 0 {
-		not = append(not, pathQuery(q.ExcludedPaths))
-	}
-	if len(q.ExcludedTypes) > 0 {
-		not = append(not, facetQuery(typeFacet, q.ExcludedTypes))
-	}
-	for _, r := range q.ExcludedRanges {
-		not = append(not, rangeQuery(r))
-	}
+	not := ix.clauseQueries(q.Not)
 	if len(must) == 0 {
 		must = append(must, bleve.NewMatchAllQuery())
 	}
@@ -153,6 +129,25 @@ func (ix *Index) bleveQuery(q *Query, roots []string) query.Query {
 		b.AddMustNot(not...)
 	}
 	return b
+}
+
+// clauseQueries are the bleve queries of one side of a query, each of
+// which must hold (or, excluded, none of which may).
+func (ix *Index) clauseQueries(c Clauses) []query.Query {
+	var qs []query.Query
+	for _, t := range c.Terms {
+		qs = append(qs, ix.termQuery(t))
+	}
+	if len(c.Paths) > 0 {
+		qs = append(qs, pathQuery(c.Paths))
+	}
+	if len(c.Types) > 0 {
+		qs = append(qs, facetQuery(typeFacet, c.Types))
+	}
+	for _, r := range c.Ranges {
+		qs = append(qs, rangeQuery(r))
+	}
+	return qs
 }
 
 // termQuery matches a word in the prose (English analyzer: stems, so
