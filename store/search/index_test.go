@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -388,6 +389,45 @@ func TestExternalEditIsReindexed(t *testing.T) {
 	}
 }
 
+func TestOnlyChangedSectionsAreReindexed(t *testing.T) {
+	e := newEnv(t)
+	day := "## 2026-11-20\n\n" +
+		"- [decision|c=0.95|i=0.90] 10:00 alphaword\n" +
+		"- [fact|c=0.72|i=0.20] 10:05 betaword\n" +
+		"- [lesson|c=0.70|i=0.55] 10:09 gammaword\n"
+	p := e.write("vault/ledger/observations/2026/11/20.md", day)
+	ix := e.open()
+	ctx := context.Background()
+	update := func(content string, sections int) {
+		t.Helper()
+		e.write("vault/ledger/observations/2026/11/20.md", content)
+		st, err := ix.Update(ctx, p)
+		if err != nil || st.Sections != sections {
+			t.Fatalf("%d sections re-indexed, want %d (%v)", st.Sections, sections, err)
+		}
+	}
+	// Appended, as the observer does: one new document.
+	update(day+"- [todo|c=0.78|i=0.65] 10:30 deltaword\n", 1)
+	// One line edited in place: one document.
+	update(strings.Replace(day, "betaword", "betaedited", 1)+"- [todo|c=0.78|i=0.65] 10:30 deltaword\n", 1)
+	// A line inserted at the top: everything below moved.
+	update("## 2026-11-20\n\n- [fact|c=0.5|i=0.5] 09:00 firstword\n"+strings.Replace(day[len("## 2026-11-20\n\n"):], "betaword", "betaedited", 1), 4)
+	// The heading renamed: its section and those under it (they show it).
+	update("## 2026-11-21\n\n- [fact|c=0.5|i=0.5] 09:00 firstword\n"+strings.Replace(day[len("## 2026-11-20\n\n"):], "betaword", "betaedited", 1), 5)
+	want := map[string]string{"firstword": "3", "alphaword": "4", "betaedited": "5", "gammaword": "6"}
+	for w, line := range want {
+		hits := find(t, ix, w)
+		if len(hits) != 1 || strconv.Itoa(hits[0].Line) != line || hits[0].Heading != "2026-11-21" {
+			t.Errorf("%s: %+v, want line %s", w, hits, line)
+		}
+	}
+	for _, w := range []string{"betaword", "deltaword"} {
+		if hits := find(t, ix, w); len(hits) != 0 {
+			t.Errorf("%s is stale: %v", w, where(hits))
+		}
+	}
+}
+
 func TestReopenKeepsTheIndex(t *testing.T) {
 	e := newEnv(t)
 	e.write("vault/a.md", "# A\nkeptword\n")
@@ -446,6 +486,43 @@ func TestSchemaChangeOrDamageRebuilds(t *testing.T) {
 				t.Fatal(where(hits))
 			}
 		})
+	}
+}
+
+// TestACrashMidRunRebuilds: a run of several batches that never finished
+// (the process died) leaves documents the manifest does not list; the
+// next open finds the marker and rebuilds rather than trust it.
+func TestACrashMidRunRebuilds(t *testing.T) {
+	e := newEnv(t)
+	e.write("vault/a.md", "# A\nfirstword\n")
+	e.write("vault/b.md", "# B\nsecondword\n")
+	ix, err := Open(e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ix.opt.list(&ix.opt.Roots[0], "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := ix.newWriter(&Stats{})
+	if err := w.index(l.files[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.commit(false); err != nil { // a batch in the middle of a run…
+		t.Fatal(err)
+	}
+	if err := w.wait(); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close() // …and no last one.
+	ix, err = Open(e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	st, err := ix.Sync(context.Background(), nil)
+	if err != nil || st.Indexed != 2 || st.Docs != 2 {
+		t.Fatalf("after the crash: %+v %v", st, err)
 	}
 }
 

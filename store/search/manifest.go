@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
 )
 
@@ -20,13 +21,31 @@ type fileState struct {
 	// Markdown file; for a transcript it stops after the last newline, so
 	// that a torn last line is indexed once it is complete.
 	Indexed int64
-	// Lines are the first lines of the file's documents, ascending; the
-	// document ids are key#L<line>.
-	Lines []int32
+	// Docs are the file's documents, by first line, ascending (their ids
+	// are key#L<line>).
+	Docs []docRef
 
 	// enc caches the entry's encoding (the manifest is written with every
 	// batch, most entries unchanged); nil after a change.
 	enc []byte
+}
+
+// docRef is one document of a file: the line it starts on and a hash of
+// what it holds, to tell an unchanged section from a changed one.
+type docRef struct {
+	Line int32
+	Sum  uint64
+}
+
+// sectionSum is the FNV-1a hash of everything a section's document is
+// made of besides its file: kind, heading and text.
+func sectionSum(s Section) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte{byte(s.Kind)})
+	h.Write([]byte(s.Heading))
+	h.Write([]byte{0})
+	h.Write([]byte(s.Text))
+	return h.Sum64()
 }
 
 // manifest maps a file key (root id + ":" + relative path) to its state.
@@ -34,7 +53,11 @@ type fileState struct {
 // as the documents), so the two never disagree after a crash.
 type manifest map[string]*fileState
 
-const manifestMagic = "CVTM\x01"
+const manifestMagic = "CVTM\x02"
+
+// manifestInProgress stands in for the manifest while a run of several
+// batches is under way (see writer.commit); it does not decode.
+const manifestInProgress = "CVTM in progress"
 
 // encode writes the manifest in a compact binary form. Entries are in
 // map order: the manifest is written whole with every batch, and sorting
@@ -63,11 +86,12 @@ func (f *fileState) appendEntry(b []byte, key string) []byte {
 	b = binary.AppendVarint(b, f.MTime)
 	b = binary.AppendVarint(b, f.Indexed)
 	b = append(b, f.Hash[:]...)
-	b = binary.AppendUvarint(b, uint64(len(f.Lines)))
+	b = binary.AppendUvarint(b, uint64(len(f.Docs)))
 	prev := int32(0)
-	for _, l := range f.Lines {
-		b = binary.AppendUvarint(b, uint64(l-prev))
-		prev = l
+	for _, d := range f.Docs {
+		b = binary.AppendUvarint(b, uint64(d.Line-prev))
+		b = binary.LittleEndian.AppendUint64(b, d.Sum)
+		prev = d.Line
 	}
 	return b
 }
@@ -96,15 +120,19 @@ func decodeManifest(b []byte) (manifest, error) {
 		if r.err != nil || count > uint64(len(r.b)) {
 			return nil, errManifest
 		}
-		f.Lines = make([]int32, 0, count)
+		f.Docs = make([]docRef, 0, count)
 		line := int64(0)
 		for range count {
 			d := r.uvarint()
 			line += int64(d)
-			if d == 0 && len(f.Lines) > 0 || line > 1<<31-1 {
+			if d == 0 && len(f.Docs) > 0 || line > 1<<31-1 {
 				r.err = errManifest
 			}
-			f.Lines = append(f.Lines, int32(line))
+			sum := r.bytes(8)
+			if r.err != nil {
+				break
+			}
+			f.Docs = append(f.Docs, docRef{int32(line), binary.LittleEndian.Uint64(sum)})
 		}
 		if r.err != nil {
 			return nil, errManifest

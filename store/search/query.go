@@ -234,6 +234,10 @@ func parseRange(t token, typing bool) (r *Range, ok bool, err error) {
 		}
 	}
 	v, perr := strconv.ParseFloat(value, 64)
+	if typing && v != 1 && !strings.Contains(strings.TrimRight(value, "."), ".") {
+		// i>=0 is i>=0.8 being typed: every observation, for a key press.
+		return nil, true, nil
+	}
 	if perr != nil || v < 0 || v > 1 || strings.ContainsAny(value, "eE_xXpP") {
 		if typing {
 			return nil, true, nil

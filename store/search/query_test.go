@@ -36,7 +36,11 @@ func TestParseQuery(t *testing.T) {
 		{"x type:", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
 		{"x path:", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
 		{"x i>=", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
-		{"x i>=0.", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}, Ranges: []Range{{"importance", ">=", 0}}}}},
+		{"x i>=0.", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
+		{"x i>=0", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
+		{"x i>=0.8", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}, Ranges: []Range{{"importance", ">=", 0.8}}}}},
+		{"x i>=1", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}, Ranges: []Range{{"importance", ">=", 1}}}}},
+		{"i>=0 xy", true, Query{Want: Clauses{Terms: []Term{{Text: "xy", Prefix: true}}, Ranges: []Range{{"importance", ">=", 0}}}}},
 		{"x -", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
 		{"   ", true, Query{}},
 	}
@@ -107,9 +111,9 @@ func FuzzParseQuery(f *testing.F) {
 
 func TestManifestRoundTrip(t *testing.T) {
 	m := manifest{
-		"vault:ledger/observations/2026/11/20.md": {Size: 1200, MTime: 1_700_000_000_123_456_789, Indexed: 1200, Hash: [16]byte{1, 2, 3}, Lines: []int32{1, 3, 4, 40}},
-		"workspace/main:MEMORY.md":                {Size: 0, MTime: -5, Lines: []int32{}},
-		"sessions/main:s.jsonl":                   {Size: 900, Indexed: 850, Lines: []int32{2, 4}},
+		"vault:ledger/observations/2026/11/20.md": {Size: 1200, MTime: 1_700_000_000_123_456_789, Indexed: 1200, Hash: [16]byte{1, 2, 3}, Docs: []docRef{{1, 7}, {3, 1 << 63}, {4, 0}, {40, 9}}},
+		"workspace/main:MEMORY.md":                {Size: 0, MTime: -5, Docs: []docRef{}},
+		"sessions/main:s.jsonl":                   {Size: 900, Indexed: 850, Docs: []docRef{{2, 1}, {4, 2}}},
 	}
 	got, err := decodeManifest(m.encode())
 	if err != nil {
@@ -134,7 +138,7 @@ func TestManifestRoundTrip(t *testing.T) {
 // FuzzDecodeManifest: any bytes decode without panicking, and what decodes
 // encodes back to a manifest that decodes the same.
 func FuzzDecodeManifest(f *testing.F) {
-	f.Add(manifest{"vault:a.md": {Size: 3, Indexed: 3, Lines: []int32{1, 2}}}.encode())
+	f.Add(manifest{"vault:a.md": {Size: 3, Indexed: 3, Docs: []docRef{{1, 5}, {2, 6}}}}.encode())
 	f.Add([]byte(manifestMagic + "\x01\x01a\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := decodeManifest(data)
@@ -147,7 +151,7 @@ func FuzzDecodeManifest(f *testing.F) {
 		}
 		for k, f := range m {
 			g := again[k]
-			if g == nil || g.Size != f.Size || g.MTime != f.MTime || g.Indexed != f.Indexed || g.Hash != f.Hash || !reflect.DeepEqual(g.Lines, f.Lines) {
+			if g == nil || g.Size != f.Size || g.MTime != f.MTime || g.Indexed != f.Indexed || g.Hash != f.Hash || !reflect.DeepEqual(g.Docs, f.Docs) {
 				t.Fatalf("%q: %+v became %+v", k, f, g)
 			}
 		}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"path/filepath"
@@ -83,11 +84,12 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	}
 	req := bleve.NewSearchRequestOptions(ix.bleveQuery(q, opt.Roots), limit, 0, false)
 	req.Fields = []string{fieldBody, fieldHeading}
-	if len(q.Want.Terms) > 0 {
-		req.SortBy([]string{"-_score", "_id"})
-	} else {
+	// Best first; equal scores keep the index's order, which is stable
+	// for a given index (sorting them by id costs a lookup per candidate:
+	// 15% of a typical query).
+	if len(q.Want.Terms) == 0 {
 		// Filters only: every hit scores alike; the most important first.
-		req.SortBy([]string{"-" + fieldImportance, "_id"})
+		req.SortBy([]string{"-" + fieldImportance})
 	}
 	ix.idxMu.RLock()
 	defer ix.idxMu.RUnlock()
@@ -162,8 +164,7 @@ func (ix *Index) termQuery(t Term) query.Query {
 		return codeSequence(codeTokens)
 	}
 	if t.Prefix && len(codeTokens) > 0 {
-		last := bleve.NewPrefixQuery(codeTokens[len(codeTokens)-1])
-		last.SetField(fieldCode)
+		last := ix.prefixQuery(codeTokens[len(codeTokens)-1])
 		if len(codeTokens) == 1 {
 			return last
 		}
@@ -179,6 +180,45 @@ func (ix *Index) termQuery(t Term) query.Query {
 	heading.SetOperator(query.MatchQueryOperatorAnd)
 	heading.SetBoost(2)
 	return bleve.NewDisjunctionQuery(prose, codeSequence(codeTokens), heading)
+}
+
+// maxPrefixTerms bounds what a word being typed stands for: bleve runs a
+// disjunction of more than 10 terms on a heap, several times slower, and
+// a short prefix in a large vault stands for hundreds of words.
+const maxPrefixTerms = 10
+
+// prefixQuery matches the words that start with prefix in the code field:
+// all of them, or the maxPrefixTerms most frequent ones (what the user is
+// most likely typing; the next letter narrows the rest). The caller holds
+// idxMu.
+func (ix *Index) prefixQuery(prefix string) query.Query {
+	type word struct {
+		term  string
+		count uint64
+	}
+	var words []word
+	if dict, err := ix.idx.FieldDictPrefix(fieldCode, []byte(prefix)); err == nil {
+		for e, err := dict.Next(); e != nil && err == nil; e, err = dict.Next() {
+			words = append(words, word{e.Term, e.Count})
+		}
+		dict.Close()
+	}
+	slices.SortFunc(words, func(a, b word) int {
+		if a.count != b.count {
+			return cmp.Compare(b.count, a.count)
+		}
+		return strings.Compare(a.term, b.term)
+	})
+	var qs []query.Query
+	for _, w := range words[:min(len(words), maxPrefixTerms)] {
+		tq := bleve.NewTermQuery(w.term)
+		tq.SetField(fieldCode)
+		qs = append(qs, tq)
+	}
+	if len(qs) == 0 {
+		return bleve.NewMatchNoneQuery()
+	}
+	return bleve.NewDisjunctionQuery(qs...)
 }
 
 // codeSequence matches code tokens next to each other in the code field.
