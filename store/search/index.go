@@ -9,9 +9,9 @@
 //
 // One document per Markdown section (a heading and what follows, at most
 // 60 lines), the front matter, and each observation line on its own with
-// its type, confidence and importance. Hits carry the exact line, from the
-// term locations bleve records, a snippet and the byte ranges to
-// highlight.
+// its type, confidence and importance. Hits carry the exact line (from the
+// locations of the query's terms in the section, found when the hit is
+// returned: locate.go), a snippet and the byte ranges to highlight.
 package search
 
 import (
@@ -99,11 +99,10 @@ func Open(opt Options) (*Index, error) {
 		return nil, err
 	}
 	defer unlock()
-	asyncErrors.Store(ix.storePath(), ix.asyncErr)
 	if err := ix.openOrCreate(); err != nil {
-		asyncErrors.Delete(ix.storePath())
 		return nil, err
 	}
+	asyncErrors.Store(ix.storePath(), ix.asyncErr)
 	return ix, nil
 }
 
@@ -120,11 +119,12 @@ func lockOpen(dir string) (func(), error) {
 	return release, nil
 }
 
-// runtimeConfig is scorch's configuration. Batches are "unsafe": Batch
-// returns once the documents are searchable and writing them to disk
-// overlaps with analysing the next batch; every run waits for its last
-// batch to be on disk before it returns (writer.wait), and the manifest
-// travels in the same batches, so what is on disk is always consistent.
+// runtimeConfig is scorch's configuration for this process (not written
+// into the index). Batches are "unsafe": Batch returns once the documents
+// are searchable, and writing them to disk overlaps with analysing the
+// next batch; every run waits for its last batch to be on disk before it
+// returns (writer.wait), and the manifest on disk always either matches
+// the documents or says it does not (writer.commit).
 func (ix *Index) runtimeConfig() map[string]any {
 	return map[string]any{
 		"bolt_timeout":           ix.opt.BusyTimeout.String(),
@@ -225,7 +225,7 @@ func (ix *Index) Close() error {
 	}
 	err := ix.idx.Close()
 	ix.idx = nil
-	asyncErrors.Delete(ix.storePath())
+	asyncErrors.CompareAndDelete(ix.storePath(), ix.asyncErr)
 	return err
 }
 
@@ -455,7 +455,12 @@ func (ix *Index) newWriter(st *Stats) *writer {
 	return &writer{ix: ix, st: st, b: ix.idx.NewBatch()}
 }
 
-func docID(key string, line int32) string { return key + "#L" + strconv.Itoa(int(line)) }
+// docID is key#L<line>, the line zero-padded to seven digits so that ids
+// sort as (file, line): hits of a filter-only query are listed so.
+func docID(key string, line int32) string {
+	n := strconv.Itoa(int(line))
+	return key + "#L" + strings.Repeat("0", max(0, 7-len(n))) + n
+}
 
 // parseDocID splits key#L<line>.
 func parseDocID(id string) (key string, line int, ok bool) {
@@ -482,51 +487,73 @@ func (w *writer) remove(key string) {
 // since it was listed loses its documents; one that cannot be read keeps
 // them and is reported.
 func (w *writer) index(f fileRef) error {
-	key := f.key()
-	old := w.ix.man[key]
-	var sections []Section
-	var state *fileState
 	var err error
 	if f.root.Kind == SessionsRoot {
-		sections, state, err = readTranscript(f, old)
+		err = w.indexTranscript(f)
 	} else {
-		sections, state, err = readMarkdown(f)
+		err = w.indexMarkdown(f)
 	}
+	var pathErr *fs.PathError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		w.remove(key)
+		w.remove(f.key())
 		return nil
-	case err != nil:
+	case errors.As(err, &pathErr):
 		w.st.Problems = append(w.st.Problems, err.Error())
 		return nil
 	}
+	return err
+}
+
+// touched records that a file's content is what was indexed: only its
+// size and mtime are new.
+func (w *writer) touched(old *fileState, size, mtime int64) {
+	old.Size, old.MTime, old.enc = size, mtime, nil
+	w.dirty = true
+	w.st.Touched++
+}
+
+// add indexes one section of a file, committing the batch when it is full
+// (a long transcript is many batches).
+func (w *writer) add(f fileRef, s Section, terms string) error {
+	if err := w.b.IndexAdvanced(w.ix.an.newDocument(docID(f.key(), int32(s.Line)), f, s, terms)); err != nil {
+		return err
+	}
+	w.pending += len(s.Text)
+	w.st.Sections++
+	if w.pending >= batchBytes {
+		return w.commit(false)
+	}
+	return nil
+}
+
+// indexMarkdown reads and splits a Markdown file. Of its new sections,
+// those an old document already is (same line, same text and heading)
+// stay as they are: an appended line, or a line edited in place,
+// re-indexes one document, not the file.
+func (w *writer) indexMarkdown(f fileRef) error {
+	key := f.key()
+	data, err := os.ReadFile(f.path())
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(data)
+	state := &fileState{Size: int64(len(data)), MTime: f.mtime, Indexed: int64(len(data)), Docs: []docRef{}}
+	copy(state.Hash[:], sum[:])
 	w.st.Bytes += state.Indexed
+	old := w.ix.man[key]
 	if old != nil && old.Hash == state.Hash && old.Indexed == state.Indexed {
-		// Touched, not changed: only the size and mtime are new.
-		old.Size, old.MTime, old.enc = state.Size, state.MTime, nil
-		w.dirty = true
-		w.st.Touched++
+		w.touched(old, state.Size, state.MTime)
 		return nil
 	}
-	// The new documents; those an old one already is (same line, same
-	// text and heading) stay as they are: an appended line, or a line
-	// edited in place, re-indexes one document, not the file.
 	kept := map[docRef]bool{}
 	if old != nil {
 		for _, d := range old.Docs {
 			kept[d] = false
 		}
 	}
-	if old != nil && state.Docs != nil {
-		// An appended transcript: the old documents are all still there.
-		state.Docs = slices.Clone(old.Docs)
-		for d := range kept {
-			kept[d] = true
-		}
-		w.st.Appended++
-	}
 	var fresh []Section
-	for _, s := range sections {
+	for _, s := range SplitMarkdown(data) {
 		d := docRef{int32(s.Line), sectionSum(s)}
 		if _, ok := kept[d]; ok {
 			kept[d] = true
@@ -535,9 +562,6 @@ func (w *writer) index(f fileRef) error {
 		}
 		state.Docs = append(state.Docs, d)
 	}
-	if state.Docs == nil {
-		state.Docs = []docRef{}
-	}
 	// Deletions first: a changed section keeps its line, so its id, and
 	// in a batch the last operation on an id wins.
 	for d, stays := range kept {
@@ -545,18 +569,100 @@ func (w *writer) index(f fileRef) error {
 			w.b.Delete(docID(key, d.Line))
 		}
 	}
+	w.ix.man[key] = state
+	w.dirty = true
+	w.st.Indexed++
 	terms := pathTerms(f.rel)
 	for _, s := range fresh {
-		id := docID(key, int32(s.Line))
-		if err := w.b.IndexAdvanced(w.ix.an.newDocument(id, f, s, terms)); err != nil {
+		if err := w.add(f, s, terms); err != nil {
 			return err
 		}
-		w.pending += len(s.Text)
+	}
+	return nil
+}
+
+// indexTranscript indexes the complete lines of a transcript, streaming
+// (they reach hundreds of MB). When the file only grew since it was
+// indexed (the indexed bytes hash the same), only the new lines are read;
+// otherwise its documents are replaced.
+func (w *writer) indexTranscript(f fileRef) error {
+	key := f.key()
+	file, err := os.Open(f.path())
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return err
+	}
+	state := &fileState{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Docs: []docRef{}}
+	h := sha256.New()
+	from, line := int64(0), 1
+	old := w.ix.man[key]
+	if old != nil && old.Indexed <= state.Size {
+		// Hash the part indexed before and count its lines, in one read.
+		lines := 0
+		err := transcript.ForEachLine(file, 0, old.Indexed, func(l transcript.Line) bool {
+			h.Write(l.Bytes)
+			if l.Terminated {
+				h.Write([]byte{'\n'})
+				lines++
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		var sum [16]byte
+		copy(sum[:], h.Sum(nil))
+		if sum == old.Hash {
+			from, line = old.Indexed, 1+lines
+			state.Docs = slices.Clone(old.Docs)
+			w.st.Bytes += old.Indexed
+		} else {
+			h.Reset()
+		}
+	}
+	if from == 0 && old != nil {
+		for _, d := range old.Docs {
+			w.b.Delete(docID(key, d.Line))
+		}
+	}
+	terms := pathTerms(f.rel)
+	state.Indexed = from
+	var addErr error
+	err = transcript.ForEachLine(file, from, state.Size, func(l transcript.Line) bool {
+		if !l.Terminated {
+			return false // a torn last line waits until it is complete
+		}
+		h.Write(l.Bytes)
+		h.Write([]byte{'\n'})
+		for _, s := range SplitTranscript(l.Bytes, line, int(l.Offset)) {
+			state.Docs = append(state.Docs, docRef{int32(s.Line), sectionSum(s)})
+			if addErr = w.add(f, s, terms); addErr != nil {
+				return false
+			}
+		}
+		state.Indexed = l.Offset + int64(len(l.Bytes)) + 1
+		line++
+		return true
+	})
+	if err = errors.Join(err, addErr); err != nil {
+		return err
+	}
+	w.st.Bytes += state.Indexed - from
+	copy(state.Hash[:], h.Sum(nil))
+	switch {
+	case from > 0 && state.Indexed == from:
+		w.touched(old, state.Size, state.MTime)
+		return nil
+	case from > 0:
+		w.st.Appended++
 	}
 	w.ix.man[key] = state
 	w.dirty = true
 	w.st.Indexed++
-	w.st.Sections += len(fresh)
 	return nil
 }
 
@@ -622,80 +728,4 @@ func (w *writer) wait() error {
 	case err := <-w.ix.asyncErr:
 		return fmt.Errorf("cannot write the search index to disk: %w", err)
 	}
-}
-
-// readMarkdown reads and splits a Markdown file.
-func readMarkdown(f fileRef) ([]Section, *fileState, error) {
-	data, err := os.ReadFile(f.path())
-	if err != nil {
-		return nil, nil, err
-	}
-	sum := sha256.Sum256(data)
-	st := &fileState{Size: int64(len(data)), MTime: f.mtime, Indexed: int64(len(data))}
-	copy(st.Hash[:], sum[:])
-	return SplitMarkdown(data), st, nil
-}
-
-// readTranscript reads the complete lines of a transcript. When the file
-// only grew since it was indexed (the indexed bytes hash the same), only
-// the new lines are read, and the returned state's Docs are non-nil (and
-// empty) to say so.
-func readTranscript(f fileRef, old *fileState) ([]Section, *fileState, error) {
-	file, err := os.Open(f.path())
-	if err != nil {
-		return nil, nil, err
-	}
-	defer file.Close()
-	fi, err := file.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	size := fi.Size()
-	h := sha256.New()
-	from, line := int64(0), 1
-	appending := false
-	if old != nil && old.Indexed > 0 && old.Indexed <= size {
-		// Hash the part indexed before and count its lines, in one read.
-		lines := 0
-		err := transcript.ForEachLine(file, 0, old.Indexed, func(l transcript.Line) bool {
-			h.Write(l.Bytes)
-			if l.Terminated {
-				h.Write([]byte{'\n'})
-				lines++
-			}
-			return true
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		var sum [16]byte
-		copy(sum[:], h.Sum(nil))
-		if sum == old.Hash {
-			appending, from, line = true, old.Indexed, 1+lines
-		} else {
-			h.Reset()
-		}
-	}
-	var sections []Section
-	indexed := from
-	err = transcript.ForEachLine(file, from, size, func(l transcript.Line) bool {
-		if !l.Terminated {
-			return false // a torn last line waits until it is complete
-		}
-		h.Write(l.Bytes)
-		h.Write([]byte{'\n'})
-		sections = append(sections, SplitTranscript(l.Bytes, line, int(l.Offset))...)
-		indexed = l.Offset + int64(len(l.Bytes)) + 1
-		line++
-		return true
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	st := &fileState{Size: size, MTime: fi.ModTime().UnixNano(), Indexed: indexed}
-	copy(st.Hash[:], h.Sum(nil))
-	if appending {
-		st.Docs = []docRef{}
-	}
-	return sections, st, nil
 }

@@ -657,6 +657,33 @@ func TestTranscripts(t *testing.T) {
 	}
 }
 
+// TestALongTranscriptSpansBatches: a transcript larger than a batch is
+// committed in several, and the index is whole afterwards.
+func TestALongTranscriptSpansBatches(t *testing.T) {
+	e := newEnv(t)
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, `{"type":"message","message":{"role":"user","content":"message number%d %s"}}`+"\n", i, strings.Repeat("filler ", 10))
+	}
+	e.write("sessions/long.jsonl", b.String())
+	ix := e.open()
+	for _, w := range []string{"number0", "number1500", "number2999"} {
+		hits := find(t, ix, w)
+		if want, _ := strconv.Atoi(strings.TrimPrefix(w, "number")); len(hits) != 1 || hits[0].Line != want+1 {
+			t.Errorf("%s: %v", w, where(hits))
+		}
+	}
+	ix.Close()
+	ix, err := Open(e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if st, err := ix.Sync(context.Background(), nil); err != nil || st.Unchanged != 1 || st.Docs != 3000 {
+		t.Fatalf("reopened: %+v %v", st, err)
+	}
+}
+
 func TestBadInputIsIndexedNotFatal(t *testing.T) {
 	e := newEnv(t)
 	e.write("vault/empty.md", "")

@@ -54,7 +54,7 @@ const (
 // splitterVersion changes whenever SplitMarkdown, SplitTranscript or
 // newDocument change what gets indexed; with the mapping's own hash it
 // makes the schema stamp that forces a rebuild of an older index.
-const splitterVersion = 2
+const splitterVersion = 3
 
 func init() {
 	// The registry is bleve's: an index names its analyzers, and opening it

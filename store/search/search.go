@@ -88,8 +88,9 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	// for a given index (sorting them by id costs a lookup per candidate:
 	// 15% of a typical query).
 	if len(q.Want.Terms) == 0 {
-		// Filters only: every hit scores alike; the most important first.
-		req.SortBy([]string{"-" + fieldImportance})
+		// Filters only: the most important observations first, then in
+		// file and line order.
+		req.SortBy([]string{"-" + fieldImportance, "_id"})
 	}
 	ix.idxMu.RLock()
 	defer ix.idxMu.RUnlock()
