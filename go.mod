@@ -11,6 +11,7 @@ require (
 	github.com/charmbracelet/x/ansi v0.11.8
 	github.com/fsnotify/fsnotify v1.10.1
 	go.etcd.io/bbolt v1.4.0
+	golang.org/x/text v0.37.0
 	modernc.org/sqlite v1.61.1
 )
 

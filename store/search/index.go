@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -449,6 +450,10 @@ type writer struct {
 	persisted chan error
 	// marked: the manifest in the index says a run is in progress.
 	marked bool
+	// inflight counts batches running in the background; failed holds
+	// the first error of one.
+	inflight sync.WaitGroup
+	failed   atomic.Pointer[error]
 }
 
 func (ix *Index) newWriter(st *Stats) *writer {
@@ -562,10 +567,14 @@ func (w *writer) indexMarkdown(f fileRef) error {
 		}
 		state.Docs = append(state.Docs, d)
 	}
-	// Deletions first: a changed section keeps its line, so its id, and
-	// in a batch the last operation on an id wins.
+	// Old documents whose line no section starts on any more go; a
+	// changed section is replaced by indexing its id again (see commit).
+	lines := make(map[int32]bool, len(state.Docs))
+	for _, d := range state.Docs {
+		lines[d.Line] = true
+	}
 	for d, stays := range kept {
-		if !stays {
+		if !stays && !lines[d.Line] {
 			w.b.Delete(docID(key, d.Line))
 		}
 	}
@@ -624,11 +633,7 @@ func (w *writer) indexTranscript(f fileRef) error {
 			h.Reset()
 		}
 	}
-	if from == 0 && old != nil {
-		for _, d := range old.Docs {
-			w.b.Delete(docID(key, d.Line))
-		}
-	}
+
 	terms := pathTerms(f.rel)
 	state.Indexed = from
 	var addErr error
@@ -651,6 +656,19 @@ func (w *writer) indexTranscript(f fileRef) error {
 	if err = errors.Join(err, addErr); err != nil {
 		return err
 	}
+	if from == 0 && old != nil {
+		// Rewritten: old documents on lines that hold no message now go
+		// (the others were replaced by indexing their ids again).
+		lines := make(map[int32]bool, len(state.Docs))
+		for _, d := range state.Docs {
+			lines[d.Line] = true
+		}
+		for _, d := range old.Docs {
+			if !lines[d.Line] {
+				w.b.Delete(docID(key, d.Line))
+			}
+		}
+	}
 	w.st.Bytes += state.Indexed - from
 	copy(state.Hash[:], h.Sum(nil))
 	switch {
@@ -672,32 +690,68 @@ func (w *writer) indexTranscript(f fileRef) error {
 // open rather than trusted: on disk, the manifest either matches the
 // documents or says it does not. (Writing the whole manifest with every
 // batch cost a fifth of a full build.)
+//
+// The batches in between run in the background, one at a time, while the
+// next is read and prepared: bleve builds a batch's segment on one core,
+// and the analysis of the next can use the other. They commute, because
+// a run touches every document id once (a changed section is replaced by
+// indexing its id again, never deleted and added), so the order bleve
+// introduces them in does not matter; the marker goes first and alone,
+// and the last batch only once all the others are in.
 func (w *writer) commit(last bool) error {
 	if !w.dirty && w.b.Size() == 0 {
 		return nil
 	}
+	b := w.b
+	w.b = w.ix.idx.NewBatch()
+	w.pending, w.dirty = 0, false
+	background := !last && w.marked
 	switch {
 	case last:
-		w.b.SetInternal(keyManifest, w.ix.man.encode())
+		w.inflight.Wait()
+		if err := w.backgroundErr(); err != nil {
+			return err
+		}
+		b.SetInternal(keyManifest, w.ix.man.encode())
 	case !w.marked:
-		w.b.SetInternal(keyManifest, []byte(manifestInProgress))
+		b.SetInternal(keyManifest, []byte(manifestInProgress))
 		w.marked = true
 	}
 	persisted := make(chan error, 1)
-	w.b.SetPersistedCallback(func(err error) {
+	b.SetPersistedCallback(func(err error) {
 		select {
 		case persisted <- err:
 		default:
 		}
 	})
-	err := w.ix.idx.Batch(w.b)
-	w.b.Reset()
-	w.pending, w.dirty = 0, false
-	if err != nil {
+	if background {
+		w.inflight.Wait() // one in the background at a time
+		if err := w.backgroundErr(); err != nil {
+			return err
+		}
+		w.inflight.Add(1)
+		go func() {
+			defer w.inflight.Done()
+			if err := w.ix.idx.Batch(b); err != nil {
+				w.failed.Store(&err)
+			}
+		}()
+		return nil
+	}
+	if err := w.ix.idx.Batch(b); err != nil {
 		w.ix.damaged = true
 		return fmt.Errorf("cannot update the search index (it will be rebuilt): %w", err)
 	}
 	w.persisted = persisted
+	return nil
+}
+
+// backgroundErr is the error of a batch that ran in the background.
+func (w *writer) backgroundErr() error {
+	if err := w.failed.Load(); err != nil {
+		w.ix.damaged = true
+		return fmt.Errorf("cannot update the search index (it will be rebuilt): %w", *err)
+	}
 	return nil
 }
 
@@ -716,6 +770,7 @@ func (w *writer) finish() error {
 // wait returns once everything committed is on disk, or scorch reports
 // that writing it failed.
 func (w *writer) wait() error {
+	w.inflight.Wait()
 	if w.persisted == nil {
 		return nil
 	}

@@ -135,6 +135,8 @@ func TestExactLines(t *testing.T) {
 		{"codecomment", "notes.md:11", []string{"codecomment"}, "# not a heading codecomment"},
 		{"naïveword", "notes.md:13", []string{"naïveword"}, "Zoë Müller wrote naïveword in the café"},
 		{"zoë café", "notes.md:13", []string{"Zoë", "café"}, ""},
+		{"zoe muller", "notes.md:13", []string{"Zoë", "Müller"}, ""}, // diacritics folded
+		{"müll*", "notes.md:13", []string{"Müller"}, ""},
 		{"keypressmsg", "notes.md:14", []string{"KeyPressMsg"}, "indented tea.KeyPressMsg handler"},
 		{"tea.KeyPressMsg", "notes.md:14", []string{"tea.KeyPressMsg"}, ""},
 		{"crlfword", "crlf.md:3", []string{"crlfword"}, "second crlfword"},

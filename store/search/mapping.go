@@ -40,10 +40,12 @@ func confidenceFacet(v float64) string { return "c:" + scoreText(v) }
 
 const (
 	// codeAnalyzer splits on every character that is not a letter or a
-	// digit and lower-cases: `tea.KeyPressMsg` gives `tea`, `keypressmsg`,
-	// which the English analyzer keeps as one token.
-	codeAnalyzer  = "clawvault-code"
-	alnumTokenize = "clawvault-alnum"
+	// digit, lower-cases and folds diacritics: `tea.KeyPressMsg` gives
+	// `tea`, `keypressmsg` (the English analyzer keeps it as one token),
+	// Müller gives muller.
+	codeAnalyzer   = "clawvault-code"
+	alnumTokenize  = "clawvault-alnum"
+	foldFilterName = "clawvault-fold"
 	// listAnalyzer reads a value as newline-separated terms, as they are:
 	// one field holds all path suffixes, or all facets, of a document
 	// (a field per value costs as much again to index).
@@ -54,7 +56,7 @@ const (
 // splitterVersion changes whenever SplitMarkdown, SplitTranscript or
 // newDocument change what gets indexed; with the mapping's own hash it
 // makes the schema stamp that forces a rebuild of an older index.
-const splitterVersion = 3
+const splitterVersion = 4
 
 func init() {
 	// The registry is bleve's: an index names its analyzers, and opening it
@@ -65,6 +67,9 @@ func init() {
 	registry.RegisterTokenizer(linesTokenize, func(map[string]any, *registry.Cache) (analysis.Tokenizer, error) {
 		return classTokenizer{isNotNewline}, nil
 	})
+	registry.RegisterTokenFilter(foldFilterName, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return foldFilter{}, nil
+	})
 }
 
 // newMapping is the index mapping: static (nothing dynamic), no _all
@@ -74,7 +79,7 @@ func newMapping() *mapping.IndexMappingImpl {
 	if err := im.AddCustomAnalyzer(codeAnalyzer, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     alnumTokenize,
-		"token_filters": []any{lowercase.Name},
+		"token_filters": []any{lowercase.Name, foldFilterName},
 	}); err != nil {
 		panic(err) // a static definition: fails in every test if wrong
 	}

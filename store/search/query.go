@@ -13,6 +13,7 @@ import (
 // Query is a parsed search:
 //
 //	postgres migration      every word must occur (in one section)
+//	mongo*                  a word that starts so
 //	"credit notes"          a phrase
 //	-draft  -"old plan"     leave out sections with this word or phrase
 //	path:decisions          files whose path, or a part of it after a /, starts so
@@ -157,12 +158,20 @@ func (q *Query) add(t token, typing bool) error {
 	if !hasWordChar(t.text) {
 		return nil // punctuation alone: nothing any analyzer indexes
 	}
-	if typing && !t.negated && utf8.RuneCountInString(t.text) < minPrefix {
-		// One letter would match most of memory, slowly: the word counts
-		// from its second letter on.
+	prefix, star := typing && !t.negated, false
+	if trimmed := strings.TrimRight(t.text, "*"); trimmed != t.text && hasWordChar(trimmed) {
+		// mongo*: a prefix said so, typing or not (-draft* too).
+		t.text, prefix, star = trimmed, true, true
+	}
+	if prefix && utf8.RuneCountInString(t.text) < minPrefix {
+		// One letter would match most of memory, slowly: a word being
+		// typed counts from its second letter on.
+		if star && !typing {
+			return &QueryError{t.column, fmt.Sprintf("%s* would match most of memory: give at least %d letters before the *", t.text, minPrefix)}
+		}
 		return nil
 	}
-	c.Terms = append(c.Terms, Term{Text: t.text, Prefix: typing && !t.negated})
+	c.Terms = append(c.Terms, Term{Text: t.text, Prefix: prefix})
 	return nil
 }
 

@@ -43,6 +43,8 @@ func TestParseQuery(t *testing.T) {
 		{"i>=0 xy", true, Query{Want: Clauses{Terms: []Term{{Text: "xy", Prefix: true}}, Ranges: []Range{{"importance", ">=", 0}}}}},
 		{"x -", true, Query{Want: Clauses{Terms: []Term{{Text: "x"}}}}},
 		{"   ", true, Query{}},
+		{"mongo* -dra*", false, Query{Want: Clauses{Terms: []Term{{Text: "mongo", Prefix: true}}}, Not: Clauses{Terms: []Term{{Text: "dra", Prefix: true}}}}},
+		{"m*", true, Query{}},
 	}
 	for _, c := range cases {
 		got, err := ParseQuery(c.text, c.typing)
@@ -70,6 +72,7 @@ func TestParseQueryErrors(t *testing.T) {
 		"i>=high":          "i>= needs a number",
 		"c<1e-1":           "c< needs a number",
 		"x type:decision,": "type: needs",
+		"m*":               "m* would match most of memory",
 	}
 	for text, want := range cases {
 		_, err := ParseQuery(text, false)

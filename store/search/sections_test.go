@@ -200,3 +200,12 @@ func FuzzClassTokenizer(f *testing.F) {
 		}
 	})
 }
+
+func TestFold(t *testing.T) {
+	for in, want := range map[string]string{"müller": "muller", "zoë": "zoe", "café": "cafe", "e\u0301te\u0301": "ete",
+		"søren": "søren", "plain": "plain", "日本": "日本", "\xff": "\xff"} {
+		if got := string(fold([]byte(in))); got != want {
+			t.Errorf("fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"golang.org/x/text/unicode/norm"
 )
 
 // classTokenizer makes a token of every maximal run of characters isToken
@@ -68,3 +69,41 @@ func isWordRune(r rune) bool {
 }
 
 func isNotNewline(r rune) bool { return r != '\n' }
+
+// foldFilter folds diacritics out of tokens (canonical decomposition, then
+// the combining marks dropped), so that muller finds Müller and zoe finds
+// Zoë. A token keeps the offsets of the text it came from, so highlights
+// still cover "Müller". Letters that do not decompose (ø, ł, ß) stay.
+type foldFilter struct{}
+
+func (foldFilter) Filter(input analysis.TokenStream) analysis.TokenStream {
+	for _, t := range input {
+		t.Term = fold(t.Term)
+	}
+	return input
+}
+
+// fold returns b without combining marks after NFD; b itself when it is
+// ASCII (almost always).
+func fold(b []byte) []byte {
+	ascii := true
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return b
+	}
+	d := norm.NFD.Bytes(b)
+	out := d[:0]
+	for i := 0; i < len(d); {
+		r, size := utf8.DecodeRune(d[i:])
+		if !unicode.Is(unicode.Mn, r) {
+			out = append(out, d[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
