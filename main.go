@@ -24,6 +24,8 @@ Usage:
   clawvault-tui observe --dry-run [--json]   what the next observation sweep would take (ClawVault's lines)
   clawvault-tui retention [--dry-run|--apply] what session maintenance and the ledger archive would remove
   clawvault-tui search [--json] QUERY        search all memory: path:line, score, snippet
+                                             (--limit N, --reindex, --transcripts; words, "phrases",
+                                             -word, word*, path:, type:, i>=0.8, c<0.5)
   clawvault-tui demo DIR [--scale N] [--seed S]
                                              write a demo workspace: DIR/state and DIR/vault
   clawvault-tui config [--path]              print the config file's defaults (or where it lives)
