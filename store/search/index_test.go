@@ -291,6 +291,19 @@ func TestNoMatchAndBadQueries(t *testing.T) {
 	}
 }
 
+func TestTiesAreOrderedByFileAndLine(t *testing.T) {
+	e := newEnv(t)
+	line := "- [decision|c=0.95|i=0.90] 10:00 We decided to keep the tieword.\n"
+	e.write("vault/decisions/b.md", "# b\n\n"+line+line)
+	e.write("vault/decisions/a.md", "# a\n\n"+line)
+	e.write("vault/ledger/observations/2026/11/20.md", "## 2026-11-20\n\n"+line)
+	got := where(find(t, e.open(), "tieword"))
+	want := []string{"decisions/a.md:3", "decisions/b.md:3", "decisions/b.md:4", "ledger/observations/2026/11/20.md:3"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%v, want %v", got, want)
+	}
+}
+
 func TestLongLineSnippet(t *testing.T) {
 	e := newEnv(t)
 	long := strings.Repeat("filler é words ", 40) + "needle " + strings.Repeat("tail ü words ", 40)
