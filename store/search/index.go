@@ -532,6 +532,21 @@ func (w *writer) add(f fileRef, s Section, terms string) error {
 	return nil
 }
 
+// dropGone deletes a file's old documents on whose line no new one
+// starts; the others stay, or are replaced by indexing their id again
+// (see commit).
+func (w *writer) dropGone(key string, was, now []docRef) {
+	lines := make(map[int32]bool, len(now))
+	for _, d := range now {
+		lines[d.Line] = true
+	}
+	for _, d := range was {
+		if !lines[d.Line] {
+			w.b.Delete(docID(key, d.Line))
+		}
+	}
+}
+
 // indexMarkdown reads and splits a Markdown file. Of its new sections,
 // those an old document already is (same line, same text and heading)
 // stay as they are: an appended line, or a line edited in place,
@@ -551,33 +566,23 @@ func (w *writer) indexMarkdown(f fileRef) error {
 		w.touched(old, state.Size, state.MTime)
 		return nil
 	}
-	kept := map[docRef]bool{}
+	var was []docRef
 	if old != nil {
-		for _, d := range old.Docs {
-			kept[d] = false
-		}
+		was = old.Docs
+	}
+	indexed := make(map[docRef]bool, len(was))
+	for _, d := range was {
+		indexed[d] = true
 	}
 	var fresh []Section
 	for _, s := range SplitMarkdown(data) {
 		d := docRef{int32(s.Line), sectionSum(s)}
-		if _, ok := kept[d]; ok {
-			kept[d] = true
-		} else {
+		if !indexed[d] {
 			fresh = append(fresh, s)
 		}
 		state.Docs = append(state.Docs, d)
 	}
-	// Old documents whose line no section starts on any more go; a
-	// changed section is replaced by indexing its id again (see commit).
-	lines := make(map[int32]bool, len(state.Docs))
-	for _, d := range state.Docs {
-		lines[d.Line] = true
-	}
-	for d, stays := range kept {
-		if !stays && !lines[d.Line] {
-			w.b.Delete(docID(key, d.Line))
-		}
-	}
+	w.dropGone(key, was, state.Docs)
 	w.ix.man[key] = state
 	w.dirty = true
 	w.st.Indexed++
@@ -657,17 +662,7 @@ func (w *writer) indexTranscript(f fileRef) error {
 		return err
 	}
 	if from == 0 && old != nil {
-		// Rewritten: old documents on lines that hold no message now go
-		// (the others were replaced by indexing their ids again).
-		lines := make(map[int32]bool, len(state.Docs))
-		for _, d := range state.Docs {
-			lines[d.Line] = true
-		}
-		for _, d := range old.Docs {
-			if !lines[d.Line] {
-				w.b.Delete(docID(key, d.Line))
-			}
-		}
+		w.dropGone(key, old.Docs, state.Docs) // rewritten
 	}
 	w.st.Bytes += state.Indexed - from
 	copy(state.Hash[:], h.Sum(nil))

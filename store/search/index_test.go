@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"clawvault-tui/store"
+	"clawvault-tui/store/demo"
 )
 
 // testEnv is a vault, an agent's workspace and its sessions folder in a
@@ -116,6 +119,49 @@ const notes = "---\n" + // 1
 	"```\n" + // 12
 	"Zoë Müller wrote naïveword in the café\n" + // 13
 	"  indented tea.KeyPressMsg handler\n" // 14
+
+func TestOptionsFor(t *testing.T) {
+	dir := t.TempDir()
+	m, err := demo.Generate(filepath.Join(dir, "demo"), demo.ScaleOptions(1, 1, time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := store.Env{Getenv: func(k string) string { return map[string]string{"XDG_CACHE_HOME": filepath.Join(dir, "xdg")}[k] }, Home: dir, Cwd: dir}
+	ws, err := store.Locate(env, store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, err := OptionsFor(ws, store.SearchConfig{Transcripts: true}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range opt.Roots {
+		ids = append(ids, r.ID)
+	}
+	want := []string{"vault", "workspace/main", "sessions/main", "workspace/ops", "sessions/ops", "workspace/work", "sessions/work"}
+	if !slices.Equal(ids, want) || !strings.HasPrefix(opt.Dir, filepath.Join(dir, "xdg", "clawvault-tui", "search", "vault-")) {
+		t.Errorf("roots %v, dir %s", ids, opt.Dir)
+	}
+	// ~ and relative cache folders; never one inside the vault.
+	for cache, want := range map[string]string{"~/idx": filepath.Join(dir, "idx"), "rel": filepath.Join(dir, "rel")} {
+		if got := CacheDir(store.SearchConfig{CacheDir: cache}, env); got != want {
+			t.Errorf("cache_dir %q → %s, want %s", cache, got, want)
+		}
+	}
+	if _, err := OptionsFor(ws, store.SearchConfig{CacheDir: filepath.Join(m.VaultDir, "cache")}, env); err == nil || !strings.Contains(err.Error(), "inside") {
+		t.Errorf("a cache inside the vault: %v", err)
+	}
+	if err := os.Symlink(filepath.Join(m.VaultDir, "inbox"), filepath.Join(dir, "sneaky")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OptionsFor(ws, store.SearchConfig{CacheDir: filepath.Join(dir, "sneaky")}, env); err == nil {
+		t.Error("a cache reached through a symlink into the vault was accepted")
+	}
+	if _, err := OptionsFor(&store.Workspace{}, store.SearchConfig{}, env); err == nil || !strings.Contains(err.Error(), "nothing to search") {
+		t.Errorf("no vault and no workspace: %v", err)
+	}
+}
 
 func TestExactLines(t *testing.T) {
 	e := newEnv(t)
@@ -272,6 +318,32 @@ func TestAsYouType(t *testing.T) {
 	}
 	if res, err := ix.Search(context.Background(), "", SearchOptions{AsYouType: true}); err != nil || len(res.Hits) != 0 {
 		t.Errorf("empty while typing: %+v %v", res, err)
+	}
+}
+
+// TestAWordBeingTypedStandsForItsMostFrequentCompletions: while typing,
+// a prefix with more than maxPrefixTerms completions stands for the most
+// frequent; written as word*, for all of them.
+func TestAWordBeingTypedStandsForItsMostFrequentCompletions(t *testing.T) {
+	e := newEnv(t)
+	for i := range maxPrefixTerms + 2 {
+		// pfxa… is in 1 file, pfxb… in 2, …: the rarest are left out.
+		for j := range i + 1 {
+			e.write(fmt.Sprintf("vault/w%02d-%02d.md", i, j), fmt.Sprintf("# N\npfx%c\n", 'a'+i))
+		}
+	}
+	ix := e.open()
+	typing, err := ix.Search(context.Background(), "pfx", SearchOptions{AsYouType: true, Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := ix.Search(context.Background(), "pfx*", SearchOptions{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 12 words in 1+2+…+12 = 78 files; the two rarest (1 and 2 files) go.
+	if typing.Total != 78-3 || all.Total != 78 {
+		t.Fatalf("typing: %d hits, pfx*: %d", typing.Total, all.Total)
 	}
 }
 

@@ -82,7 +82,7 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	if limit <= 0 {
 		limit = 20
 	}
-	req := bleve.NewSearchRequestOptions(ix.bleveQuery(q, opt.Roots), limit, 0, false)
+	req := bleve.NewSearchRequestOptions(ix.bleveQuery(q, opt.Roots, opt.AsYouType), limit, 0, false)
 	req.Fields = []string{fieldBody, fieldHeading}
 	// Best first, equal scores by file and line: the same query gives the
 	// same list whatever order the index was built in (it costs a lookup
@@ -117,12 +117,12 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 
 // bleveQuery turns a parsed query into bleve's: a conjunction of the
 // terms and the filters, minus the exclusions.
-func (ix *Index) bleveQuery(q *Query, roots []string) query.Query {
-	must := ix.clauseQueries(q.Want)
+func (ix *Index) bleveQuery(q *Query, roots []string, typing bool) query.Query {
+	must := ix.clauseQueries(q.Want, typing)
 	if len(roots) > 0 {
 		must = append(must, facetQuery(rootFacet, roots))
 	}
-	not := ix.clauseQueries(q.Not)
+	not := ix.clauseQueries(q.Not, typing)
 	if len(must) == 0 {
 		must = append(must, bleve.NewMatchAllQuery())
 	}
@@ -136,10 +136,10 @@ func (ix *Index) bleveQuery(q *Query, roots []string) query.Query {
 
 // clauseQueries are the bleve queries of one side of a query, each of
 // which must hold (or, excluded, none of which may).
-func (ix *Index) clauseQueries(c Clauses) []query.Query {
+func (ix *Index) clauseQueries(c Clauses, typing bool) []query.Query {
 	var qs []query.Query
 	for _, t := range c.Terms {
-		qs = append(qs, ix.termQuery(t))
+		qs = append(qs, ix.termQuery(t, typing))
 	}
 	if len(c.Paths) > 0 {
 		qs = append(qs, pathQuery(c.Paths))
@@ -156,8 +156,8 @@ func (ix *Index) clauseQueries(c Clauses) []query.Query {
 // termQuery matches a word in the prose (English analyzer: stems, so
 // "decided" finds "decide") or in the code view of the text (`keypressmsg`
 // finds `tea.KeyPressMsg`), a word in a heading scoring higher; a phrase
-// or a word being typed in the code view.
-func (ix *Index) termQuery(t Term) query.Query {
+// or a prefix in the code view.
+func (ix *Index) termQuery(t Term, typing bool) query.Query {
 	codeTokens := ix.codeTokens(t.Text)
 	if t.Phrase && !t.Prefix {
 		// Exactly these words in a row (in any case, with any punctuation
@@ -165,7 +165,11 @@ func (ix *Index) termQuery(t Term) query.Query {
 		return codeSequence(codeTokens)
 	}
 	if t.Prefix && len(codeTokens) > 0 {
-		last := ix.prefixQuery(codeTokens[len(codeTokens)-1])
+		limit := 0
+		if typing {
+			limit = maxPrefixTerms
+		}
+		last := ix.prefixQuery(codeTokens[len(codeTokens)-1], limit)
 		if len(codeTokens) == 1 {
 			return last
 		}
@@ -189,10 +193,10 @@ func (ix *Index) termQuery(t Term) query.Query {
 const maxPrefixTerms = 10
 
 // prefixQuery matches the words that start with prefix in the code field:
-// all of them, or the maxPrefixTerms most frequent ones (what the user is
-// most likely typing; the next letter narrows the rest). The caller holds
-// idxMu.
-func (ix *Index) prefixQuery(prefix string) query.Query {
+// all of them, or (limit > 0) the limit most frequent ones: what the user
+// is most likely typing, and the next letter narrows the rest. The caller
+// holds idxMu.
+func (ix *Index) prefixQuery(prefix string, limit int) query.Query {
 	type word struct {
 		term  string
 		count uint64
@@ -210,8 +214,11 @@ func (ix *Index) prefixQuery(prefix string) query.Query {
 		}
 		return strings.Compare(a.term, b.term)
 	})
+	if limit > 0 && len(words) > limit {
+		words = words[:limit]
+	}
 	var qs []query.Query
-	for _, w := range words[:min(len(words), maxPrefixTerms)] {
+	for _, w := range words {
 		tq := bleve.NewTermQuery(w.term)
 		tq.SetField(fieldCode)
 		qs = append(qs, tq)

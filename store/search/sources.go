@@ -88,19 +88,30 @@ func OptionsFor(ws *store.Workspace, cfg store.SearchConfig, env store.Env) (Opt
 		identity = ws.StateDir
 	}
 	opt.Dir = IndexDir(CacheDir(cfg, env), identity)
+	resolved, err := resolveExisting(opt.Dir)
+	if err != nil {
+		return opt, err
+	}
 	for _, r := range opt.Roots {
-		if within(r.Dir, opt.Dir) {
+		if within(r.Dir, resolved) {
 			return opt, fmt.Errorf("the search index folder %s is inside %s: set [search] cache_dir outside the vault and the workspaces", opt.Dir, r.Dir)
 		}
 	}
 	return opt, nil
 }
 
-// CacheDir is the folder indexes live in: [search] cache_dir, else
+// CacheDir is the folder indexes live in: [search] cache_dir (~ is the
+// home folder; a relative path is from the working folder), else
 // $XDG_CACHE_HOME/clawvault-tui, else ~/.cache/clawvault-tui.
 func CacheDir(cfg store.SearchConfig, env store.Env) string {
-	if cfg.CacheDir != "" {
-		return cfg.CacheDir
+	if dir := cfg.CacheDir; dir != "" {
+		if rest, ok := strings.CutPrefix(dir, "~/"); ok || dir == "~" {
+			dir = filepath.Join(env.Home, rest)
+		}
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(env.Cwd, dir)
+		}
+		return filepath.Clean(dir)
 	}
 	if dir := env.Getenv("XDG_CACHE_HOME"); dir != "" {
 		return filepath.Join(dir, "clawvault-tui")
@@ -173,6 +184,8 @@ func (o *Options) list(root *Root, prefix string) (listing, error) {
 	case WorkspaceRoot:
 		files, err := store.WorkspaceMemory(store.OS, root.Dir)
 		if err != nil {
+			// memory/ could not be read through: what it held stays.
+			out.unreadable = append(out.unreadable, root.ID+":memory/")
 			out.problems = append(out.problems, err.Error())
 		}
 		for _, f := range files {
