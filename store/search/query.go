@@ -83,8 +83,8 @@ func ParseQuery(text string, asYouType bool) (*Query, error) {
 		if !ok {
 			break
 		}
-		last := l.atEnd()
-		typing := asYouType && last && !l.trailingSpace
+		// The token being typed: the last, with no space after it.
+		typing := asYouType && l.i == len(l.s)
 		if err := q.add(tok, typing); err != nil {
 			return nil, err
 		}
@@ -263,18 +263,10 @@ func hasWordChar(s string) bool {
 // lexer splits a query into tokens: words, "phrases", each maybe after a
 // minus sign; a filter's value may be quoted (path:"my notes").
 type lexer struct {
-	s             string
-	i             int
-	err           *QueryError
-	errAtEnd      bool // the error is an unfinished quote at the very end
-	trailingSpace bool // the text ends in a space after the last token
-}
-
-func (l *lexer) atEnd() bool {
-	rest := l.s[l.i:]
-	trimmed := strings.TrimLeftFunc(rest, unicode.IsSpace)
-	l.trailingSpace = len(rest) > 0
-	return trimmed == ""
+	s        string
+	i        int // where the next token starts looking
+	err      *QueryError
+	errAtEnd bool // the error is an unfinished quote at the very end
 }
 
 func (l *lexer) column(byteOffset int) int { return utf8.RuneCountInString(l.s[:byteOffset]) + 1 }
