@@ -1,10 +1,262 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"clawvault-tui/store"
+	"clawvault-tui/store/search"
 )
 
-func cmdSearch(args []string, stdout io.Writer) error {
-	return exitError{2, errors.New("search is not built yet")}
+// cmdSearch searches all memory: `search [--json] [--limit N] [--reindex]
+// QUERY…`. The words of QUERY may be given as one argument or several.
+func cmdSearch(args []string, stdout, stderr io.Writer) error {
+	f := newSearchFlags()
+	common, limit, reindex, transcripts := &f.common, &f.limit, &f.reindex, &f.transcripts
+	flagArgs, queryArgs := splitSearchArgs(f.set, args)
+	pos, err := parseFlags(f.set, flagArgs)
+	if err != nil {
+		return err
+	}
+	text := strings.Join(append(pos, queryArgs...), " ")
+	if strings.TrimSpace(text) == "" && !*reindex {
+		return exitError{2, errors.New(`search needs a query, as in: clawvault-tui search postgres "credit notes" type:decision`)}
+	}
+	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+	if err != nil {
+		return err
+	}
+	if *transcripts {
+		cfg.Search.Transcripts = true
+	}
+	if *limit <= 0 {
+		*limit = max(cfg.Search.Limit, 1)
+	}
+	// The index covers every agent of the state dir whatever --agent says,
+	// so that searching one agent does not re-index the others; --agent
+	// narrows the hits instead.
+	locate := common.locate
+	locate.Agent, locate.AllAgents = "", true
+	ws, err := store.Locate(store.OSEnv(), locate)
+	if err != nil {
+		return err
+	}
+	opt, err := search.OptionsFor(ws, cfg.Search, store.OSEnv())
+	if err != nil {
+		return err
+	}
+	var roots []string
+	if a := common.locate.Agent; a != "" && !common.locate.AllAgents {
+		if !slicesContainsAgent(ws, a) {
+			return fmt.Errorf("agent %q has no folder in %s", a, ws.StateDir)
+		}
+		roots = []string{"vault", "workspace/" + a, "sessions/" + a}
+	}
+
+	ix, err := search.Open(opt)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	progress := buildProgress(stderr, ix.Dir())
+	sync := ix.Sync
+	if *reindex {
+		sync = ix.Rebuild
+	}
+	st, err := sync(ctx, progress)
+	if err != nil {
+		return err
+	}
+	for _, p := range st.Problems {
+		fmt.Fprintf(stderr, "clawvault-tui: warning: %s\n", p)
+	}
+	if strings.TrimSpace(text) == "" {
+		fmt.Fprintf(stdout, "Search index rebuilt: %d files, %d sections, in %s.\n", st.Files, st.Docs, ix.Dir())
+		return nil
+	}
+	res, err := ix.Search(ctx, text, search.SearchOptions{Limit: *limit, Roots: roots})
+	if err != nil {
+		var qe *search.QueryError
+		if errors.As(err, &qe) {
+			return exitError{2, fmt.Errorf("bad query: %w", err)}
+		}
+		return err
+	}
+	if common.json {
+		return writeJSON(stdout, searchJSON(text, res))
+	}
+	return writeSearchText(stdout, res, colorOutput(stdout))
+}
+
+// splitSearchArgs separates flags from the query before flag parsing, so
+// that `-draft` (leave out "draft") is a query word, not an unknown flag:
+// an argument is a flag only if the command defines it. After `--`
+// everything is query.
+func splitSearchArgs(fs *flag.FlagSet, args []string) (flags, query []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return flags, append(query, args[i+1:]...)
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if !strings.HasPrefix(a, "-") || f == nil {
+			query = append(query, a)
+			continue
+		}
+		flags = append(flags, a)
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); (!ok || !b.IsBoolFlag()) && !hasValue && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return flags, query
+}
+
+type searchFlags struct {
+	set                  *flag.FlagSet
+	common               commonFlags
+	limit                int
+	reindex, transcripts bool
+}
+
+func newSearchFlags() *searchFlags {
+	f := &searchFlags{set: flag.NewFlagSet("search", flag.ContinueOnError)}
+	f.common.register(f.set)
+	f.set.IntVar(&f.limit, "limit", 0, "most hits to print (default: [search] limit, 20)")
+	f.set.BoolVar(&f.reindex, "reindex", false, "drop the index and build it again before searching")
+	f.set.BoolVar(&f.transcripts, "transcripts", false, "also search the user and assistant text of transcripts")
+	return f
+}
+
+func slicesContainsAgent(ws *store.Workspace, id string) bool {
+	for _, a := range ws.Agents {
+		if a.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// buildProgress prints one line to stderr when a build reads more than a
+// few files, and a last line with how long it took.
+func buildProgress(stderr io.Writer, dir string) search.ProgressFunc {
+	var start time.Time
+	return func(p search.Progress) {
+		if p.FilesTotal < 100 {
+			return
+		}
+		switch {
+		case p.Files == 0 && p.Path != "":
+			start = time.Now()
+			fmt.Fprintf(stderr, "Indexing %d files (%s) into %s …\n", p.FilesTotal, formatMB(p.BytesTotal), dir)
+		case p.Path == "":
+			fmt.Fprintf(stderr, "Indexed in %s.\n", time.Since(start).Round(10*time.Millisecond))
+		}
+	}
+}
+
+func formatMB(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
+// The JSON shape is a contract (DESIGN.md §4): {"query","hits":[{"path",
+// "line","score","snippet"}]}, fields added, never renamed.
+type searchDoc struct {
+	Query string      `json:"query"`
+	Total uint64      `json:"total"`
+	Hits  []searchHit `json:"hits"`
+}
+
+type searchHit struct {
+	Path        string   `json:"path"`
+	Line        int      `json:"line"`
+	Score       float64  `json:"score"`
+	Snippet     string   `json:"snippet"`
+	Highlights  [][2]int `json:"highlights"`
+	Source      string   `json:"source"`
+	Agent       string   `json:"agent,omitempty"`
+	RelPath     string   `json:"relPath"`
+	Kind        string   `json:"kind"`
+	SectionLine int      `json:"sectionLine"`
+	Heading     string   `json:"heading,omitempty"`
+	Type        string   `json:"type,omitempty"`
+	Importance  *float64 `json:"importance,omitempty"`
+	Confidence  *float64 `json:"confidence,omitempty"`
+}
+
+func searchJSON(text string, res *search.Results) searchDoc {
+	doc := searchDoc{Query: text, Total: res.Total, Hits: []searchHit{}}
+	for _, h := range res.Hits {
+		sh := searchHit{Path: h.Path, Line: h.Line, Score: h.Score, Snippet: h.Snippet, Highlights: [][2]int{},
+			Source: h.Root, Agent: h.Agent, RelPath: h.Rel, Kind: h.Kind.String(), SectionLine: h.SectionLine, Heading: h.Heading}
+		for _, s := range h.Highlights {
+			sh.Highlights = append(sh.Highlights, [2]int{s.Start, s.End})
+		}
+		if o := h.Observation; o != nil {
+			sh.Type, sh.Importance, sh.Confidence = o.Type, &o.Importance, &o.Confidence
+		}
+		doc.Hits = append(doc.Hits, sh)
+	}
+	return doc
+}
+
+// writeSearchText prints one hit per line as `where:line  score  snippet`,
+// the vault's files by their path in the vault, a workspace's as
+// `[agent] MEMORY.md`; matched words in bold on a terminal.
+func writeSearchText(w io.Writer, res *search.Results, color bool) error {
+	if len(res.Hits) == 0 {
+		_, err := fmt.Fprintln(w, "No matches.")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, h := range res.Hits {
+		where := h.Rel
+		switch {
+		case h.Kind == search.Message:
+			where = "[" + h.Agent + " transcript] " + h.Rel
+		case h.Agent != "":
+			where = "[" + h.Agent + "] " + h.Rel
+		}
+		fmt.Fprintf(tw, "%s:%d\t%.2f\t%s\n", where, h.Line, h.Score, highlight(h.Snippet, h.Highlights, color))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if res.Total > uint64(len(res.Hits)) {
+		fmt.Fprintf(w, "(%d of %d matching sections; --limit N shows more)\n", len(res.Hits), res.Total)
+	}
+	return nil
+}
+
+func highlight(s string, spans []search.Span, color bool) string {
+	s = strings.ReplaceAll(s, "\t", " ") // tabs would break the columns
+	if !color || len(spans) == 0 {
+		return s
+	}
+	var b strings.Builder
+	prev := 0
+	for _, sp := range spans {
+		b.WriteString(s[prev:sp.Start])
+		b.WriteString("\x1b[1m" + s[sp.Start:sp.End] + "\x1b[22m")
+		prev = sp.End
+	}
+	b.WriteString(s[prev:])
+	return b.String()
+}
+
+// colorOutput: bold only on a terminal, and never with NO_COLOR.
+func colorOutput(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

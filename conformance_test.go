@@ -121,6 +121,52 @@ func TestConformanceClawVaultDryRun(t *testing.T) {
 	}
 }
 
+// TestConformanceObservationLines: model.ParseObservationLine reads every
+// line of conformance/observation-lines.jsonl (both syntaxes, every type
+// keyword, JavaScript's whitespace and line terminators) exactly as
+// ClawVault 3.5.2's parseObservationLine does.
+func TestConformanceObservationLines(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(conformanceDir(), "clawvault", "observation-lines.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type observation struct {
+		Type       string  `json:"type"`
+		Confidence float64 `json:"confidence"`
+		Importance float64 `json:"importance"`
+		Content    string  `json:"content"`
+		Format     string  `json:"format"`
+		Priority   string  `json:"priority"`
+	}
+	lines := 0
+	for raw := range bytes.Lines(data) {
+		var rec struct {
+			Line        string       `json:"line"`
+			Observation *observation `json:"observation"`
+		}
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			t.Fatal(err)
+		}
+		lines++
+		o, ok := model.ParseObservationLine(model.JSTrim(rec.Line), "2026-01-01")
+		if !ok {
+			if rec.Observation != nil {
+				t.Errorf("%q: ClawVault reads %+v, we read nothing", rec.Line, *rec.Observation)
+			}
+			continue
+		}
+		got := observation{o.Type, o.Confidence, o.Importance, o.Content, o.Format.String(), o.Priority}
+		if rec.Observation == nil {
+			t.Errorf("%q: ClawVault reads nothing, we read %+v", rec.Line, got)
+		} else if got != *rec.Observation {
+			t.Errorf("%q:\n got %+v\nwant %+v", rec.Line, got, *rec.Observation)
+		}
+	}
+	if lines < 100 {
+		t.Fatalf("only %d lines in the golden file", lines)
+	}
+}
+
 // piTree is one line of pi-tree.jsonl: what pi's SessionManager made of a
 // file, with entries as positions in getEntries().
 type piTree struct {

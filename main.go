@@ -26,6 +26,8 @@ Usage:
                                              ledger archive would remove; --apply moves it (never deletes)
   clawvault-tui retention --undo MANIFEST    put back everything an apply moved
   clawvault-tui search [--json] QUERY        search all memory: path:line, score, snippet
+                                             (--limit N, --reindex, --transcripts; words, "phrases",
+                                             -word, word*, path:, type:, i>=0.8, c<0.5)
   clawvault-tui demo DIR [--scale N] [--seed S]
                                              write a demo workspace: DIR/state and DIR/vault
   clawvault-tui config [--path]              print the config file's defaults (or where it lives)
@@ -70,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "retention":
 		err = cmdRetention(args, stdout)
 	case "search":
-		err = cmdSearch(args, stdout)
+		err = cmdSearch(args, stdout, stderr)
 	case "demo":
 		err = cmdDemo(args, stdout)
 	case "config":

@@ -42,6 +42,7 @@ dry_run work --agent work
 dry_run ops --agent ops
 dry_run min-new-1 --min-new 1
 dry_run sessions-dir --sessions-dir "$state/agents/main/sessions"
+(cd "$work" && node observation-lines.mjs <"$repo/conformance/observation-lines.jsonl") >"$out/clawvault/observation-lines.jsonl"
 
 # The ledger archive: ClawVault's own dry-runs print counts; its
 # archiveObservations, called directly, names the dates.

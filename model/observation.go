@@ -16,13 +16,49 @@ import (
 var ObservationTypes = []string{"decision", "preference", "fact", "commitment", "task", "todo",
 	"commitment-unresolved", "milestone", "lesson", "relationship", "project"}
 
+// ObservationFormat says which of ClawVault's two line syntaxes a line uses.
+type ObservationFormat uint8
+
+const (
+	// ObservationScored is v2.2+: `- [type|c=0.00|i=0.00] content`.
+	ObservationScored ObservationFormat = iota + 1
+	// ObservationEmoji is the legacy syntax: `🔴 HH:MM content`.
+	ObservationEmoji
+)
+
+func (f ObservationFormat) String() string {
+	switch f {
+	case ObservationScored:
+		return "scored"
+	case ObservationEmoji:
+		return "emoji"
+	}
+	return ""
+}
+
 // Observation is one observation line.
 type Observation struct {
 	Date       string // YYYY-MM-DD of the heading it is under
-	Type       string
+	Type       string // one of ObservationTypes, lower case
 	Confidence float64
 	Importance float64
-	Content    string
+	// Content is the text after the bracket (scored) or after the emoji,
+	// with the time put back in front ("HH:MM text"), as ClawVault does.
+	Content string
+	Format  ObservationFormat
+	// Priority is the emoji of a legacy line.
+	Priority string
+}
+
+// IsObservationType reports whether s (ASCII, any case) is a type of the
+// scored syntax.
+func IsObservationType(s string) bool {
+	for _, t := range ObservationTypes {
+		if len(s) == len(t) && strings.EqualFold(t, s) {
+			return true
+		}
+	}
+	return false
 }
 
 var (
@@ -106,7 +142,7 @@ func ParseDateHeading(line string) (string, bool) {
 
 // ParseObservationLine is parseObservationLine: a scored line, or a legacy
 // emoji line whose importance and confidence come from its colour and whose
-// type is inferred.
+// type is inferred. Like ClawVault's, it expects a trimmed line (JSTrim).
 func ParseObservationLine(line, date string) (Observation, bool) {
 	if m := scoredLineRE.FindStringSubmatch(line); m != nil {
 		return Observation{
@@ -115,6 +151,7 @@ func ParseObservationLine(line, date string) (Observation, bool) {
 			Confidence: Clamp01(parseJSFloat(m[2])),
 			Importance: Clamp01(parseJSFloat(m[3])),
 			Content:    JSTrim(m[4]),
+			Format:     ObservationScored,
 		}, true
 	}
 	m := emojiLineRE.FindStringSubmatch(line)
@@ -126,7 +163,7 @@ func ParseObservationLine(line, date string) (Observation, bool) {
 	if t := JSTrim(m[2]); t != "" {
 		content = t + " " + text
 	}
-	o := Observation{Date: date, Type: InferObservationType(content), Content: content}
+	o := Observation{Date: date, Type: InferObservationType(content), Content: content, Format: ObservationEmoji, Priority: m[1]}
 	switch m[1] {
 	case "🔴":
 		o.Importance, o.Confidence = 0.9, 0.9

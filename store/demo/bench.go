@@ -6,8 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
+
+	"clawvault-tui/store/lockfile"
 )
 
 // BenchClock is the clock benchmark workspaces are generated with, so that
@@ -34,7 +35,7 @@ func BenchWorkspace(scale int) (*Manifest, error) {
 		return m, nil
 	}
 	// Benchmarks of several packages run at once: one generates, the others wait.
-	unlock, err := lockDir(dir + ".lock")
+	unlock, err := lockfile.Lock(dir + ".lock")
 	if err != nil {
 		return nil, err
 	}
@@ -67,24 +68,4 @@ func readManifest(path string) (*Manifest, bool) {
 		return nil, false
 	}
 	return &m, true
-}
-
-// lockDir takes an exclusive flock on path, waiting for another process
-// that holds it.
-func lockDir(path string) (func(), error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
-	}, nil
 }

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// searchEnv points the cache and config folders at temp folders, so that a
+// test never writes an index into the user's cache.
+func searchEnv(t *testing.T) (state, vault string) {
+	t.Helper()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := conformanceDemo(t)
+	return filepath.Join(dir, "state"), filepath.Join(dir, "vault")
+}
+
+// lineOf is the 1-based line of the first line of a file containing s.
+func lineOf(t *testing.T, path, s string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, s) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no line with %q", path, s)
+	return 0
+}
+
+func TestSearchJSONContract(t *testing.T) {
+	state, vault := searchEnv(t)
+	out, errOut, code := runCLI(t, "search", "--json", "--state-dir", state, "-v", vault, "postgresql", "cut-over")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	requireKeys(t, "search", json.RawMessage(out), "query", "hits")
+	var doc struct {
+		Query string `json:"query"`
+		Hits  []struct {
+			Path       string   `json:"path"`
+			Line       int      `json:"line"`
+			Snippet    string   `json:"snippet"`
+			Highlights [][2]int `json:"highlights"`
+			Source     string   `json:"source"`
+		} `json:"hits"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var raw struct {
+		Hits []json.RawMessage `json:"hits"`
+	}
+	json.Unmarshal([]byte(out), &raw)
+	for _, h := range raw.Hits {
+		requireKeys(t, "hit", h, "path", "line", "score", "snippet", "highlights", "source", "relPath", "kind", "sectionLine")
+	}
+	if doc.Query != "postgresql cut-over" {
+		t.Errorf("query %q", doc.Query)
+	}
+	// MEMORY.md's cut-over line, at its real line, highlighted.
+	memory := filepath.Join(state, "workspace", "MEMORY.md")
+	want := lineOf(t, memory, "Cut-over to PostgreSQL")
+	found := false
+	for _, h := range doc.Hits {
+		if h.Path == memory && h.Line == want && h.Source == "workspace/main" {
+			found = true
+			var words []string
+			for _, r := range h.Highlights {
+				words = append(words, h.Snippet[r[0]:r[1]])
+			}
+			if strings.Join(words, ",") != "Cut-over,PostgreSQL" && strings.Join(words, ",") != "Cut,over,PostgreSQL" {
+				t.Errorf("highlights %q in %q", words, h.Snippet)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no hit at %s:%d in %s", memory, want, out)
+	}
+}
+
+func TestSearchText(t *testing.T) {
+	state, vault := searchEnv(t)
+	out, errOut, code := runCLI(t, "search", "--state-dir", state, "-v", vault, "pg_dump", "-backups")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// -backups left MEMORY.md's runbook out; the lesson stays.
+	lesson := filepath.Join(vault, "lessons", "never-run-migrations-without-a-backup-snapshot.md")
+	wantLine := "lessons/never-run-migrations-without-a-backup-snapshot.md:" + strconv.Itoa(lineOf(t, lesson, "pg_dump"))
+	if !strings.HasPrefix(out, wantLine) || strings.Contains(out, "MEMORY.md") {
+		t.Errorf("output:\n%s\nwant it to start with %s", out, wantLine)
+	}
+	// Filters alone, narrowed to an agent.
+	out, errOut, code = runCLI(t, "search", "--state-dir", state, "-v", vault, "--agent", "work", "path:memory/", "--limit", "3")
+	if code != 0 || !strings.Contains(out, "[work] memory/") || strings.Contains(out, "[main]") {
+		t.Errorf("exit %d %s:\n%s", code, errOut, out)
+	}
+	out, _, code = runCLI(t, "search", "--state-dir", state, "-v", vault, "nothingmatchesthis")
+	if code != 0 || out != "No matches.\n" {
+		t.Errorf("no match: exit %d %q", code, out)
+	}
+	// --reindex alone rebuilds.
+	out, errOut, code = runCLI(t, "search", "--reindex", "--state-dir", state, "-v", vault)
+	if code != 0 || !strings.HasPrefix(out, "Search index rebuilt: ") {
+		t.Errorf("reindex: exit %d %s %q", code, errOut, out)
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	state, vault := searchEnv(t)
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"search", "--state-dir", state, "-v", vault}, 2, "search needs a query"},
+		{[]string{"search", "--state-dir", state, "-v", vault, `"unclosed`}, 2, "bad query: this phrase has no closing"},
+		{[]string{"search", "--state-dir", state, "-v", vault, "type:decisoin"}, 2, `unknown observation type "decisoin"`},
+		{[]string{"search", "--state-dir", state, "-v", vault, "i>=9"}, 2, "needs a number from 0 to 1"},
+		{[]string{"search", "--state-dir", state, "-v", filepath.Join(vault, "nope"), "x"}, 1, "does not exist"},
+		{[]string{"search", "--state-dir", state, "-v", vault, "--agent", "nobody", "x"}, 1, `agent "nobody"`},
+		{[]string{"search", "--state-dir", state, "-v", vault, "--limit"}, 2, "flag needs an argument"},
+	} {
+		out, errOut, code := runCLI(t, tt.args...)
+		if code != tt.code || !strings.Contains(errOut, tt.want) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d and %q", tt.args, code, out, errOut, tt.code, tt.want)
+		}
+	}
+}
+
+func TestSplitSearchArgs(t *testing.T) {
+	fs := newSearchFlags()
+	flags, query := splitSearchArgs(fs.set, []string{"--json", "-draft", "postgres", "--limit", "5", "-v", "V", "--limit=3", "--", "--json"})
+	if strings.Join(flags, " ") != "--json --limit 5 -v V --limit=3" || strings.Join(query, " ") != "-draft postgres --json" {
+		t.Errorf("flags %q, query %q", flags, query)
+	}
+}

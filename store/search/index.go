@@ -1,0 +1,781 @@
+// Package search is the full-text index over an operator's memory: the
+// vault's Markdown (categories, observation ledger in both syntaxes,
+// reflections), every agent's MEMORY.md and memory/**, and optionally the
+// user and assistant text of transcripts. It is an on-disk bleve (scorch)
+// index in the user's cache folder, one per vault, kept in step with the
+// files by a manifest (path → size, mtime, hash, document ids) and updated
+// file by file: after the editor saves, on fsnotify events, or by a sync
+// that stats everything and reads only what changed.
+//
+// One document per Markdown section (a heading and what follows, at most
+// 60 lines), the front matter, and each observation line on its own with
+// its type, confidence and importance. Hits carry the exact line (from the
+// locations of the query's terms in the section, found when the hit is
+// returned: locate.go), a snippet and the byte ranges to highlight.
+package search
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bolterrors "go.etcd.io/bbolt/errors"
+
+	"clawvault-tui/store/lockfile"
+	"clawvault-tui/store/transcript"
+)
+
+// Index is an open search index. Its methods are safe for concurrent use:
+// searches run alongside an update; updates run one at a time.
+type Index struct {
+	opt   Options
+	m     *mapping.IndexMappingImpl
+	an    analyzers
+	roots map[string]*Root
+
+	// mu is held by writers (one update at a time) and guards man.
+	mu  sync.Mutex
+	man manifest
+	// idxMu guards idx: searches and updates hold it for reading, so a
+	// search runs while an update (even a full build) is under way; Close
+	// and Rebuild hold it for writing. Lock order: mu, then idxMu.
+	idxMu sync.RWMutex
+	idx   bleve.Index
+	// asyncErr receives scorch's background errors (see runtimeConfig).
+	asyncErr chan error
+	// damaged: a batch failed, so the documents may be ahead of the
+	// manifest; the next run rebuilds.
+	damaged bool
+}
+
+// Internal keys of the bleve index.
+var (
+	keySchema   = []byte("clawvault-tui/schema")
+	keyManifest = []byte("clawvault-tui/manifest")
+)
+
+// BusyError says another process has the index open.
+type BusyError struct{ Dir string }
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("index busy: another clawvault-tui has the search index %s open; close it (or search from its Search screen) and try again", e.Dir)
+}
+
+// ErrBusy matches a *BusyError with errors.Is.
+var ErrBusy = errors.New("index busy")
+
+func (e *BusyError) Is(target error) bool { return target == ErrBusy }
+
+// Open opens the index in opt.Dir, creating it if needed. An index built
+// with another schema, or damaged, is rebuilt from scratch (it is a cache);
+// one that another process holds gives a *BusyError after
+// opt.BusyTimeout. Open reads no memory file: call Sync next.
+func Open(opt Options) (*Index, error) {
+	if opt.BusyTimeout <= 0 {
+		opt.BusyTimeout = DefaultBusyTimeout
+	}
+	if opt.Dir == "" {
+		return nil, errors.New("search: no index folder given")
+	}
+	ix := &Index{opt: opt, m: newMapping(), roots: map[string]*Root{}, asyncErr: make(chan error, 1)}
+	ix.an = newAnalyzers(ix.m)
+	for i := range ix.opt.Roots {
+		r := &ix.opt.Roots[i]
+		ix.roots[r.ID] = r
+	}
+	unlock, err := lockOpen(opt.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := ix.openOrCreate(); err != nil {
+		return nil, err
+	}
+	asyncErrors.Store(ix.storePath(), ix.asyncErr)
+	return ix, nil
+}
+
+func (ix *Index) storePath() string { return filepath.Join(ix.opt.Dir, "store") }
+
+// lockOpen serialises opening, creating and removing the index folder
+// between processes (bolt's own lock covers the open index, not the steps
+// before it exists).
+func lockOpen(dir string) (func(), error) {
+	release, err := lockfile.Lock(dir + ".lock")
+	if err != nil {
+		return nil, fmt.Errorf("cannot lock the search index folder: %w", err)
+	}
+	return release, nil
+}
+
+// runtimeConfig is scorch's configuration for this process (not written
+// into the index). Batches are "unsafe": Batch returns once the documents
+// are searchable, and writing them to disk overlaps with analysing the
+// next batch; every run waits for its last batch to be on disk before it
+// returns (writer.wait), and the manifest on disk always either matches
+// the documents or says it does not (writer.commit).
+func (ix *Index) runtimeConfig() map[string]any {
+	return map[string]any{
+		"bolt_timeout":           ix.opt.BusyTimeout.String(),
+		"unsafe_batch":           true,
+		"asyncErrorCallbackName": asyncErrorCallback,
+	}
+}
+
+// asyncErrorCallback routes scorch's background errors (a failed write to
+// disk) to the index they concern, by its store path.
+const asyncErrorCallback = "clawvault-tui"
+
+var asyncErrors sync.Map // store path → chan error
+
+func init() {
+	scorch.RegistryAsyncErrorCallbacks[asyncErrorCallback] = func(err error, path string) {
+		if ch, ok := asyncErrors.Load(filepath.Clean(path)); ok {
+			select {
+			case ch.(chan error) <- err:
+			default:
+			}
+		}
+	}
+}
+
+func (ix *Index) openOrCreate() error {
+	idx, err := bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig())
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return &BusyError{Dir: ix.opt.Dir}
+	case err == nil:
+		if ix.adopt(idx) {
+			return nil
+		}
+		idx.Close() // another schema or a damaged manifest: start over
+	}
+	return ix.create()
+}
+
+// adopt takes an opened index if it has our schema and a readable manifest.
+func (ix *Index) adopt(idx bleve.Index) bool {
+	stamp, err := idx.GetInternal(keySchema)
+	if err != nil || string(stamp) != schemaStamp(ix.m) {
+		return false
+	}
+	raw, err := idx.GetInternal(keyManifest)
+	if err != nil {
+		return false
+	}
+	man, err := decodeManifest(raw)
+	if err != nil {
+		return false
+	}
+	ix.idx, ix.man = idx, man
+	return true
+}
+
+// create makes an empty index in opt.Dir, removing what was there. The
+// index is created with bleve's defaults (what it writes in
+// index_meta.json) and reopened with ours, which are for this process only.
+func (ix *Index) create() error {
+	if err := os.RemoveAll(ix.opt.Dir); err != nil {
+		return fmt.Errorf("cannot remove the old search index: %w", err)
+	}
+	idx, err := bleve.NewUsing(ix.opt.Dir, ix.m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return fmt.Errorf("cannot create the search index in %s: %w", ix.opt.Dir, err)
+	}
+	b := idx.NewBatch()
+	b.SetInternal(keySchema, []byte(schemaStamp(ix.m)))
+	b.SetInternal(keyManifest, manifest{}.encode())
+	err = idx.Batch(b)
+	if cerr := idx.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("cannot create the search index in %s: %w", ix.opt.Dir, err)
+	}
+	idx, err = bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig())
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return &BusyError{Dir: ix.opt.Dir}
+	}
+	if err != nil {
+		return fmt.Errorf("cannot open the new search index in %s: %w", ix.opt.Dir, err)
+	}
+	ix.idx, ix.man = idx, manifest{}
+	return nil
+}
+
+// Close closes the index; it stays on disk for the next Open.
+func (ix *Index) Close() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.idxMu.Lock()
+	defer ix.idxMu.Unlock()
+	if ix.idx == nil {
+		return nil
+	}
+	err := ix.idx.Close()
+	ix.idx = nil
+	asyncErrors.CompareAndDelete(ix.storePath(), ix.asyncErr)
+	return err
+}
+
+// Dir is the index's folder.
+func (ix *Index) Dir() string { return ix.opt.Dir }
+
+// Roots are the folders the index reads.
+func (ix *Index) Roots() []Root { return slices.Clone(ix.opt.Roots) }
+
+// Progress reports an index run: files and bytes read so far out of those
+// that changed, and the file at hand.
+type Progress struct {
+	Files, FilesTotal int
+	Bytes, BytesTotal int64
+	Path              string
+}
+
+// ProgressFunc receives progress from the indexing goroutine; it must not
+// block for long.
+type ProgressFunc func(Progress)
+
+// Stats says what a run did.
+type Stats struct {
+	Files     int    // files in the index afterwards
+	Docs      uint64 // documents in the index afterwards
+	Indexed   int    // files read and (re)indexed
+	Appended  int    // transcripts of which only the new lines were read
+	Removed   int    // files whose documents were removed
+	Unchanged int    // files whose size and mtime matched
+	Touched   int    // files read whose content had not changed
+	Sections  int    // sections (re)indexed: the documents written
+	Bytes     int64  // bytes read
+	// Problems are files or folders that could not be read; their
+	// documents, if any, stay as they were.
+	Problems []string
+}
+
+// Sync brings the whole index in step with the disk: it stats every file,
+// reads those whose size or mtime changed, and removes the documents of
+// files that are gone (or no longer included).
+func (ix *Index) Sync(ctx context.Context, progress ProgressFunc) (Stats, error) {
+	return ix.reconcile(ctx, ix.allScopes(), true, progress)
+}
+
+func (ix *Index) allScopes() []scope {
+	scopes := make([]scope, len(ix.opt.Roots))
+	for i := range ix.opt.Roots {
+		scopes[i] = scope{root: &ix.opt.Roots[i]}
+	}
+	return scopes
+}
+
+// Rebuild drops the index and builds it again from every file.
+func (ix *Index) Rebuild(ctx context.Context, progress ProgressFunc) (Stats, error) {
+	if err := ix.recreate(); err != nil {
+		return Stats{}, err
+	}
+	return ix.Sync(ctx, progress)
+}
+
+func (ix *Index) recreate() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.recreateLocked()
+}
+
+// recreateLocked is recreate with mu held.
+func (ix *Index) recreateLocked() error {
+	ix.idxMu.Lock()
+	defer ix.idxMu.Unlock()
+	unlock, err := lockOpen(ix.opt.Dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if ix.idx != nil {
+		if err := ix.idx.Close(); err != nil {
+			return err
+		}
+		ix.idx = nil
+	}
+	ix.damaged = false
+	return ix.create()
+}
+
+// Update re-indexes the given paths: files (after the editor saved them, or
+// an fsnotify event named them), or folders (everything under them). A
+// path that no longer exists loses its documents, and so does everything
+// that was under it. A path outside the vault and the workspaces, after
+// resolving symlinks, is refused with ErrOutside.
+func (ix *Index) Update(ctx context.Context, paths ...string) (Stats, error) {
+	var scopes []scope
+	for _, p := range paths {
+		root, rel, err := ix.opt.locate(p)
+		if err != nil {
+			return Stats{}, err
+		}
+		scopes = append(scopes, scope{root: root, prefix: rel})
+	}
+	return ix.reconcile(ctx, scopes, false, nil)
+}
+
+// scope is a part of a root: the whole root (prefix "") or a file or
+// folder in it.
+type scope struct {
+	root   *Root
+	prefix string
+}
+
+func (s scope) holds(key string) bool {
+	rel, ok := strings.CutPrefix(key, s.root.ID+":")
+	return ok && under(rel, s.prefix)
+}
+
+// batchBytes is how much section text goes into one bleve batch. With
+// observation lines as documents (130,000 in the 15 MB demo vault),
+// batches of 64 KiB build fastest and peak at ~120 MB; 8 MB batches took
+// longer and peaked at 2.6 GB (tui-anchors §C measured 5–10 MB on far
+// fewer, larger documents).
+const batchBytes = 64 << 10
+
+// reconcile lists the scopes, compares with the manifest, and applies the
+// differences in batches. With all, manifest entries of roots the index no
+// longer has are removed too.
+func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progress ProgressFunc) (Stats, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.damaged {
+		// A batch failed: the documents may be ahead of the manifest.
+		if err := ix.recreateLocked(); err != nil {
+			return Stats{}, err
+		}
+		scopes, all = ix.allScopes(), true
+	}
+	ix.idxMu.RLock()
+	defer ix.idxMu.RUnlock()
+	if ix.idx == nil {
+		return Stats{}, bleve.ErrorIndexClosed
+	}
+	var st Stats
+	var files []fileRef
+	var unreadable []string
+	for _, s := range scopes {
+		l, err := ix.opt.list(s.root, s.prefix)
+		if err != nil {
+			return st, fmt.Errorf("cannot list %s: %w", s.root.Dir, err)
+		}
+		files = append(files, l.files...)
+		unreadable = append(unreadable, l.unreadable...)
+		st.Problems = append(st.Problems, l.problems...)
+	}
+	present := make(map[string]bool, len(files))
+	var changed []fileRef
+	var total int64
+	for _, f := range files {
+		k := f.key()
+		if present[k] {
+			continue
+		}
+		present[k] = true
+		if old := ix.man[k]; old != nil && old.Size == f.size && old.MTime == f.mtime {
+			st.Unchanged++
+			continue
+		}
+		changed = append(changed, f)
+		total += f.size
+	}
+
+	w := ix.newWriter(&st)
+	for key := range ix.man {
+		if present[key] || slices.ContainsFunc(unreadable, func(p string) bool { return strings.HasPrefix(key, p) }) {
+			continue
+		}
+		root, _, _ := strings.Cut(key, ":")
+		_, known := ix.roots[root]
+		if slices.ContainsFunc(scopes, func(s scope) bool { return s.holds(key) }) || (all && !known) {
+			w.remove(key)
+		}
+	}
+	p := Progress{FilesTotal: len(changed), BytesTotal: total}
+	for _, f := range changed {
+		if err := ctx.Err(); err != nil {
+			return st, errors.Join(err, w.finish())
+		}
+		if progress != nil {
+			p.Path = f.path()
+			progress(p)
+		}
+		if err := w.index(f); err != nil {
+			return st, errors.Join(err, w.finish())
+		}
+		p.Files++
+		p.Bytes += f.size
+		if w.pending >= batchBytes {
+			if err := w.commit(false); err != nil {
+				return st, err
+			}
+		}
+	}
+	if err := w.finish(); err != nil {
+		return st, err
+	}
+	if progress != nil && len(changed) > 0 {
+		p.Path = ""
+		progress(p)
+	}
+	st.Files = len(ix.man)
+	st.Docs, _ = ix.idx.DocCount()
+	return st, nil
+}
+
+// writer accumulates one batch of changes.
+type writer struct {
+	ix      *Index
+	st      *Stats
+	b       *bleve.Batch
+	pending int  // bytes of section text in b
+	dirty   bool // the manifest changed since the last commit
+	// persisted is told when the last committed batch is on disk (and so
+	// every batch before it).
+	persisted chan error
+	// marked: the manifest in the index says a run is in progress.
+	marked bool
+	// inflight counts batches running in the background; failed holds
+	// the first error of one.
+	inflight sync.WaitGroup
+	failed   atomic.Pointer[error]
+}
+
+func (ix *Index) newWriter(st *Stats) *writer {
+	return &writer{ix: ix, st: st, b: ix.idx.NewBatch()}
+}
+
+// docID is key#L<line>, the line zero-padded to seven digits so that ids
+// sort as (file, line): hits of a filter-only query are listed so.
+func docID(key string, line int32) string {
+	n := strconv.Itoa(int(line))
+	return key + "#L" + strings.Repeat("0", max(0, 7-len(n))) + n
+}
+
+// parseDocID splits key#L<line>.
+func parseDocID(id string) (key string, line int, ok bool) {
+	i := strings.LastIndex(id, "#L")
+	if i < 0 {
+		return "", 0, false
+	}
+	line, err := strconv.Atoi(id[i+2:])
+	return id[:i], line, err == nil && line > 0
+}
+
+func (w *writer) remove(key string) {
+	if old := w.ix.man[key]; old != nil {
+		for _, d := range old.Docs {
+			w.b.Delete(docID(key, d.Line))
+		}
+		delete(w.ix.man, key)
+		w.dirty = true
+		w.st.Removed++
+	}
+}
+
+// index reads one file and replaces its documents. A file that vanished
+// since it was listed loses its documents; one that cannot be read keeps
+// them and is reported.
+func (w *writer) index(f fileRef) error {
+	var err error
+	if f.root.Kind == SessionsRoot {
+		err = w.indexTranscript(f)
+	} else {
+		err = w.indexMarkdown(f)
+	}
+	var pathErr *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		w.remove(f.key())
+		return nil
+	case errors.As(err, &pathErr):
+		w.st.Problems = append(w.st.Problems, err.Error())
+		return nil
+	}
+	return err
+}
+
+// touched records that a file's content is what was indexed: only its
+// size and mtime are new.
+func (w *writer) touched(old *fileState, size, mtime int64) {
+	old.Size, old.MTime, old.enc = size, mtime, nil
+	w.dirty = true
+	w.st.Touched++
+}
+
+// add indexes one section of a file, committing the batch when it is full
+// (a long transcript is many batches).
+func (w *writer) add(f fileRef, s Section, terms string) error {
+	if err := w.b.IndexAdvanced(w.ix.an.newDocument(docID(f.key(), int32(s.Line)), f, s, terms)); err != nil {
+		return err
+	}
+	w.pending += len(s.Text)
+	w.st.Sections++
+	if w.pending >= batchBytes {
+		return w.commit(false)
+	}
+	return nil
+}
+
+// dropGone deletes a file's old documents on whose line no new one
+// starts; the others stay, or are replaced by indexing their id again
+// (see commit).
+func (w *writer) dropGone(key string, was, now []docRef) {
+	lines := make(map[int32]bool, len(now))
+	for _, d := range now {
+		lines[d.Line] = true
+	}
+	for _, d := range was {
+		if !lines[d.Line] {
+			w.b.Delete(docID(key, d.Line))
+		}
+	}
+}
+
+// indexMarkdown reads and splits a Markdown file. Of its new sections,
+// those an old document already is (same line, same text and heading)
+// stay as they are: an appended line, or a line edited in place,
+// re-indexes one document, not the file.
+func (w *writer) indexMarkdown(f fileRef) error {
+	key := f.key()
+	data, err := os.ReadFile(f.path())
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(data)
+	state := &fileState{Size: int64(len(data)), MTime: f.mtime, Indexed: int64(len(data)), Docs: []docRef{}}
+	copy(state.Hash[:], sum[:])
+	w.st.Bytes += state.Indexed
+	old := w.ix.man[key]
+	if old != nil && old.Hash == state.Hash && old.Indexed == state.Indexed {
+		w.touched(old, state.Size, state.MTime)
+		return nil
+	}
+	var was []docRef
+	if old != nil {
+		was = old.Docs
+	}
+	indexed := make(map[docRef]bool, len(was))
+	for _, d := range was {
+		indexed[d] = true
+	}
+	var fresh []Section
+	for _, s := range SplitMarkdown(data) {
+		d := docRef{int32(s.Line), sectionSum(s)}
+		if !indexed[d] {
+			fresh = append(fresh, s)
+		}
+		state.Docs = append(state.Docs, d)
+	}
+	w.dropGone(key, was, state.Docs)
+	w.ix.man[key] = state
+	w.dirty = true
+	w.st.Indexed++
+	terms := pathTerms(f.rel)
+	for _, s := range fresh {
+		if err := w.add(f, s, terms); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexTranscript indexes the complete lines of a transcript, streaming
+// (they reach hundreds of MB). When the file only grew since it was
+// indexed (the indexed bytes hash the same), only the new lines are read;
+// otherwise its documents are replaced.
+func (w *writer) indexTranscript(f fileRef) error {
+	key := f.key()
+	file, err := os.Open(f.path())
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return err
+	}
+	state := &fileState{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Docs: []docRef{}}
+	h := sha256.New()
+	from, line := int64(0), 1
+	old := w.ix.man[key]
+	if old != nil && old.Indexed <= state.Size {
+		// Hash the part indexed before and count its lines, in one read.
+		lines := 0
+		err := transcript.ForEachLine(file, 0, old.Indexed, func(l transcript.Line) bool {
+			h.Write(l.Bytes)
+			if l.Terminated {
+				h.Write([]byte{'\n'})
+				lines++
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		var sum [16]byte
+		copy(sum[:], h.Sum(nil))
+		if sum == old.Hash {
+			from, line = old.Indexed, 1+lines
+			state.Docs = slices.Clone(old.Docs)
+			w.st.Bytes += old.Indexed
+		} else {
+			h.Reset()
+		}
+	}
+
+	terms := pathTerms(f.rel)
+	state.Indexed = from
+	var addErr error
+	err = transcript.ForEachLine(file, from, state.Size, func(l transcript.Line) bool {
+		if !l.Terminated {
+			return false // a torn last line waits until it is complete
+		}
+		h.Write(l.Bytes)
+		h.Write([]byte{'\n'})
+		for _, s := range SplitTranscript(l.Bytes, line, int(l.Offset)) {
+			state.Docs = append(state.Docs, docRef{int32(s.Line), sectionSum(s)})
+			if addErr = w.add(f, s, terms); addErr != nil {
+				return false
+			}
+		}
+		state.Indexed = l.Offset + int64(len(l.Bytes)) + 1
+		line++
+		return true
+	})
+	if err = errors.Join(err, addErr); err != nil {
+		return err
+	}
+	if from == 0 && old != nil {
+		w.dropGone(key, old.Docs, state.Docs) // rewritten
+	}
+	w.st.Bytes += state.Indexed - from
+	copy(state.Hash[:], h.Sum(nil))
+	switch {
+	case from > 0 && state.Indexed == from:
+		w.touched(old, state.Size, state.MTime)
+		return nil
+	case from > 0:
+		w.st.Appended++
+	}
+	w.ix.man[key] = state
+	w.dirty = true
+	w.st.Indexed++
+	return nil
+}
+
+// commit applies the batch. The last batch of a run carries the manifest;
+// the first of several carries a marker in its place instead, so that an
+// index left behind in between (a crash, a kill) is rebuilt on its next
+// open rather than trusted: on disk, the manifest either matches the
+// documents or says it does not. (Writing the whole manifest with every
+// batch cost a fifth of a full build.)
+//
+// The batches in between run in the background, one at a time, while the
+// next is read and prepared: bleve builds a batch's segment on one core,
+// and the analysis of the next can use the other. They commute, because
+// a run touches every document id once (a changed section is replaced by
+// indexing its id again, never deleted and added), so the order bleve
+// introduces them in does not matter; the marker goes first and alone,
+// and the last batch only once all the others are in.
+func (w *writer) commit(last bool) error {
+	if !w.dirty && w.b.Size() == 0 {
+		return nil
+	}
+	b := w.b
+	w.b = w.ix.idx.NewBatch()
+	w.pending, w.dirty = 0, false
+	background := !last && w.marked
+	switch {
+	case last:
+		w.inflight.Wait()
+		if err := w.backgroundErr(); err != nil {
+			return err
+		}
+		b.SetInternal(keyManifest, w.ix.man.encode())
+	case !w.marked:
+		b.SetInternal(keyManifest, []byte(manifestInProgress))
+		w.marked = true
+	}
+	persisted := make(chan error, 1)
+	b.SetPersistedCallback(func(err error) {
+		select {
+		case persisted <- err:
+		default:
+		}
+	})
+	if background {
+		w.inflight.Wait() // one in the background at a time
+		if err := w.backgroundErr(); err != nil {
+			return err
+		}
+		w.inflight.Add(1)
+		go func() {
+			defer w.inflight.Done()
+			if err := w.ix.idx.Batch(b); err != nil {
+				w.failed.Store(&err)
+			}
+		}()
+		return nil
+	}
+	if err := w.ix.idx.Batch(b); err != nil {
+		w.ix.damaged = true
+		return fmt.Errorf("cannot update the search index (it will be rebuilt): %w", err)
+	}
+	w.persisted = persisted
+	return nil
+}
+
+// backgroundErr is the error of a batch that ran in the background.
+func (w *writer) backgroundErr() error {
+	if err := w.failed.Load(); err != nil {
+		w.ix.damaged = true
+		return fmt.Errorf("cannot update the search index (it will be rebuilt): %w", *err)
+	}
+	return nil
+}
+
+// finish commits what is pending, with the manifest, and waits until it
+// is on disk.
+func (w *writer) finish() error {
+	if w.marked {
+		w.dirty = true // the marker must be replaced
+	}
+	if err := w.commit(true); err != nil {
+		return errors.Join(err, w.wait())
+	}
+	return w.wait()
+}
+
+// wait returns once everything committed is on disk, or scorch reports
+// that writing it failed.
+func (w *writer) wait() error {
+	w.inflight.Wait()
+	if w.persisted == nil {
+		return nil
+	}
+	select {
+	case err := <-w.persisted:
+		if err != nil {
+			return fmt.Errorf("cannot write the search index to disk: %w", err)
+		}
+		return nil
+	case err := <-w.ix.asyncErr:
+		return fmt.Errorf("cannot write the search index to disk: %w", err)
+	}
+}

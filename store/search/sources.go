@@ -1,0 +1,345 @@
+package search
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store"
+)
+
+// RootKind says what a root holds.
+type RootKind uint8
+
+const (
+	// VaultRoot is a ClawVault vault: every Markdown file in it.
+	VaultRoot RootKind = iota
+	// WorkspaceRoot is an agent's workspace: MEMORY.md and memory/**.
+	WorkspaceRoot
+	// SessionsRoot is an agent's sessions folder: its transcripts.
+	SessionsRoot
+)
+
+// Root is a folder the index reads files from.
+type Root struct {
+	// ID names the root in document ids and hits: "vault",
+	// "workspace/<agent>" or "sessions/<agent>".
+	ID    string
+	Kind  RootKind
+	Agent string
+	// Dir is absolute, with symlinks resolved.
+	Dir string
+}
+
+// Options say where the index lives and what it reads.
+type Options struct {
+	// Dir is the index's own folder (in the user's cache folder, one per
+	// vault; see IndexDir).
+	Dir   string
+	Roots []Root
+	// IncludeTemplates and IncludeArchive add the vault's templates/ and
+	// ledger/archive/ folders, which are left out by default.
+	IncludeTemplates bool
+	IncludeArchive   bool
+	// BusyTimeout is how long Open waits for another process that has the
+	// index open before it gives up with ErrBusy.
+	BusyTimeout time.Duration
+}
+
+// DefaultBusyTimeout is how long a second process waits for the index.
+const DefaultBusyTimeout = 2 * time.Second
+
+// OptionsFor says what to index for a located workspace: the vault, every
+// agent's workspace memory and, when the config asks, every agent's
+// transcripts. The index goes under the cache folder (IndexDir).
+func OptionsFor(ws *store.Workspace, cfg store.SearchConfig, env store.Env) (Options, error) {
+	opt := Options{IncludeTemplates: cfg.Templates, IncludeArchive: cfg.Archive, BusyTimeout: DefaultBusyTimeout}
+	identity := ws.Vault
+	if ws.Vault != "" {
+		if err := store.CheckVault(ws.Vault); err != nil {
+			return opt, err
+		}
+		dir, err := filepath.EvalSymlinks(ws.Vault)
+		if err != nil {
+			return opt, err
+		}
+		opt.Roots = append(opt.Roots, Root{ID: "vault", Kind: VaultRoot, Dir: dir})
+	}
+	for _, a := range ws.Agents {
+		if dir, err := filepath.EvalSymlinks(a.Workspace); a.Workspace != "" && err == nil {
+			opt.Roots = append(opt.Roots, Root{ID: "workspace/" + a.ID, Kind: WorkspaceRoot, Agent: a.ID, Dir: dir})
+		}
+		if dir, err := filepath.EvalSymlinks(a.SessionsDir); cfg.Transcripts && a.SessionsDir != "" && err == nil {
+			opt.Roots = append(opt.Roots, Root{ID: "sessions/" + a.ID, Kind: SessionsRoot, Agent: a.ID, Dir: dir})
+		}
+	}
+	if len(opt.Roots) == 0 {
+		return opt, errors.New("nothing to search: no vault and no agent workspace found (pass -v DIR or --state-dir DIR)")
+	}
+	if identity == "" {
+		identity = ws.StateDir
+	}
+	opt.Dir = IndexDir(CacheDir(cfg, env), identity)
+	resolved, err := resolveExisting(opt.Dir)
+	if err != nil {
+		return opt, err
+	}
+	for _, r := range opt.Roots {
+		if within(r.Dir, resolved) {
+			return opt, fmt.Errorf("the search index folder %s is inside %s: set [search] cache_dir outside the vault and the workspaces", opt.Dir, r.Dir)
+		}
+	}
+	return opt, nil
+}
+
+// CacheDir is the folder indexes live in: [search] cache_dir (~ is the
+// home folder; a relative path is from the working folder), else
+// $XDG_CACHE_HOME/clawvault-tui, else ~/.cache/clawvault-tui.
+func CacheDir(cfg store.SearchConfig, env store.Env) string {
+	if dir := cfg.CacheDir; dir != "" {
+		if rest, ok := strings.CutPrefix(dir, "~/"); ok || dir == "~" {
+			dir = filepath.Join(env.Home, rest)
+		}
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(env.Cwd, dir)
+		}
+		return filepath.Clean(dir)
+	}
+	if dir := env.Getenv("XDG_CACHE_HOME"); dir != "" {
+		return filepath.Join(dir, "clawvault-tui")
+	}
+	return filepath.Join(env.Home, ".cache", "clawvault-tui")
+}
+
+// IndexDir is the index folder for one vault (or, without a vault, one
+// state dir): search/<name>-<hash of the path>, readable and unique.
+func IndexDir(cacheDir, identity string) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(identity)))
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r < ' ' {
+			return '_'
+		}
+		return r
+	}, filepath.Base(identity))
+	return filepath.Join(cacheDir, "search", name+"-"+hex.EncodeToString(sum[:6]))
+}
+
+// fileRef is one file to index.
+type fileRef struct {
+	root  *Root
+	rel   string // slash-separated, relative to root.Dir
+	size  int64
+	mtime int64
+}
+
+func (f fileRef) key() string  { return f.root.ID + ":" + f.rel }
+func (f fileRef) path() string { return filepath.Join(f.root.Dir, filepath.FromSlash(f.rel)) }
+
+// included says whether the index reads rel (slash-separated) of a vault:
+// Markdown files, not under a dot folder (.clawvault, .obsidian, .git,
+// .trash), nor templates/ or ledger/archive/ unless configured — the same
+// set ClawVault's in-process search reads, but for templates.
+func (o *Options) included(rel string) bool {
+	if !strings.HasSuffix(rel, ".md") {
+		return false
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return false
+		}
+	}
+	return o.includedDir(path.Dir(rel))
+}
+
+// includedDir says whether files under the vault folder rel may be read.
+func (o *Options) includedDir(rel string) bool {
+	under := func(dir string) bool { return rel == dir || strings.HasPrefix(rel, dir+"/") }
+	if strings.HasPrefix(path.Base(rel), ".") && rel != "." {
+		return false
+	}
+	return (o.IncludeTemplates || !under("templates")) && (o.IncludeArchive || !under("ledger/archive"))
+}
+
+// listing is what list found: the files, and folders it could not read
+// (their files keep their documents rather than vanish from the index).
+type listing struct {
+	files      []fileRef
+	unreadable []string // keys of folders, as key prefixes
+	problems   []string
+}
+
+// list finds the indexable files of root at or under prefix (a relative,
+// slash-separated path; "" for the whole root).
+func (o *Options) list(root *Root, prefix string) (listing, error) {
+	var out listing
+	switch root.Kind {
+	case WorkspaceRoot:
+		files, err := store.WorkspaceMemory(store.OS, root.Dir)
+		if err != nil {
+			// memory/ could not be read through: what it held stays.
+			out.unreadable = append(out.unreadable, root.ID+":memory/")
+			out.problems = append(out.problems, err.Error())
+		}
+		for _, f := range files {
+			rel := filepath.ToSlash(f.Rel)
+			if under(rel, prefix) && !o.inOtherRoot(root, f.Path) {
+				out.files = append(out.files, fileRef{root: root, rel: rel, size: f.Size, mtime: f.ModTime.UnixNano()})
+			}
+		}
+		return out, nil
+	case SessionsRoot:
+		entries, err := os.ReadDir(root.Dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		for _, e := range entries {
+			if !under(e.Name(), prefix) || !e.Type().IsRegular() || !indexableTranscript(e.Name()) {
+				continue
+			}
+			if fi, err := e.Info(); err == nil {
+				out.files = append(out.files, fileRef{root: root, rel: e.Name(), size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+			}
+		}
+		return out, nil
+	}
+	start := filepath.Join(root.Dir, filepath.FromSlash(prefix))
+	fi, err := os.Lstat(start)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return out, nil
+	case err != nil:
+		return out, err
+	case fi.Mode().IsRegular():
+		if o.included(prefix) {
+			out.files = append(out.files, fileRef{root: root, rel: prefix, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+		}
+		return out, nil
+	case !fi.IsDir():
+		return out, nil // a symlink or a device: never followed
+	}
+	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		rel := filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(p, root.Dir), string(filepath.Separator)))
+		if err != nil {
+			if p == start {
+				return err
+			}
+			out.unreadable = append(out.unreadable, root.ID+":"+rel+"/")
+			out.problems = append(out.problems, err.Error())
+			return fs.SkipDir
+		}
+		switch {
+		case d.IsDir():
+			if rel != "" && !o.includedDir(rel) {
+				return fs.SkipDir
+			}
+		case d.Type().IsRegular() && o.included(rel):
+			if fi, err := d.Info(); err == nil {
+				out.files = append(out.files, fileRef{root: root, rel: rel, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// inOtherRoot reports whether a workspace file lies inside another root
+// (`clawvault setup` puts the vault in <workspace>/memory): the vault
+// root indexes it, once.
+func (o *Options) inOtherRoot(root *Root, p string) bool {
+	for i := range o.Roots {
+		r := &o.Roots[i]
+		if r != root && r.Kind == VaultRoot && within(r.Dir, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexableTranscript says whether a sessions folder file holds a
+// conversation worth searching: live transcripts, topics, forks and the
+// archives /new and deletion leave; not checkpoint copies (the same turns
+// again), trajectories, lock files or compressed archives.
+func indexableTranscript(name string) bool {
+	fn := model.ClassifyFileName(name)
+	switch fn.Kind {
+	case model.FilePrimary, model.FileTopic, model.FileFork, model.FileResetArchive, model.FileDeletedArchive:
+		return !fn.Compressed
+	}
+	return false
+}
+
+// under reports whether rel is prefix or inside it.
+func under(rel, prefix string) bool {
+	return prefix == "" || rel == prefix || strings.HasPrefix(rel, prefix+"/")
+}
+
+// within reports whether p is dir or inside it (both cleaned, absolute).
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// ErrOutside is returned for a path in none of the index's roots.
+var ErrOutside = errors.New("not in the vault or an agent's workspace")
+
+// locate maps a path to the root that holds it and its relative path.
+// Symlinks in the folders are resolved first, so that a path cannot point
+// outside the roots through one. The deepest root wins (a vault inside a
+// workspace).
+func (o *Options) locate(p string) (*Root, string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil, "", err
+	}
+	resolved, err := resolveExisting(abs)
+	if err != nil {
+		return nil, "", err
+	}
+	var best *Root
+	for i := range o.Roots {
+		r := &o.Roots[i]
+		if within(r.Dir, resolved) && (best == nil || len(r.Dir) > len(best.Dir)) {
+			best = r
+		}
+	}
+	if best == nil {
+		return nil, "", fmt.Errorf("%s: %w", p, ErrOutside)
+	}
+	rel, _ := filepath.Rel(best.Dir, resolved)
+	if rel == "." {
+		rel = ""
+	}
+	return best, filepath.ToSlash(rel), nil
+}
+
+// resolveExisting resolves symlinks in the longest existing prefix of p
+// (a deleted file's folder still resolves) and keeps the rest as is.
+func resolveExisting(p string) (string, error) {
+	var missing []string
+	for {
+		resolved, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(append([]string{resolved}, missing...)...), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return "", err
+		}
+		missing = append([]string{filepath.Base(p)}, missing...)
+		p = parent
+	}
+}
