@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -234,92 +233,9 @@ type observeDoc struct {
 
 // writeSweepText prints a sweep report for people.
 func writeSweepText(w io.Writer, r *observer.SweepReport) {
-	if r.Recovered != nil {
-		fmt.Fprintf(w, "Completed a commit an earlier sweep left half done: %d cursor(s) applied", r.Recovered.CursorsApplied)
-		if len(r.Recovered.Redo) > 0 {
-			fmt.Fprintf(w, "; observed again: %s", strings.Join(r.Recovered.Redo, ", "))
-		}
-		fmt.Fprintln(w, ".")
+	for _, l := range r.TextLines() {
+		fmt.Fprintln(w, l.Text)
 	}
-	taken := len(r.Candidates) - len(r.Skipped)
-	if len(r.Candidates) == 0 {
-		fmt.Fprintf(w, "No active sessions crossed threshold (%d checked).\n", r.Checked)
-		return
-	}
-	fmt.Fprintf(w, "Observed %d/%d session(s) of %s with the %s compressor in %s: %s read, %s, %d line(s) routed.\n",
-		len(r.Observed), taken, strings.Join(r.Agents, ", "), r.Compressor, r.Duration().Round(time.Millisecond),
-		model.Bytes(r.BytesRead), countTypes(r.Observations, r.ByType), sumRouted(r.Routed))
-	for _, s := range r.Observed {
-		fmt.Fprintf(w, "- %s [%s] %s → %s", s.SessionKey, s.Source, model.Bytes(s.BytesRead), countTypes(s.Observations, s.ByType))
-		if s.Cursor != nil {
-			fmt.Fprintf(w, "; cursor %d", s.Cursor.LastObservedOffset)
-		}
-		if s.ResetArchive {
-			fmt.Fprintf(w, " (reset archive %s)", s.CursorID)
-		}
-		fmt.Fprintln(w)
-		if lines, files := routedCounts(s.Routed); lines > 0 || len(s.Backlog) > 0 {
-			fmt.Fprintf(w, "    routed %d line(s) into %d file(s), %d new backlog item(s)\n", lines, files, len(s.Backlog))
-		}
-		if s.MalformedLines > 0 {
-			fmt.Fprintf(w, "    %d malformed line(s) skipped\n", s.MalformedLines)
-		}
-		for _, f := range s.Fallbacks {
-			fmt.Fprintf(w, "    the rules stood in for the model: %s\n", f)
-		}
-	}
-	for _, s := range r.Failed {
-		fmt.Fprintf(w, "! %s (%s): %s\n", s.SessionKey, s.SessionID, s.Error)
-	}
-	if len(r.Skipped) > 0 {
-		why := "over --max-sessions"
-		if r.Cancelled {
-			why = "not reached before the cancel"
-		}
-		fmt.Fprintf(w, "%d candidate(s) %s; the next sweep takes them.\n", len(r.Skipped), why)
-	}
-	if len(r.Fallbacks) > 0 {
-		fmt.Fprintf(w, "The model failed %d time(s); ClawVault's rules compressed those messages instead.\n", len(r.Fallbacks))
-	}
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-}
-
-func countTypes(total int, byType map[string]int) string {
-	if total == 0 {
-		return "no observations"
-	}
-	types := make([]string, 0, len(byType))
-	for t := range byType {
-		types = append(types, t)
-	}
-	sort.Slice(types, func(i, j int) bool {
-		if byType[types[i]] != byType[types[j]] {
-			return byType[types[i]] > byType[types[j]]
-		}
-		return types[i] < types[j]
-	})
-	parts := make([]string, 0, len(types))
-	for _, t := range types {
-		parts = append(parts, fmt.Sprintf("%s %d", t, byType[t]))
-	}
-	return fmt.Sprintf("%d observation(s) (%s)", total, strings.Join(parts, ", "))
-}
-
-func routedCounts(files []observer.RoutedFile) (lines, n int) {
-	for _, f := range files {
-		lines += f.Lines
-	}
-	return lines, len(files)
-}
-
-func sumRouted(m map[string]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
 }
 
 // progressBar draws a sweep's progress on a terminal, at most ten times a

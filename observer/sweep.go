@@ -25,6 +25,11 @@ type SweepOptions struct {
 	Agents []string
 	// MinNewBytes overrides the scaled thresholds (ClawVault's --min-new).
 	MinNewBytes int64
+	// Only, when set, limits the sweep to the candidates with these cursor
+	// ids: the sessions a user confirmed (the TUI names them before a
+	// sweep). A session that crossed its threshold since is left for the
+	// next sweep and listed in Skipped.
+	Only []string
 	// MaxSessions caps the sweep to the sessions with the most pending
 	// bytes, largest first; 0 takes every candidate in ClawVault's order.
 	MaxSessions int
@@ -82,6 +87,8 @@ type SweepReport struct {
 	StartedAt    string         `json:"startedAt"`
 	DurationMs   int64          `json:"durationMs"`
 	duration     time.Duration
+	// only: the sweep was limited to confirmed sessions (SweepOptions.Only).
+	only bool
 }
 
 // Duration is how long the sweep took.
@@ -351,6 +358,18 @@ func (s *sweeper) selectCandidates(ctx context.Context) ([]Candidate, error) {
 		}
 	}
 	s.report.Candidates = append(s.report.Candidates, all...)
+	if s.opt.Only != nil {
+		s.report.only = true
+		var rest []Candidate
+		all = slices.DeleteFunc(all, func(c Candidate) bool {
+			if slices.Contains(s.opt.Only, c.CursorID) {
+				return false
+			}
+			rest = append(rest, c)
+			return true
+		})
+		s.report.Skipped = append(s.report.Skipped, rest...)
+	}
 	if s.opt.MaxSessions > 0 && len(all) > s.opt.MaxSessions {
 		slices.SortStableFunc(all, func(a, b Candidate) int { return cmp.Compare(b.NewBytes, a.NewBytes) })
 		s.report.Skipped = append(s.report.Skipped, all[s.opt.MaxSessions:]...)

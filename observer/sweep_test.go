@@ -618,6 +618,23 @@ func TestSweepMaxSessions(t *testing.T) {
 	}
 }
 
+// Only observes the confirmed sessions, even when another has crossed its
+// threshold since; that one waits for the next sweep.
+func TestSweepOnlyConfirmed(t *testing.T) {
+	f := twoSessions(t)
+	r := f.mustSweep(SweepOptions{Only: []string{"s1"}})
+	if len(r.Observed) != 1 || r.Observed[0].SessionID != "s1" {
+		t.Fatalf("observed %+v", r.Observed)
+	}
+	if len(r.Skipped) != 1 || r.Skipped[0].SessionID != "s2" {
+		t.Errorf("skipped = %+v", r.Skipped)
+	}
+	again := f.mustSweep(SweepOptions{})
+	if !slices.ContainsFunc(again.Observed, func(r SessionResult) bool { return r.SessionID == "s2" && r.Observations > 0 }) {
+		t.Errorf("the next sweep did not observe s2: %+v", again.Observed)
+	}
+}
+
 // A /new archive: its unobserved tail is observed under a cursor keyed by
 // the archive's name, which ClawVault keeps and never confuses.
 func TestSweepIncludeResets(t *testing.T) {

@@ -1,0 +1,115 @@
+package observer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"clawvault-tui/model"
+)
+
+// ReportLine is one line of a sweep report for people, with the session it
+// is about ("" for the others): the CLI prints the text, the TUI's Jobs
+// screen also links the line to its session.
+type ReportLine struct {
+	Text       string
+	SessionKey string
+}
+
+// TextLines is the report as `observe` prints it.
+func (r *SweepReport) TextLines() []ReportLine {
+	var out []ReportLine
+	add := func(key, format string, args ...any) {
+		out = append(out, ReportLine{Text: fmt.Sprintf(format, args...), SessionKey: key})
+	}
+	if r.Recovered != nil {
+		redo := ""
+		if len(r.Recovered.Redo) > 0 {
+			redo = "; observed again: " + strings.Join(r.Recovered.Redo, ", ")
+		}
+		add("", "Completed a commit an earlier sweep left half done: %d cursor(s) applied%s.", r.Recovered.CursorsApplied, redo)
+	}
+	if len(r.Candidates) == 0 {
+		add("", "No active sessions crossed threshold (%d checked).", r.Checked)
+		return out
+	}
+	add("", "Observed %d/%d session(s) of %s with the %s compressor in %s: %s read, %s, %d line(s) routed.",
+		len(r.Observed), len(r.Candidates)-len(r.Skipped), strings.Join(r.Agents, ", "), r.Compressor, r.Duration().Round(time.Millisecond),
+		model.Bytes(r.BytesRead), countTypes(r.Observations, r.ByType), sumRouted(r.Routed))
+	for _, s := range r.Observed {
+		line := fmt.Sprintf("- %s [%s] %s → %s", s.SessionKey, s.Source, model.Bytes(s.BytesRead), countTypes(s.Observations, s.ByType))
+		if s.Cursor != nil {
+			line += fmt.Sprintf("; cursor %d", s.Cursor.LastObservedOffset)
+		}
+		if s.ResetArchive {
+			line += fmt.Sprintf(" (reset archive %s)", s.CursorID)
+		}
+		add(s.SessionKey, "%s", line)
+		if lines, files := routedCounts(s.Routed); lines > 0 || len(s.Backlog) > 0 {
+			add(s.SessionKey, "    routed %d line(s) into %d file(s), %d new backlog item(s)", lines, files, len(s.Backlog))
+		}
+		if s.MalformedLines > 0 {
+			add(s.SessionKey, "    %d malformed line(s) skipped", s.MalformedLines)
+		}
+		for _, f := range s.Fallbacks {
+			add(s.SessionKey, "    the rules stood in for the model: %s", f)
+		}
+	}
+	for _, s := range r.Failed {
+		add(s.SessionKey, "! %s (%s): %s", s.SessionKey, s.SessionID, s.Error)
+	}
+	if len(r.Skipped) > 0 {
+		why := "over --max-sessions"
+		switch {
+		case r.Cancelled:
+			why = "not reached before the cancel"
+		case r.only:
+			why = "not among the sessions confirmed (they crossed their threshold since)"
+		}
+		add("", "%d candidate(s) %s; the next sweep takes them.", len(r.Skipped), why)
+	}
+	if len(r.Fallbacks) > 0 {
+		add("", "The model failed %d time(s); ClawVault's rules compressed those messages instead.", len(r.Fallbacks))
+	}
+	for _, n := range r.Notes {
+		add("", "note: %s", n)
+	}
+	return out
+}
+
+func countTypes(total int, byType map[string]int) string {
+	if total == 0 {
+		return "no observations"
+	}
+	types := make([]string, 0, len(byType))
+	for t := range byType {
+		types = append(types, t)
+	}
+	sort.Slice(types, func(i, j int) bool {
+		if byType[types[i]] != byType[types[j]] {
+			return byType[types[i]] > byType[types[j]]
+		}
+		return types[i] < types[j]
+	})
+	parts := make([]string, 0, len(types))
+	for _, t := range types {
+		parts = append(parts, fmt.Sprintf("%s %d", t, byType[t]))
+	}
+	return fmt.Sprintf("%d observation(s) (%s)", total, strings.Join(parts, ", "))
+}
+
+func routedCounts(files []RoutedFile) (lines, n int) {
+	for _, f := range files {
+		lines += f.Lines
+	}
+	return lines, len(files)
+}
+
+func sumRouted(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
