@@ -124,6 +124,15 @@ func TestEndToEnd(t *testing.T) {
 		tm.keys("1")
 		tm.waitText("all agents")
 	})
+	t.Run("sweep from Jobs after a confirmation; the candidates are observed", func(t *testing.T) {
+		tm.t = t
+		tm.keys("3", "S")
+		tm.waitText("This writes to the vault")
+		tm.keys("y")
+		tm.waitText("done observed 8 session(s)")
+		tm.keys("1")
+		tm.waitText("· 0 candidates ·")
+	})
 	t.Run("quit cleanly", func(t *testing.T) {
 		tm.t = t
 		tm.keys("q")

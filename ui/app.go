@@ -226,7 +226,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(cmds...)
 	case indexProgressMsg, indexDoneMsg, previewsMsg, bodyMsg, searchDoneMsg:
 		return a, a.transcript.Handle(msg)
-	case jobProgressMsg, jobDoneMsg, jobTickMsg:
+	case jobDoneMsg:
+		cmd := a.jobs.Handle(msg)
+		if j := a.jobs.find(msg.id); j != nil && j.writes {
+			// What the sweep observed moves off the pending gauges now,
+			// not when the watcher next notices the cursor file.
+			cmd = tea.Batch(cmd, a.startScan())
+		}
+		return a, cmd
+	case jobProgressMsg, jobTickMsg:
 		return a, a.jobs.Handle(msg)
 	case openTranscriptMsg:
 		if !msg.row.Exists || msg.row.Origin == model.OriginSQLite || !msg.row.Name.Kind.IsTranscript() {
@@ -372,7 +380,7 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			title: fmt.Sprintf("Observe %d session(s), %s new? This writes to the vault.", len(cands), model.Bytes(total)),
 			lines: lines,
 			onYes: func(a *App) tea.Cmd {
-				return a.jobs.start(a.nextJob(), "sweep", func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
+				return a.jobs.start(a.nextJob(), "sweep", true, func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
 					return run(ctx, snap, cands, pr)
 				})
 			},
@@ -383,7 +391,7 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return notYet("retention planning")
 		}
 		snap, run := a.snap, a.opt.Jobs.Retention
-		return a.jobs.start(a.nextJob(), "retention dry-run", func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
+		return a.jobs.start(a.nextJob(), "retention dry-run", false, func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
 			return run(ctx, snap, pr)
 		}), true
 	case key.Matches(msg, k.IndexBuild):
@@ -391,7 +399,7 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return notYet("the search index")
 		}
 		ws, run := a.opt.Workspace, a.opt.Jobs.IndexBuild
-		return a.jobs.start(a.nextJob(), "search index", func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
+		return a.jobs.start(a.nextJob(), "search index", false, func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
 			return run(ctx, ws, pr)
 		}), true
 	}

@@ -422,14 +422,7 @@ func TestDryRunJob(t *testing.T) {
 }
 
 func TestRetentionJob(t *testing.T) {
-	runners := JobRunners{Retention: func(ctx context.Context, snap *store.Snapshot, pr observer.ProgressFunc) (JobResult, error) {
-		plan, err := observer.PlanRetention(ctx, observer.RetentionOptions{Workspace: snap.Workspace, Now: snap.TakenAt, Progress: pr})
-		if err != nil {
-			return nil, err
-		}
-		return NewRetentionResult(plan), nil
-	}}
-	a := newApp(t, 100, 30, Options{Jobs: runners})
+	a := newApp(t, 100, 30, Options{Jobs: planningRunners()})
 	press(t, a, "3", "R")
 	j := a.jobs.jobs[0]
 	if j.state != jobDone {
@@ -507,6 +500,31 @@ func TestSweepAsksFirstAndCanFail(t *testing.T) {
 	j := a.jobs.jobs[0]
 	if j.state != jobFailed || !strings.Contains(viewText(a), "disk full") {
 		t.Errorf("state %d, view:\n%s", j.state, viewText(a))
+	}
+}
+
+// A finished sweep rescans the workspace (its cursors moved) and its report
+// links each observed session.
+func TestSweepJobRescansAndLinks(t *testing.T) {
+	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, _ observer.ProgressFunc) (JobResult, error) {
+		rep := &observer.SweepReport{Checked: 34, Candidates: c, Agents: []string{"main"}, Compressor: "rules"}
+		for _, cand := range c {
+			rep.Observed = append(rep.Observed, observer.SessionResult{SessionKey: cand.SessionKey, CursorID: cand.CursorID, Source: cand.Source, BytesRead: cand.NewBytes})
+		}
+		return NewSweepResult(rep), nil
+	}}
+	a := newApp(t, 100, 30, Options{Jobs: runners})
+	scans := a.scanJob
+	press(t, a, "3", "S", "y")
+	if j := a.jobs.jobs[0]; j.state != jobDone || a.scanJob == scans {
+		t.Fatalf("state %d, scan job %d (was %d)", j.state, a.scanJob, scans)
+	}
+	if v := viewText(a); !strings.Contains(v, "- agent:main:main [main]") || !strings.Contains(v, "observed 8 session(s)") {
+		t.Errorf("the report is not shown:\n%s", v)
+	}
+	press(t, a, "enter", "down", "enter")
+	if r, _ := a.sessions.Selected(); a.screen != screenSessions || r.DisplayKey() != "agent:main:main" {
+		t.Errorf("screen %d, selected %s", a.screen, r.DisplayKey())
 	}
 }
 

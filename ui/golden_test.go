@@ -2,12 +2,17 @@ package ui
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
+
+	"clawvault-tui/observer"
+	"clawvault-tui/store"
 )
 
 // golden compares a screen, rendered with the ASCII colour profile (no
@@ -79,9 +84,36 @@ func TestGoldenTranscriptContext(t *testing.T) {
 }
 
 func TestGoldenJobs(t *testing.T) {
-	a := newApp(t, 100, 30, Options{})
+	a := newApp(t, 100, 30, Options{Jobs: planningRunners()})
 	press(t, a, "3", "d")
 	golden(t, "jobs", a)
+}
+
+// The retention plan as a table, from the real planner on the demo.
+func TestGoldenJobsRetention(t *testing.T) {
+	a := newApp(t, 100, 30, Options{Jobs: planningRunners()})
+	press(t, a, "3", "R")
+	golden(t, "jobs-retention", a)
+}
+
+// planningRunners has every job: the retention plan is the real one (it
+// writes nothing); the jobs that write are refused, which these tests never
+// start.
+func planningRunners() JobRunners {
+	refuse := errors.New("the golden tests write nothing")
+	return JobRunners{
+		Sweep: func(context.Context, *store.Snapshot, []observer.Candidate, observer.ProgressFunc) (JobResult, error) {
+			return nil, refuse
+		},
+		Retention: func(ctx context.Context, snap *store.Snapshot, pr observer.ProgressFunc) (JobResult, error) {
+			plan, err := observer.PlanRetention(ctx, observer.RetentionOptions{Workspace: snap.Workspace, Now: snap.TakenAt, Progress: pr})
+			if err != nil {
+				return nil, err
+			}
+			return NewRetentionResult(plan), nil
+		},
+		IndexBuild: func(context.Context, *store.Workspace, observer.ProgressFunc) (JobResult, error) { return nil, refuse },
+	}
 }
 
 func TestGoldenHelp(t *testing.T) {

@@ -59,6 +59,9 @@ type job struct {
 	// and when the width changes, never in View.
 	lines  []string
 	cancel context.CancelFunc
+	// writes: the job changes the workspace (a sweep moves cursors), so
+	// the root rescans when it ends.
+	writes bool
 }
 
 type (
@@ -112,9 +115,9 @@ func resultLines(r JobResult, width int) []string {
 }
 
 // start records a new job and runs it; work reports progress through emit.
-func (p *jobsPane) start(id int, title string, work func(ctx context.Context, progress observer.ProgressFunc) (JobResult, error)) tea.Cmd {
+func (p *jobsPane) start(id int, title string, writes bool, work func(ctx context.Context, progress observer.ProgressFunc) (JobResult, error)) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
-	j := &job{id: id, title: title, started: p.c.Now(), cancel: cancel}
+	j := &job{id: id, title: title, started: p.c.Now(), cancel: cancel, writes: writes}
 	p.jobs = append([]*job{j}, p.jobs...)
 	p.cursor, p.inResult = 0, false
 	run := runTask(ctx, func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
@@ -184,7 +187,7 @@ func (p *jobsPane) Handle(msg tea.Msg) tea.Cmd {
 
 // dryRun starts ClawVault's selection over the snapshot, agent by agent.
 func (p *jobsPane) dryRun(id int, snap *store.Snapshot) tea.Cmd {
-	return p.start(id, "dry-run sweep", func(ctx context.Context, progress observer.ProgressFunc) (JobResult, error) {
+	return p.start(id, "dry-run sweep", false, func(ctx context.Context, progress observer.ProgressFunc) (JobResult, error) {
 		return dryRun(ctx, snap, progress)
 	})
 }

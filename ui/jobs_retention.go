@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"clawvault-tui/model"
 )
@@ -62,7 +63,7 @@ func (r *RetentionResult) Lines(width int) []string {
 			out = append(out, fmt.Sprintf("  %-14s %-9s %s", row.Action, frees, cut(row.Key, keyW)))
 		}
 		for _, w := range m.Warnings {
-			out = append(out, "  warning: "+w)
+			out = append(out, "  warning: "+r.short(w))
 		}
 	}
 	if p.TranscriptsChecked > 0 {
@@ -93,10 +94,19 @@ func (r *RetentionResult) Lines(width int) []string {
 		}
 	}
 	for _, pr := range p.Problems {
-		out = append(out, "warning: "+pr)
+		out = append(out, "warning: "+r.short(pr))
 	}
 	out = append(out, "apply with: clawvault-tui retention --apply (moves into a dated archive folder, with undo)")
 	return out
+}
+
+// short names paths in the state dir from it: the screen is narrow, and
+// the state dir is on the Sessions screen's detail.
+func (r *RetentionResult) short(s string) string {
+	if r.Plan.StateDir == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, r.Plan.StateDir+string(filepath.Separator), "<state dir>"+string(filepath.Separator))
 }
 
 func (r *RetentionResult) Link(line int) (string, bool) {

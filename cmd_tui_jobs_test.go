@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"clawvault-tui/observer"
+	"clawvault-tui/store"
+	"clawvault-tui/ui"
+)
+
+func locateDemo(t *testing.T, state, vault string) *store.Workspace {
+	t.Helper()
+	ws, err := store.Locate(store.Env{Getenv: func(string) string { return "" }, Home: t.TempDir(), Cwd: "/"},
+		store.LocateOptions{StateDir: state, Vault: vault, AllAgents: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// The Jobs screen's sweep observes the sessions named in its confirmation
+// and no other, and its report links each of them.
+func TestTUISweepObservesTheConfirmedSessions(t *testing.T) {
+	state, vault := demoCopy(t)
+	ws := locateDemo(t, state, vault)
+	snap, err := store.Scan(context.Background(), store.OS, ws, store.ScanOptions{Now: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []observer.Candidate
+	for _, a := range snap.Agents {
+		all = append(all, observer.Select(snap, a.AgentID, snap.MinNewBytes).Candidates...)
+	}
+	if len(all) < 3 {
+		t.Fatalf("the demo has %d candidates", len(all))
+	}
+	confirmed := all[:2]
+	var reports int
+	res, err := jobRunners(store.DefaultConfig()).Sweep(context.Background(), snap, confirmed, func(observer.Progress) { reports++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.(*ui.SweepResult)
+	var got []string
+	for _, o := range r.Report.Observed {
+		got = append(got, o.CursorID)
+	}
+	for _, c := range confirmed {
+		if !slices.Contains(got, c.CursorID) {
+			t.Errorf("%s was confirmed but not observed (observed %v)", c.SessionKey, got)
+		}
+	}
+	if len(got) != len(confirmed) || len(r.Report.Skipped) == 0 || reports == 0 {
+		t.Errorf("observed %v, skipped %d, %d progress reports", got, len(r.Report.Skipped), reports)
+	}
+	lines := r.Lines(100)
+	linked := false
+	for i, l := range lines {
+		if key, ok := r.Link(i); ok {
+			linked = true
+			if !strings.Contains(l, key) && !strings.HasPrefix(l, "    ") {
+				t.Errorf("line %q links to %s", l, key)
+			}
+		}
+	}
+	if !linked || !strings.Contains(r.Summary(), "observed 2 session(s)") {
+		t.Errorf("summary %q, lines:\n%s", r.Summary(), strings.Join(lines, "\n"))
+	}
+}
+
+// The index build job builds the on-disk index, then finds nothing to do.
+func TestTUIIndexBuild(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := conformanceDemo(t)
+	ws := locateDemo(t, dir+"/state", dir+"/vault")
+	build := jobRunners(store.DefaultConfig()).IndexBuild
+	var last observer.Progress
+	first, err := build(context.Background(), ws, func(p observer.Progress) { last = p })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(first.Summary(), "sections indexed") || last.Total == 0 || last.Unit != "bytes" {
+		t.Errorf("summary %q, last progress %+v", first.Summary(), last)
+	}
+	again, err := build(context.Background(), ws, func(observer.Progress) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := again.(*indexResult).stats; st.Indexed != 0 || st.Unchanged == 0 {
+		t.Errorf("a second build read %d file(s), %d unchanged", st.Indexed, st.Unchanged)
+	}
+}

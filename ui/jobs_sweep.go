@@ -1,0 +1,47 @@
+package ui
+
+import (
+	"fmt"
+
+	"clawvault-tui/model"
+	"clawvault-tui/observer"
+)
+
+// SweepResult shows a sweep's report on the Jobs screen, as `observe`
+// prints it; the lines about a session link to it.
+type SweepResult struct {
+	Report *observer.SweepReport
+	lines  []observer.ReportLine
+}
+
+// NewSweepResult wraps a sweep report for the Jobs screen.
+func NewSweepResult(r *observer.SweepReport) *SweepResult {
+	return &SweepResult{Report: r, lines: r.TextLines()}
+}
+
+func (r *SweepResult) Summary() string {
+	rep := r.Report
+	s := fmt.Sprintf("observed %d session(s): %d observation(s) from %s", len(rep.Observed), rep.Observations, model.Bytes(rep.BytesRead))
+	if len(rep.Failed) > 0 {
+		s += fmt.Sprintf(", %d failed", len(rep.Failed))
+	}
+	if len(rep.Skipped) > 0 {
+		s += fmt.Sprintf(", %d left for the next sweep", len(rep.Skipped))
+	}
+	return s
+}
+
+func (r *SweepResult) Lines(int) []string {
+	out := make([]string, len(r.lines))
+	for i, l := range r.lines {
+		out[i] = l.Text
+	}
+	return out
+}
+
+func (r *SweepResult) Link(line int) (string, bool) {
+	if line < 0 || line >= len(r.lines) || r.lines[line].SessionKey == "" {
+		return "", false
+	}
+	return r.lines[line].SessionKey, true
+}
