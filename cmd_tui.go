@@ -59,6 +59,9 @@ func cmdTUI(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		banner = "demo workspace in " + filepath.Dir(m.StateDir)
+		// The demo's search index goes with it when the TUI ends, rather
+		// than piling up in the user's cache folder.
+		cfg.Search.CacheDir = filepath.Join(dir, "cache")
 	}
 	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: *theme, Banner: banner, Watch: true, Jobs: jobRunners(cfg)})
 	_, err = tea.NewProgram(app, tea.WithOutput(stdout)).Run()
