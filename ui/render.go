@@ -3,7 +3,9 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -162,4 +164,25 @@ func (s splitLayout) join(list, detail string, border lipgloss.Style, above int)
 	}
 	return block(list, lw, s.listHeight(above)) + "\n" + border.Render(strings.Repeat("─", s.width)) + "\n" +
 		block(detail, dw, s.detailHeight(above))
+}
+
+// listMove applies a list-navigation key (up, down, a page either way, top,
+// bottom) to a cursor over n rows shown page at a time; ok is false for
+// any other key. The caller clamps.
+func listMove(k *KeyMap, msg tea.KeyPressMsg, cursor, page, n int) (int, bool) {
+	switch {
+	case key.Matches(msg, k.Up):
+		return cursor - 1, true
+	case key.Matches(msg, k.Down):
+		return cursor + 1, true
+	case key.Matches(msg, k.PageUp):
+		return cursor - page, true
+	case key.Matches(msg, k.PageDown):
+		return cursor + page, true
+	case key.Matches(msg, k.Top):
+		return 0, true
+	case key.Matches(msg, k.Bottom):
+		return n - 1, true
+	}
+	return cursor, false
 }

@@ -222,20 +222,12 @@ func (p *sessionsPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		p.clamp()
 		return nil, true
 	}
-	page := p.listHeight()
+	if cursor, ok := listMove(k, msg, p.cursor, p.listHeight(), len(p.view)); ok {
+		p.cursor = cursor
+		p.clamp()
+		return nil, true
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.cursor--
-	case key.Matches(msg, k.Down):
-		p.cursor++
-	case key.Matches(msg, k.PageUp):
-		p.cursor -= page
-	case key.Matches(msg, k.PageDown):
-		p.cursor += page
-	case key.Matches(msg, k.Top):
-		p.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		p.cursor = len(p.view) - 1
 	case key.Matches(msg, k.Filter):
 		p.filtering = true
 		p.clamp()

@@ -348,20 +348,11 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	v := p.view()
 	entries := p.ix.Entries
 	jump := func(back bool, match func(int32) bool) { p.cursor = nextWrapping(v, p.cursor, back, match) }
-	page := p.treeHeight()
+	if cursor, ok := listMove(k, msg, p.cursor, p.treeHeight(), len(v.Rows)); ok {
+		p.cursor = cursor
+		return p.afterMove(), true
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.cursor--
-	case key.Matches(msg, k.Down):
-		p.cursor++
-	case key.Matches(msg, k.PageUp):
-		p.cursor -= page
-	case key.Matches(msg, k.PageDown):
-		p.cursor += page
-	case key.Matches(msg, k.Top):
-		p.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		p.cursor = len(v.Rows) - 1
 	case key.Matches(msg, k.NextCompaction), key.Matches(msg, k.PrevCompaction):
 		p.cursor = jumpAmong(rowsOf(v, p.ix.Tree.Compactions), p.cursor, key.Matches(msg, k.PrevCompaction))
 	case key.Matches(msg, k.NextBranch), key.Matches(msg, k.PrevBranch):
