@@ -166,6 +166,11 @@ func (s splitLayout) join(list, detail string, border lipgloss.Style, above int)
 		block(detail, dw, s.detailHeight(above))
 }
 
+// listKeys are the keys listMove handles, for the help of the list panes.
+func (k *KeyMap) listKeys() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}
+}
+
 // listMove applies a list-navigation key (up, down, a page either way, top,
 // bottom) to a cursor over n rows shown page at a time; ok is false for
 // any other key. The caller clamps.

@@ -303,7 +303,7 @@ func (p *sessionsPane) ShortHelp() []key.Binding {
 func (p *sessionsPane) FullHelp() [][]key.Binding {
 	k := p.c.Keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		k.listKeys(),
 		{k.Open, k.Filter, k.Sort, k.Agent, k.Copy, k.Rescan},
 	}
 }

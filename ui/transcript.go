@@ -579,7 +579,7 @@ func (p *transcriptPane) ShortHelp() []key.Binding {
 func (p *transcriptPane) FullHelp() [][]key.Binding {
 	k := p.c.Keys
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		k.listKeys(),
 		{k.NextCompaction, k.PrevCompaction, k.NextBranch, k.PrevBranch, k.NextUser, k.PrevUser},
 		{k.Context, k.Search, k.NextMatch, k.PrevMatch, k.DetailDown, k.DetailUp},
 		{k.Edit, k.Copy, k.Back},
