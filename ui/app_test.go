@@ -537,10 +537,15 @@ func TestCancelAJob(t *testing.T) {
 	}}
 	a := newApp(t, 100, 30, Options{Jobs: runners})
 	press(t, a, "3")
-	_, cmd := a.Update(keyMsg("R")) // do not drive: the job waits to be cancelled
+	_, cmd := a.Update(keyMsg("R"))
+	// Run the job's command aside (timers are off, so it is the task's
+	// alone; it returns when the job ends) and cancel from here once the
+	// work has started.
+	final := make(chan tea.Msg, 1)
+	go func() { final <- cmd() }()
 	<-started
 	press(t, a, "x")
-	drive(t, a, cmd)
+	drive(t, a, func() tea.Msg { return <-final })
 	if j := a.jobs.jobs[0]; j.state != jobCancelled {
 		t.Errorf("state %d", j.state)
 	}

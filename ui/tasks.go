@@ -6,8 +6,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Background work follows one pattern: a goroutine does the work and sends
-// its messages on a channel; a command reads one message at a time and is
+// Background work follows one pattern: a command starts a goroutine that
+// does the work and sends its messages on a channel, then returns the
+// first of them; a listening command reads each next message and is
 // re-armed after each, until the goroutine closes the channel. Progress
 // messages may be dropped when the screen is behind; the final message
 // never is. Every message carries the id of the job that produced it, so
@@ -29,19 +30,23 @@ func listen(ch chan tea.Msg) tea.Cmd {
 	}
 }
 
-// runTask starts work in a goroutine. emit sends a progress message
-// without blocking; work's return value is the final message.
+// runTask returns the command that runs work in a goroutine. emit sends a
+// progress message without blocking; work's return value is the final
+// message. Nothing starts until Bubble Tea executes the command: Update
+// only describes the work, and a command that is dropped costs nothing.
 func runTask(ctx context.Context, work func(ctx context.Context, emit func(tea.Msg)) tea.Msg) tea.Cmd {
-	ch := make(chan tea.Msg, 4)
-	go func() {
-		defer close(ch)
-		emit := func(m tea.Msg) {
-			select {
-			case ch <- m:
-			default: // the screen is behind: a later report will do
+	return func() tea.Msg {
+		ch := make(chan tea.Msg, 4)
+		go func() {
+			defer close(ch)
+			emit := func(m tea.Msg) {
+				select {
+				case ch <- m:
+				default: // the screen is behind: a later report will do
+				}
 			}
-		}
-		ch <- work(ctx, emit)
-	}()
-	return listen(ch)
+			ch <- work(ctx, emit)
+		}()
+		return listen(ch)()
+	}
 }
