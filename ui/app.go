@@ -100,7 +100,8 @@ func New(opt Options) *App {
 	a.configErr = c.Keys.Apply(opt.Config.Keys)
 	c.SetTheme(true) // until the terminal says what its background is
 	a.sessions = newSessionsPane(c)
-	a.transcript = newTranscriptPane(c, transcript.NewCache(), &a.jobCounter)
+	cache := transcript.NewCache()
+	a.transcript = newTranscriptPane(c, func(row model.SessionRow) transcript.Reader { return cache.File(row.File) }, &a.jobCounter)
 	a.jobs = newJobsPane(c, opt.Jobs)
 	return a
 }

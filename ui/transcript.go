@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,9 +39,10 @@ type (
 		previews map[int64]string // by entry offset
 	}
 	bodyMsg struct {
-		job  int
-		key  bodyKey
-		text string
+		job     int
+		session int // the Open it was read for
+		key     bodyKey
+		text    string
 	}
 	searchDoneMsg struct {
 		job     int
@@ -59,14 +59,36 @@ type bodyKey struct {
 	theme  string
 }
 
+// jobKind names a kind of the transcript pane's background jobs. Each
+// kind has its own cancel: a job is cancelled when another of its kind
+// supersedes it and when another session is opened, so that a superseded
+// index of a 300 MB transcript stops reading instead of finishing unseen.
+type jobKind int
+
+const (
+	kindIndex    jobKind = iota // Open and Refresh
+	kindValidate                // the deferred validation after an index
+	kindPreviews                // the previews of the visible rows
+	kindBodies                  // the bodies of one session, rendered for the detail
+	kindSearch                  // the search for the last query
+	jobKinds
+)
+
 // transcriptPane shows one transcript's entry tree and the selected entry.
 type transcriptPane struct {
-	c     *Common
-	cache *transcript.Cache
-	jobs  *int // the root's job counter
+	c *Common
+	// open gives the reader of a session's transcript: everything the
+	// pane reads goes through it, in commands.
+	open func(model.SessionRow) transcript.Reader
+	jobs *int // the root's job counter
+	// cancels holds the cancel of the running job of each kind.
+	cancels [jobKinds]context.CancelFunc
+	bodyCtx context.Context // the context of the session's body jobs
 
 	row         model.SessionRow
 	path        string
+	reader      transcript.Reader
+	session     int // the job id of the last Open
 	ix          *transcript.Index
 	tree, ctx   model.TreeView
 	contextMode bool
@@ -86,7 +108,6 @@ type transcriptPane struct {
 	previewBusy    bool
 
 	bodies       map[bodyKey]string
-	bodyJob      int
 	detailScroll int
 
 	searchInput textinput.Model
@@ -100,8 +121,8 @@ type transcriptPane struct {
 	layout splitLayout
 }
 
-func newTranscriptPane(c *Common, cache *transcript.Cache, jobs *int) *transcriptPane {
-	return &transcriptPane{c: c, cache: cache, jobs: jobs, searchInput: steadyInput("search: ", "text in the transcript"),
+func newTranscriptPane(c *Common, open func(model.SessionRow) transcript.Reader, jobs *int) *transcriptPane {
+	return &transcriptPane{c: c, open: open, jobs: jobs, searchInput: steadyInput("search: ", "text in the transcript"),
 		layout: splitLayout{sideFrom: 110, minDetail: 4}, previews: map[int64]string{}, bodies: map[bodyKey]string{}, restore: -1}
 }
 
@@ -110,17 +131,43 @@ func (p *transcriptPane) nextJob() int {
 	return *p.jobs
 }
 
+// begin cancels the running job of a kind and returns the context of the
+// next one. Making a context starts nothing: the job runs in a command.
+func (p *transcriptPane) begin(kind jobKind) context.Context {
+	p.end(kind)
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancels[kind] = cancel
+	return ctx
+}
+
+// end cancels the job of a kind: a superseded one, or one that finished
+// (which releases its context).
+func (p *transcriptPane) end(kind jobKind) {
+	if cancel := p.cancels[kind]; cancel != nil {
+		cancel()
+		p.cancels[kind] = nil
+	}
+}
+
 // Open starts indexing a session's transcript; the tree appears when it is
 // done, with progress meanwhile. Validation follows in the background.
+// Whatever the pane was doing for the previous transcript is cancelled.
 func (p *transcriptPane) Open(row model.SessionRow) tea.Cmd {
-	if row.File == p.path && p.ix != nil {
-		return nil // already open: keep the place
+	if row.File == p.path && (p.ix != nil || p.loading) {
+		return nil // already open, or opening: keep the place
 	}
-	p.row, p.path = row, row.File
+	for kind := range jobKinds {
+		p.end(kind)
+	}
+	p.bodyCtx = nil
+	p.row, p.path, p.reader = row, row.File, p.open(row)
+	p.session = p.nextJob()
 	p.ix, p.tree, p.ctx = nil, model.TreeView{}, model.TreeView{}
 	p.cursor, p.offset, p.detailScroll = 0, 0, 0
 	p.previews, p.bodies = map[int64]string{}, map[bodyKey]string{}
+	p.previewJob, p.previewBusy = 0, false
 	p.query, p.matches, p.matched = "", nil, nil
+	p.searchJob, p.searchBusy = 0, false
 	return p.load(false)
 }
 
@@ -134,13 +181,16 @@ func (p *transcriptPane) Refresh() tea.Cmd {
 }
 
 func (p *transcriptPane) load(quiet bool) tea.Cmd {
+	ctx := p.begin(kindIndex)
+	p.end(kindValidate) // it checks an index this load replaces
+	p.validating = false
 	job := p.nextJob()
 	p.openJob = job
 	p.loading, p.loadErr = !quiet, nil
 	p.loadDone, p.loadTotal = 0, 0
-	cache, path := p.cache, p.path
-	return runTask(context.Background(), func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
-		ix, err := cache.Open(ctx, path, transcript.Options{
+	r := p.reader
+	return runTask(ctx, func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
+		ix, err := r.Index(ctx, transcript.Options{
 			DeferValidation: true,
 			Progress:        func(done, total int64) { emit(indexProgressMsg{job, done, total}) },
 		})
@@ -158,14 +208,9 @@ func (p *transcriptPane) validate() tea.Cmd {
 		return nil
 	}
 	p.validating = true
-	job, ix, path := p.openJob, p.ix, p.path
-	return runTask(context.Background(), func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
-		f, err := os.Open(path)
-		if err != nil {
-			return indexDoneMsg{job: job, err: err, validated: true}
-		}
-		defer f.Close()
-		valid, err := ix.Validate(ctx, f, transcript.Options{})
+	job, ix, r := p.openJob, p.ix, p.reader
+	return runTask(p.begin(kindValidate), func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
+		valid, err := r.Validate(ctx, ix, transcript.Options{})
 		if err != nil {
 			return indexDoneMsg{job: job, err: err, validated: true}
 		}
@@ -189,6 +234,7 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if msg.validated {
+			p.end(kindValidate)
 			p.validating = false
 			if msg.err != nil || msg.ix == nil {
 				p.loadErr = msg.err
@@ -198,6 +244,9 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 				p.ix = msg.ix
 				return nil
 			}
+		}
+		if !msg.validated {
+			p.end(kindIndex)
 		}
 		p.loading = false
 		if msg.err != nil {
@@ -218,21 +267,29 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 		cmds = append(cmds, p.needPreviews(), p.needBody())
 		return tea.Batch(cmds...)
 	case previewsMsg:
+		if msg.job != p.previewJob {
+			return nil // asked for by another session
+		}
+		p.end(kindPreviews)
 		p.previewBusy = false
 		for k, v := range msg.previews {
 			p.previews[k] = v
 		}
 		return p.needPreviews()
 	case bodyMsg:
+		if msg.session != p.session {
+			return nil // the same offset in another transcript
+		}
 		p.bodies[msg.key] = msg.text
 		if len(p.bodies) > 256 {
 			clear(p.bodies) // a crude bound; renders are quick to redo
 			p.bodies[msg.key] = msg.text
 		}
 	case searchDoneMsg:
-		if msg.job != p.searchJob {
+		if msg.job != p.searchJob || p.ix == nil {
 			return nil
 		}
+		p.end(kindSearch)
 		p.searchBusy = false
 		p.query, p.matches = msg.query, msg.matches
 		p.matched = make([]uint64, (len(p.ix.Entries)+63)/64)
@@ -404,19 +461,17 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 func (p *transcriptPane) startSearch(query string) tea.Cmd {
 	query = strings.TrimSpace(query)
 	if query == "" || p.ix == nil {
+		p.end(kindSearch)
 		p.query, p.matches = "", nil
+		p.searchJob, p.searchBusy = 0, false
 		return nil
 	}
+	ctx := p.begin(kindSearch)
 	job := p.nextJob()
 	p.searchJob, p.searchBusy = job, true
-	ix, path := p.ix, p.path
-	return runTask(context.Background(), func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
-		f, err := os.Open(path)
-		if err != nil {
-			return searchDoneMsg{job: job, query: query, err: err}
-		}
-		defer f.Close()
-		m, err := ix.Search(ctx, f, query, nil)
+	ix, r := p.ix, p.reader
+	return runTask(ctx, func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
+		m, err := r.Search(ctx, ix, query, nil)
 		return searchDoneMsg{job: job, query: query, matches: m, err: err}
 	})
 }
@@ -499,23 +554,16 @@ func (p *transcriptPane) needPreviews() tea.Cmd {
 		return nil
 	}
 	p.previewBusy = true
-	job, path, width := p.nextJob(), p.path, p.treeWidth()
+	ctx, job, r, width := p.begin(kindPreviews), p.nextJob(), p.reader, p.treeWidth()
 	p.previewJob = job
 	return func() tea.Msg {
+		texts, err := r.Previews(ctx, want, width)
 		out := make(map[int64]string, len(want))
-		f, err := os.Open(path)
-		if err != nil {
-			for _, e := range want {
-				out[e.Offset] = "(" + err.Error() + ")"
-			}
-			return previewsMsg{job: job, previews: out}
-		}
-		defer f.Close()
-		for _, e := range want {
-			if b, err := transcript.ReadBody(f, e); err != nil {
+		for i, e := range want {
+			if err != nil {
 				out[e.Offset] = "(" + err.Error() + ")"
 			} else {
-				out[e.Offset] = transcript.Preview(b, width)
+				out[e.Offset] = texts[i]
 			}
 		}
 		return previewsMsg{job: job, previews: out}
@@ -533,20 +581,17 @@ func (p *transcriptPane) needBody() tea.Cmd {
 	if _, ok := p.bodies[k]; ok {
 		return nil
 	}
-	job := p.nextJob()
-	p.bodyJob = job
-	path, c, th, style := p.path, p.c, p.c.Theme, p.c.glamourStyle()
+	if p.bodyCtx == nil {
+		p.bodyCtx = p.begin(kindBodies)
+	}
+	ctx, job, session, r := p.bodyCtx, p.nextJob(), p.session, p.reader
+	c, th, style := p.c, p.c.Theme, p.c.glamourStyle()
 	return func() tea.Msg {
-		f, err := os.Open(path)
+		b, err := r.Body(ctx, entry)
 		if err != nil {
-			return bodyMsg{job: job, key: k, text: th.Error.Render(err.Error())}
+			return bodyMsg{job: job, session: session, key: k, text: th.Error.Render(err.Error())}
 		}
-		defer f.Close()
-		b, err := transcript.ReadBody(f, entry)
-		if err != nil {
-			return bodyMsg{job: job, key: k, text: th.Error.Render(err.Error())}
-		}
-		return bodyMsg{job: job, key: k, text: renderEntry(c, th, style, b, entry, k.width)}
+		return bodyMsg{job: job, session: session, key: k, text: renderEntry(c, th, style, b, entry, k.width)}
 	}
 }
 
