@@ -31,6 +31,9 @@ type Options struct {
 	Jobs   JobRunners
 	// Watch turns on the file watcher (live gauges); tests leave it off.
 	Watch bool
+	// Getenv reads the environment: $VISUAL and $EDITOR name the editor
+	// when the config does not. Nil reads the process's environment.
+	Getenv func(string) string
 }
 
 type screen int
@@ -91,11 +94,15 @@ func New(opt Options) *App {
 	if opt.Config.UI.Theme == "" {
 		opt.Config = store.DefaultConfig()
 	}
+	if opt.Getenv == nil {
+		opt.Getenv = store.OSEnv().Getenv
+	}
 	themeName := opt.Config.UI.Theme
 	if opt.Theme != "" && opt.Theme != "auto" {
 		themeName = opt.Theme
 	}
-	c := &Common{Keys: DefaultKeyMap(), Help: help.New(), ThemeName: themeName, Now: opt.Now, Config: opt.Config, Tick: tea.Tick}
+	c := &Common{Keys: DefaultKeyMap(), Help: help.New(), ThemeName: themeName, Now: opt.Now, Config: opt.Config, Tick: tea.Tick,
+		Editor: chooseEditor(opt.Config.UI.Editor, opt.Getenv)}
 	a := &App{c: c, opt: opt}
 	a.configErr = c.Keys.Apply(opt.Config.Keys)
 	c.SetTheme(true) // until the terminal says what its background is

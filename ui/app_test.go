@@ -362,18 +362,25 @@ func TestTranscriptCopyPathLine(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestEditorCommandOpensAtTheLine(t *testing.T) {
-	t.Setenv("VISUAL", "")
-	t.Setenv("EDITOR", "vim -u NONE")
-	cmd := editorCommand("", "/x/s.jsonl", 42)
+	env := map[string]string{"EDITOR": "vim -u NONE"}
+	getenv := func(k string) string { return env[k] }
+	cmd := editorCommand(chooseEditor("", getenv), "/x/s.jsonl", 42)
 	if got := strings.Join(cmd.Args, " "); got != "vim -u NONE +42 /x/s.jsonl" {
 		t.Errorf("args = %q", got)
 	}
-	t.Setenv("VISUAL", "code")
-	if got := strings.Join(editorCommand("", "/x/s.jsonl", 7).Args, " "); got != "code --goto /x/s.jsonl:7" {
+	env["VISUAL"] = "code"
+	if got := strings.Join(editorCommand(chooseEditor("", getenv), "/x/s.jsonl", 7).Args, " "); got != "code --goto /x/s.jsonl:7" {
 		t.Errorf("VISUAL wins over EDITOR: %q", got)
 	}
-	if got := strings.Join(editorCommand("hx", "/x/s.jsonl", 7).Args, " "); got != "hx /x/s.jsonl:7" {
+	if got := strings.Join(editorCommand(chooseEditor("hx", getenv), "/x/s.jsonl", 7).Args, " "); got != "hx /x/s.jsonl:7" {
 		t.Errorf("the config wins: %q", got)
+	}
+	if got := chooseEditor("", func(string) string { return "" }); got != "nano" {
+		t.Errorf("with nothing set: %q", got)
+	}
+	// The app takes the environment from its options.
+	if a := New(Options{Workspace: &store.Workspace{}, Getenv: getenv}); a.c.Editor != "code" {
+		t.Errorf("the app chose %q", a.c.Editor)
 	}
 }
 

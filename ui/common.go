@@ -27,6 +27,9 @@ type Common struct {
 	Config store.Config
 	// ThemeName is the configured theme: auto, dark, light, ansi or none.
 	ThemeName string
+	// Editor is the command line of the editor that opens a transcript at
+	// an entry's line (chooseEditor).
+	Editor string
 	// Now is the clock, injected so tests and golden views are stable.
 	Now func() time.Time
 	// Tick is tea.Tick; tests replace it so that commands can be run to

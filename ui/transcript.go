@@ -446,7 +446,7 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Edit):
 		if e, ok := p.selectedEntry(); ok {
-			return openEditor(p.c.Config.UI.Editor, p.path, int(entries[e].Line)), true
+			return openEditor(p.c.Editor, p.path, int(entries[e].Line)), true
 		}
 	case key.Matches(msg, k.Copy):
 		if e, ok := p.selectedEntry(); ok {
