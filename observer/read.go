@@ -8,7 +8,6 @@ import (
 	"os"
 	"runtime"
 	"sync"
-	"syscall"
 
 	"clawvault-tui/store"
 	"clawvault-tui/store/transcript"
@@ -64,7 +63,8 @@ func readIncremental(ctx context.Context, fsys store.FS, path string, start int6
 	}
 	res.BytesRead = res.NextOffset - start
 	// What was read is only sound if the file is still the one opened, at
-	// least as long as it was.
+	// least as long as it was. os.SameFile asks the system (device and
+	// inode; volume and file index on Windows).
 	after, err := f.Stat()
 	if err != nil {
 		return res, err
@@ -72,7 +72,7 @@ func readIncremental(ctx context.Context, fsys store.FS, path string, start int6
 	if after.Size() < end {
 		return res, fmt.Errorf("%w: it shrank from %d to %d bytes during the read", errTranscriptChanged, end, after.Size())
 	}
-	if cur, err := fsys.Stat(path); err != nil || !sameFile(cur, fi) {
+	if cur, err := fsys.Stat(path); err != nil || !os.SameFile(cur, fi) {
 		return res, fmt.Errorf("%w: %s was replaced during the read", errTranscriptChanged, path)
 	}
 	return res, nil
@@ -281,13 +281,4 @@ func isBlankOrValidJSON(line []byte) bool {
 		}
 	}
 	return true
-}
-
-func sameFile(a, b os.FileInfo) bool {
-	sa, okA := a.Sys().(*syscall.Stat_t)
-	sb, okB := b.Sys().(*syscall.Stat_t)
-	if !okA || !okB {
-		return os.SameFile(a, b)
-	}
-	return sa.Ino == sb.Ino && sa.Dev == sb.Dev
 }

@@ -11,6 +11,7 @@ import (
 
 	"clawvault-tui/model"
 	"clawvault-tui/store"
+	"clawvault-tui/store/fileid"
 )
 
 // ApplyOptions steer applying a retention plan.
@@ -68,7 +69,7 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 		StateDir: plan.StateDir, Vault: plan.Vault, ArchiveDir: dir,
 		Stores: []model.ManifestStore{}, Moves: []model.ManifestMove{}, CreatedDirs: []string{},
 	}
-	want := map[string]store.FileIdentity{}
+	want := map[string]fileid.ID{}
 	for _, mp := range plan.Maintenance {
 		removed := removedKeys(mp)
 		if len(removed) > 0 {
@@ -82,7 +83,7 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 				Plan: "maintenance", Step: string(f.Step), Agent: mp.Agent, Key: f.Key, From: f.Path,
 				To: filepath.Join(dir, mp.Agent, f.Name), Size: f.Size, ModTime: f.ModTime.UTC().Format(time.RFC3339Nano), Inode: f.Inode,
 			})
-			want[f.Path] = store.FileIdentity{Size: f.Size, ModTime: f.ModTime, Inode: f.Inode}
+			want[f.Path] = fileid.ID{Size: f.Size, ModTime: f.ModTime, Inode: f.Inode}
 		}
 	}
 	if plan.Ledger != nil {
@@ -95,7 +96,7 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 				Plan: "ledger", Step: "archive", From: from, To: filepath.Join(plan.Vault, filepath.FromSlash(mv.TargetRel)),
 				Size: mv.Size, ModTime: mv.ModTime.UTC().Format(time.RFC3339Nano), Inode: mv.Inode,
 			})
-			want[from] = store.FileIdentity{Size: mv.Size, ModTime: mv.ModTime, Inode: mv.Inode}
+			want[from] = fileid.ID{Size: mv.Size, ModTime: mv.ModTime, Inode: mv.Inode}
 		}
 	}
 	if len(man.Stores) == 0 && len(man.Moves) == 0 {
@@ -316,12 +317,12 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 	var back []int // moves to put back
 	for i, mv := range man.Moves {
 		mt, _ := time.Parse(time.RFC3339Nano, mv.ModTime)
-		archived := store.CheckUnchanged(m, mv.To, store.FileIdentity{Size: mv.Size, ModTime: mt})
+		archived := store.CheckUnchanged(m, mv.To, fileid.ID{Size: mv.Size, ModTime: mt})
 		_, fromErr := m.Lstat(mv.From)
 		switch {
 		case archived == nil && errors.Is(fromErr, fs.ErrNotExist):
 			back = append(back, i)
-		case fromErr == nil && !mv.Done && store.CheckUnchanged(m, mv.From, store.FileIdentity{Size: mv.Size, ModTime: mt}) == nil:
+		case fromErr == nil && !mv.Done && store.CheckUnchanged(m, mv.From, fileid.ID{Size: mv.Size, ModTime: mt}) == nil:
 			// Never moved (the apply stopped before it, or crashed between
 			// the link and the unlink): nothing to put back.
 			if archived == nil && store.SameFile(m, mv.From, mv.To) {

@@ -7,10 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
-	"time"
 
 	"clawvault-tui/store"
+	"clawvault-tui/store/fileid"
 )
 
 // vaultFiles is a sweep's view of the vault's Markdown files: each is read
@@ -24,22 +23,13 @@ type vaultFiles struct {
 	order []string // first-change order: the order of the writes
 }
 
-type fileStamp struct {
-	exists bool
-	size   int64
-	mtime  time.Time
-	inode  uint64
-}
-
-func stampOf(fi fs.FileInfo, err error) fileStamp {
+// stampOf is the identity of a stat's file, the zero ID (no file) when
+// the stat failed.
+func stampOf(fi fs.FileInfo, err error) fileid.ID {
 	if err != nil {
-		return fileStamp{}
+		return fileid.ID{}
 	}
-	st := fileStamp{exists: true, size: fi.Size(), mtime: fi.ModTime()}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.inode = sys.Ino
-	}
-	return st
+	return fileid.Of(fi)
 }
 
 // fileOp changes a file's content; exists is false for a file that does
@@ -49,7 +39,7 @@ type fileOp func(content []byte, exists bool) ([]byte, bool)
 
 type vaultFile struct {
 	path    string
-	stamp   fileStamp // of the version read
+	stamp   fileid.ID // of the version read
 	base    []byte
 	content []byte
 	exists  bool
@@ -79,7 +69,7 @@ func (v *vaultFiles) get(path string) (*vaultFile, error) {
 func (f *vaultFile) load(fsys store.FS) error {
 	fi, err := fsys.Stat(f.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		f.stamp, f.base, f.content, f.exists = fileStamp{}, nil, nil, false
+		f.stamp, f.base, f.content, f.exists = fileid.ID{}, nil, nil, false
 		return nil
 	}
 	if err != nil {
@@ -167,7 +157,7 @@ func (v *vaultFiles) commitFile(w store.WriteFS, path string) (replayed bool, er
 	f := v.files[path]
 	f.materialize()
 	now := stampOf(v.fsys.Stat(path))
-	if now != f.stamp {
+	if !now.Same(f.stamp) {
 		fresh := &vaultFile{path: path}
 		if err := fresh.load(v.fsys); err != nil {
 			return false, err

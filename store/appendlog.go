@@ -9,7 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"clawvault-tui/store/fileid"
 )
 
 // PendingAppend is an append to a log file (ClawVault's raw ledger) made
@@ -26,7 +27,7 @@ type PendingAppend struct {
 
 	tmp      TempFile
 	buf      *bufio.Writer
-	base     appendStamp // the log as copied into tmp
+	base     fileid.ID // the log as copied into tmp (zero: there was none)
 	appended int64
 	crc      uint32 // CRC-32C of the appended bytes
 }
@@ -39,26 +40,17 @@ type AppendMark struct {
 	crc      uint32
 }
 
-type appendStamp struct {
-	exists bool
-	size   int64
-	inode  uint64
-	mtime  int64
-}
-
-func stampFile(fsys FS, path string) (appendStamp, error) {
+// stampFile is the identity of the file at path, the zero ID when there
+// is none.
+func stampFile(fsys FS, path string) (fileid.ID, error) {
 	fi, err := fsys.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return appendStamp{}, nil
+		return fileid.ID{}, nil
 	}
 	if err != nil {
-		return appendStamp{}, err
+		return fileid.ID{}, err
 	}
-	st := appendStamp{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.inode = sys.Ino
-	}
-	return st, nil
+	return fileid.Of(fi), nil
 }
 
 // BeginAppend starts an append to path (which may not exist yet).
@@ -77,21 +69,21 @@ func BeginAppend(w WriteFS, fsys FS, path string) (*PendingAppend, error) {
 }
 
 // copyBase creates a temp file holding the log's current content.
-func (a *PendingAppend) copyBase() (TempFile, appendStamp, error) {
+func (a *PendingAppend) copyBase() (TempFile, fileid.ID, error) {
 	tmp, err := a.w.CreateTemp(filepath.Dir(a.path), "."+filepath.Base(a.path)+".tmp-*")
 	if err != nil {
-		return nil, appendStamp{}, err
+		return nil, fileid.ID{}, err
 	}
-	fail := func(err error) (TempFile, appendStamp, error) {
+	fail := func(err error) (TempFile, fileid.ID, error) {
 		_ = tmp.Close()
 		_ = a.w.Remove(tmp.Name())
-		return nil, appendStamp{}, err
+		return nil, fileid.ID{}, err
 	}
 	base, err := stampFile(a.fsys, a.path)
 	if err != nil {
 		return fail(err)
 	}
-	if base.exists {
+	if base.Exists() {
 		if fi, err := a.fsys.Stat(a.path); err == nil {
 			a.perm = fi.Mode().Perm()
 		}
@@ -99,12 +91,12 @@ func (a *PendingAppend) copyBase() (TempFile, appendStamp, error) {
 		if err != nil {
 			return fail(err)
 		}
-		n, err := io.Copy(tmp, io.LimitReader(src, base.size))
+		n, err := io.Copy(tmp, io.LimitReader(src, base.Size))
 		src.Close()
 		if err != nil {
 			return fail(err)
 		}
-		if n != base.size {
+		if n != base.Size {
 			return fail(fmt.Errorf("%s shrank while it was copied", a.path))
 		}
 	}
@@ -138,7 +130,7 @@ func (a *PendingAppend) Rollback(m AppendMark) error {
 	if !ok {
 		return fmt.Errorf("cannot roll back an append to %s: its temp file cannot be truncated", a.path)
 	}
-	end := a.base.size + m.appended
+	end := a.base.Size + m.appended
 	if err := t.Truncate(end); err != nil {
 		return err
 	}
@@ -156,7 +148,7 @@ func (a *PendingAppend) Appended() int64 { return a.appended }
 // (offset, length, CRC-32C of the bytes): what a journal records to tell,
 // after a crash, whether the commit happened. Call it after Prepare.
 func (a *PendingAppend) Region() (offset, length int64, crc uint32) {
-	return a.base.size, a.appended, a.crc
+	return a.base.Size, a.appended, a.crc
 }
 
 // Prepare flushes and syncs the temp file; if the log changed since it was
@@ -170,7 +162,7 @@ func (a *PendingAppend) Prepare() error {
 	if err != nil {
 		return err
 	}
-	if now != a.base {
+	if !now.Same(a.base) {
 		if err := a.rebuild(); err != nil {
 			return err
 		}
@@ -191,7 +183,7 @@ func (a *PendingAppend) rebuild() error {
 	}
 	src, err := a.fsys.Open(old.Name())
 	if err == nil {
-		_, err = io.Copy(tmp, io.NewSectionReader(src, a.base.size, a.appended))
+		_, err = io.Copy(tmp, io.NewSectionReader(src, a.base.Size, a.appended))
 		src.Close()
 	}
 	_ = old.Close()

@@ -13,10 +13,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/fileid"
 	"clawvault-tui/store/jsonscan"
 )
 
@@ -203,10 +203,8 @@ func ReadSessionStoreFile(fsys FS, path string) (*SessionStoreFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
-	sf.Exists, sf.Data, sf.Size, sf.ModTime, sf.Mode = true, data, fi.Size(), fi.ModTime(), fi.Mode().Perm()
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		sf.Inode = st.Ino
-	}
+	id := fileid.Of(fi)
+	sf.Exists, sf.Data, sf.Size, sf.ModTime, sf.Inode, sf.Mode = true, data, id.Size, id.ModTime, id.Inode, fi.Mode().Perm()
 	sf.SHA256 = SHA256Hex(data)
 	return sf, nil
 }

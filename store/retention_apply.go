@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/fileid"
 )
 
 // MoveFS is what applying and undoing a retention plan needs besides an
@@ -50,16 +51,10 @@ func (osMover) Chtimes(name string, atime, mtime time.Time) error {
 }
 func (osMover) RemoveDir(name string) error { return syscall.Rmdir(name) }
 
-// FileIdentity is what tells a file from a changed one: size, mtime, inode.
-type FileIdentity struct {
-	Size    int64
-	ModTime time.Time
-	Inode   uint64
-}
-
 // CheckUnchanged says, in a sentence, how path differs from what a plan
-// saw, or nil when it is the same regular file.
-func CheckUnchanged(m MoveFS, path string, want FileIdentity) error {
+// saw, or nil when it is the same regular file. A want without a device
+// or inode (a manifest's record) is checked on size and mtime.
+func CheckUnchanged(m MoveFS, path string, want fileid.ID) error {
 	fi, err := m.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s is gone since the plan was made", path)
@@ -70,11 +65,7 @@ func CheckUnchanged(m MoveFS, path string, want FileIdentity) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is no longer a regular file", path)
 	}
-	got := FileIdentity{Size: fi.Size(), ModTime: fi.ModTime()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		got.Inode = st.Ino
-	}
-	if got.Size != want.Size || !got.ModTime.Equal(want.ModTime) || want.Inode != 0 && got.Inode != want.Inode {
+	if got := fileid.Of(fi); !got.Same(want) {
 		return fmt.Errorf("%s changed since the plan was made (%d bytes, modified %s; the plan saw %d bytes, modified %s)",
 			path, got.Size, model.FormatISOTime(got.ModTime), want.Size, model.FormatISOTime(want.ModTime))
 	}

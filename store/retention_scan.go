@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/fileid"
 	"clawvault-tui/store/jsonscan"
 	"clawvault-tui/store/transcript"
 )
@@ -233,9 +233,6 @@ func ledgerFile(e fs.DirEntry, rel, date string, loc model.LedgerLocation) (mode
 	if err != nil {
 		return model.LedgerFile{}, false // vanished since the listing
 	}
-	lf := model.LedgerFile{Date: date, Rel: rel, Location: loc, Size: fi.Size(), ModTime: fi.ModTime()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		lf.Inode = st.Ino
-	}
-	return lf, true
+	id := fileid.Of(fi)
+	return model.LedgerFile{Date: date, Rel: rel, Location: loc, Size: id.Size, ModTime: id.ModTime, Inode: id.Inode}, true
 }

@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"syscall"
 	"time"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/fileid"
 )
 
 // Snapshot is one stat-only look at the whole workspace: every agent's
@@ -152,11 +152,8 @@ func listDir(ctx context.Context, fsys FS, dir string, followLinks bool) ([]mode
 }
 
 func dirFile(fi fs.FileInfo) model.DirFile {
-	df := model.DirFile{Name: fi.Name(), IsFile: fi.Mode().IsRegular(), Size: fi.Size(), ModTime: fi.ModTime()}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		df.Inode = sys.Ino
-	}
-	return df
+	id := fileid.Of(fi)
+	return model.DirFile{Name: fi.Name(), IsFile: fi.Mode().IsRegular(), Size: id.Size, ModTime: id.ModTime, Inode: id.Inode}
 }
 
 // Rediagnose recomputes the diagnosis of row i, after deep facts were added.

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"syscall"
-	"time"
+
+	"clawvault-tui/store/fileid"
 )
 
 // Cache keeps the indexes of opened transcripts, keyed by path and
-// validated by size, mtime and inode. A transcript that only grew since it
-// was indexed is extended from where its index stopped.
+// validated by the file's identity (device, inode, size, mtime). A
+// transcript that only grew since it was indexed (same device and inode)
+// is extended from where its index stopped.
 type Cache struct {
 	mu      sync.Mutex
 	entries map[string]*Index
@@ -29,29 +30,6 @@ func NewCache() *Cache {
 	return &Cache{entries: map[string]*Index{}}
 }
 
-// FileStat is the identity of a file version.
-type FileStat struct {
-	Size    int64
-	ModTime time.Time
-	Inode   uint64
-}
-
-// StatFile stats path (following symlinks) for the cache key.
-func StatFile(path string) (FileStat, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return FileStat{}, err
-	}
-	if !fi.Mode().IsRegular() {
-		return FileStat{}, fmt.Errorf("%s is not a regular file", path)
-	}
-	st := FileStat{Size: fi.Size(), ModTime: fi.ModTime()}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.Inode = sys.Ino
-	}
-	return st, nil
-}
-
 // Open returns the index of the transcript at path: from the cache when the
 // file is unchanged, extended when it only grew, built otherwise.
 func (c *Cache) Open(ctx context.Context, path string, opt Options) (*Index, error) {
@@ -67,10 +45,7 @@ func (c *Cache) Open(ctx context.Context, path string, opt Options) (*Index, err
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	st := FileStat{Size: fi.Size(), ModTime: fi.ModTime()}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.Inode = sys.Ino
-	}
+	id := fileid.Of(fi)
 
 	c.mu.Lock()
 	prev := c.entries[path]
@@ -78,20 +53,20 @@ func (c *Cache) Open(ctx context.Context, path string, opt Options) (*Index, err
 
 	var ix *Index
 	switch {
-	case prev != nil && prev.Inode == st.Inode && prev.Size == st.Size && prev.ModTime.Equal(st.ModTime):
+	case prev != nil && prev.file.Same(id):
 		c.count(func(s *CacheStats) { s.Hits++ })
 		return prev, nil
-	case prev != nil && prev.Inode == st.Inode && st.Size >= prev.End && prev.unchangedBefore(f):
-		ix, err = prev.extend(ctx, f, st.Size, opt)
+	case prev != nil && prev.file.SameFile(id) && id.Size >= prev.End && prev.unchangedBefore(f):
+		ix, err = prev.extend(ctx, f, id.Size, opt)
 		c.count(func(s *CacheStats) { s.Extends++ })
 	default:
-		ix, err = Build(ctx, path, f, st.Size, opt)
+		ix, err = Build(ctx, path, f, id.Size, opt)
 		c.count(func(s *CacheStats) { s.Builds++ })
 	}
 	if err != nil {
 		return nil, err
 	}
-	ix.ModTime, ix.Inode = st.ModTime, st.Inode
+	ix.file = id
 	c.mu.Lock()
 	c.entries[path] = ix
 	c.mu.Unlock()

@@ -14,19 +14,19 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
-	"time"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/fileid"
 	"clawvault-tui/store/jsonscan"
 )
 
 // Index is the line index of one transcript: where every line is, what the
 // tree needs from it, and nothing of the bodies.
 type Index struct {
-	Path    string
-	Size    int64 // the file size this index covers
-	ModTime time.Time
-	Inode   uint64
+	Path string
+	Size int64 // the file size this index covers
+	// file is the identity of the file version indexed (set by Cache.Open).
+	file fileid.ID
 
 	// End is the offset just past the last newline: an extension resumes here.
 	End int64
