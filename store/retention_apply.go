@@ -14,6 +14,7 @@ import (
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/fileid"
+	"clawvault-tui/store/lockfile"
 )
 
 // MoveFS is what applying and undoing a retention plan needs besides an
@@ -258,8 +259,7 @@ func lockOwner(m MoveFS, lock string) (int, bool) {
 	if err != nil || pid <= 0 {
 		return 0, false
 	}
-	err = syscall.Kill(pid, 0)
-	return pid, err == nil || errors.Is(err, syscall.EPERM)
+	return pid, lockfile.ProcessAlive(pid)
 }
 
 // WriteManifest writes a retention manifest atomically.

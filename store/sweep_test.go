@@ -16,7 +16,7 @@ func TestLockVault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// flock is per open file: a second claim, even from this process, is busy.
+	// The lock belongs to an open file: a second claim, even from this process, is busy.
 	_, err = LockVault(vault, CurrentOwner("second", time.Now()))
 	var busy *BusyError
 	if !errors.As(err, &busy) || busy.Owner.PID != os.Getpid() || !strings.Contains(err.Error(), "is busy") ||
@@ -36,7 +36,7 @@ func TestLockVault(t *testing.T) {
 	unlock()
 }
 
-// A lock file left by a process that died holds no flock: it is taken over.
+// A lock file left by a process that died holds no lock: it is taken over.
 func TestLockVaultStaleFile(t *testing.T) {
 	vault := t.TempDir()
 	os.MkdirAll(filepath.Dir(SweepLockFile(vault)), 0o755)
