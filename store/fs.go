@@ -69,14 +69,7 @@ func (osWriter) CreateTemp(dir, pattern string) (TempFile, error) { return os.Cr
 func (osWriter) Rename(oldpath, newpath string) error             { return os.Rename(oldpath, newpath) }
 func (osWriter) Remove(name string) error                         { return os.Remove(name) }
 func (osWriter) Stat(name string) (fs.FileInfo, error)            { return os.Stat(name) }
-func (osWriter) SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
+func (osWriter) SyncDir(dir string) error                         { return syncDir(dir) }
 
 // WriteFileAtomic replaces path with data so that a reader sees either the
 // old file or the new one, never a torn mix: a temp file in the same folder,

@@ -87,7 +87,7 @@ func MoveFile(m MoveFS, src, dst string) error {
 	case err == nil:
 	case errors.Is(err, fs.ErrExist):
 		return fmt.Errorf("%s already exists; nothing was moved over it", dst)
-	case errors.Is(err, syscall.EXDEV):
+	case crossDevice(err):
 		if err := copyFile(m, src, dst); err != nil {
 			return err
 		}
