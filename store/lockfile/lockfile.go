@@ -14,6 +14,7 @@ package lockfile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -28,12 +29,8 @@ func Lock(path string) (release func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := openLocked(path, 0o600, true)
 	if err != nil {
-		return nil, err
-	}
-	if err := lock(f, true); err != nil {
-		f.Close()
 		return nil, err
 	}
 	return func() {
@@ -56,12 +53,8 @@ type Held struct {
 // lock on a file nobody else will see.
 func TryLock(path string) (*Held, error) {
 	for attempt := 0; ; attempt++ {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := openLocked(path, 0o644, false)
 		if err != nil {
-			return nil, err
-		}
-		if err := lock(f, false); err != nil {
-			f.Close()
 			return nil, err
 		}
 		held, err1 := f.Stat()
@@ -74,6 +67,19 @@ func TryLock(path string) (*Held, error) {
 			return nil, errors.New("it keeps being replaced by another process")
 		}
 	}
+}
+
+// openLocked opens path (creating it with perm) and locks it.
+func openLocked(path string, perm fs.FileMode, wait bool) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, perm)
+	if err != nil {
+		return nil, err
+	}
+	if err := lock(f, wait); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // Write replaces the lock file's content with data, and syncs it.
