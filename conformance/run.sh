@@ -3,7 +3,7 @@
 # and OpenClaw 2026.4.12 into a temp folder, never into the repo; run them on
 # the demo workspace and on transcripts pi writes itself; then compare
 # clawvault-tui against those fresh outputs. `conformance/run.sh --update` also copies them over the
-# goldens in testdata/conformance/ that `make test` compares against.
+# goldens in cli/testdata/conformance/ that `make test` compares against.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 update=false
@@ -115,22 +115,23 @@ cat >"$out/meta.json" <<META
 META
 
 echo "comparing clawvault-tui with the fresh reference outputs …"
-(cd "$repo" && CONFORMANCE_DIR="$out" go test -count=1 -run 'Conformance' .)
+(cd "$repo" && CONFORMANCE_DIR="$out" go test -count=1 -run 'Conformance' ./cli)
 
 if $update; then
-  rm -rf "$repo/testdata/conformance"
-  mkdir -p "$repo/testdata"
-  cp -r "$out" "$repo/testdata/conformance"
-  echo "goldens updated in testdata/conformance"
+  goldens="$repo/cli/testdata/conformance"
+  rm -rf "$goldens"
+  mkdir -p "$(dirname "$goldens")"
+  cp -r "$out" "$goldens"
+  echo "goldens updated in cli/testdata/conformance"
 else
   # pi invents new random ids on every run, so only ClawVault's and
   # OpenClaw's outputs are expected to match the committed goldens byte for
   # byte (OpenClaw's enforce.json holds the size of its own lock file, whose
   # pid varies: it is compared apart).
   for ref in clawvault clawvault-sweep openclaw; do
-    if ! diff -r -q -x enforce.json "$out/$ref" "$repo/testdata/conformance/$ref" >/dev/null 2>&1; then
-      echo "note: the fresh $ref outputs differ from testdata/conformance/$ref:"
-      diff -r -x enforce.json "$out/$ref" "$repo/testdata/conformance/$ref" || true
+    if ! diff -r -q -x enforce.json "$out/$ref" "$repo/cli/testdata/conformance/$ref" >/dev/null 2>&1; then
+      echo "note: the fresh $ref outputs differ from cli/testdata/conformance/$ref:"
+      diff -r -x enforce.json "$out/$ref" "$repo/cli/testdata/conformance/$ref" || true
       echo "      run conformance/run.sh --update to refresh the goldens"
     fi
   done

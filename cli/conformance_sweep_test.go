@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func conformanceNow(t *testing.T) time.Time {
 // transcripts and a sessions.json with their rows.
 func sweepFixture(t *testing.T, demoSessions, to string) {
 	t.Helper()
-	list, err := os.ReadFile(filepath.Join("conformance", "sweep-sessions.txt"))
+	list, err := os.ReadFile(filepath.Join("..", "conformance", "sweep-sessions.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = Run(args, &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -89,7 +89,7 @@ func TestStatusDeepFindsContentFacts(t *testing.T) {
 }
 
 func TestTreeJSONContract(t *testing.T) {
-	out, errOut, code := runCLI(t, "tree", filepath.Join("store", "transcript", "testdata", "spec-branch.jsonl"), "--json")
+	out, errOut, code := runCLI(t, "tree", filepath.Join("..", "store", "transcript", "testdata", "spec-branch.jsonl"), "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -111,7 +111,7 @@ func TestConformanceClawVaultDryRun(t *testing.T) {
 			}
 			var stdout, stderr bytes.Buffer
 			args := append([]string{"observe", "--dry-run", "-v", vault}, flags...)
-			if code := run(args, &stdout, &stderr); code != 0 {
+			if code := Run(args, &stdout, &stderr); code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr.String())
 			}
 			if got := stdout.String(); got != string(want) {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -197,7 +197,7 @@ func TestRetentionErrors(t *testing.T) {
 
 // The README's retention examples run as written on a fresh demo.
 func TestREADMERetentionExamples(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

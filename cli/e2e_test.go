@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -68,7 +68,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "clawvault-tui")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "clawvault-tui").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	ws := filepath.Join(dir, "ws")
