@@ -87,6 +87,9 @@ func TestMain(m *testing.M) {
 	if confDemoDir != "" {
 		os.RemoveAll(filepath.Dir(confDemoDir))
 	}
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
 	os.Exit(code)
 }
 

@@ -3,10 +3,12 @@ package cli
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -59,27 +61,58 @@ func (tm *terminal) waitText(text string) string {
 	return tm.waitFor(fmt.Sprintf("%q", text), func(s string) bool { return strings.Contains(s, text) })
 }
 
-func TestEndToEnd(t *testing.T) {
+// startTerminal runs command in a new tmux server of its own, width×height.
+func startTerminal(t *testing.T, command string, width, height int) *terminal {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
 	if testing.Short() {
 		t.Skip("end-to-end flows are not short")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "clawvault-tui")
-	if out, err := exec.Command("go", "build", "-o", bin, "clawvault-tui").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	tm := &terminal{t: t, socket: fmt.Sprintf("cvtui-e2e-%d", rand.Int64())}
+	t.Cleanup(func() { exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	tm.tmux("new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), command)
+	return tm
+}
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+// builtBinary builds clawvault-tui once per test binary, for the tests that
+// run it as a process; TestMain removes it.
+func builtBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "cvtui-bin-"); binErr != nil {
+			return
+		}
+		if out, err := exec.Command("go", "build", "-o", binDir, "clawvault-tui").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("build: %v", binErr)
 	}
+	return filepath.Join(binDir, "clawvault-tui")
+}
+
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end flows are not short")
+	}
+	dir := t.TempDir()
+	bin := builtBinary(t)
 	ws := filepath.Join(dir, "ws")
 	if out, err := exec.Command(bin, "demo", ws, "--now", "2026-11-21T12:00:00Z").CombinedOutput(); err != nil {
 		t.Fatalf("demo: %v\n%s", err, out)
 	}
-	tm := &terminal{t: t, socket: fmt.Sprintf("cvtui-e2e-%d", rand.Int64())}
-	t.Cleanup(func() { exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 	command := fmt.Sprintf("env XDG_CONFIG_HOME=%s TERM=xterm-256color %s --state-dir %s -v %s; echo EXIT:$?; sleep 60",
 		filepath.Join(dir, "config"), bin, filepath.Join(ws, "state"), filepath.Join(ws, "vault"))
-	tm.tmux("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", command)
+	tm := startTerminal(t, command, 100, 30)
 
 	t.Run("find the 14 MB main session and read its diagnosis", func(t *testing.T) {
 		tm.t = t

@@ -1,95 +1,60 @@
-// Package cli is clawvault-tui's command line: one file per command, each
-// with its JSON document types and its text renderer.
+// Package cli is clawvault-tui's command line, on cobra with fang's help,
+// errors, version, completions and man page. Each command has its own
+// file, with its JSON document types and its text renderer beside it;
+// this one holds what they share: the flags every command takes, the
+// workspace they resolve, JSON output and exit codes.
 package cli
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
+
+	"charm.land/fang/v2"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"clawvault-tui/store"
 )
 
-const usage = `clawvault-tui: inspect OpenClaw sessions and ClawVault memory
-
-Usage:
-  clawvault-tui [flags]                      open the terminal UI (--demo: on a generated demo workspace)
-  clawvault-tui status [--deep] [--json]     one row per session: size, cursor, pending, threshold, diagnosis
-  clawvault-tui tree [--json] FILE|SESSION   the entry tree of a transcript
-  clawvault-tui observe --dry-run [--json]   what the next observation sweep would take (ClawVault's lines)
-  clawvault-tui retention [--dry-run|--apply] what session maintenance, transcript retention and the
-                                             ledger archive would remove; --apply moves it (never deletes)
-  clawvault-tui retention --undo MANIFEST    put back everything an apply moved
-  clawvault-tui search [--json] QUERY        search all memory: path:line, score, snippet
-                                             (--limit N, --reindex, --transcripts; words, "phrases",
-                                             -word, word*, path:, type:, i>=0.8, c<0.5)
-  clawvault-tui demo DIR [--scale N] [--seed S]
-                                             write a demo workspace: DIR/state and DIR/vault
-  clawvault-tui config [--path]              print the config file's defaults (or where it lives)
-
-Flags on every command:
-  --state-dir DIR     OpenClaw state dir (else $OPENCLAW_STATE_DIR, ~/.openclaw, ~/.clawdbot)
-  --profile NAME      use ~/.openclaw-NAME
-  --agent ID          one agent only      --all-agents   every agent
-  --sessions-dir DIR  one bare folder of transcripts, as ClawVault's flag
-  -v, --vault DIR     ClawVault vault (else $CLAWVAULT_PATH, then walk up from here)
-  --json              machine output on stdout
-`
-
-// exitError carries an exit code other than 1.
-type exitError struct {
-	code int
-	err  error
+// Run executes one command line and returns the process's exit code: 0,
+// 1 for a failure, 2 for a usage error, or a command's own (75 when the
+// vault is busy, 130 when a sweep is interrupted).
+func Run(args []string, stdout, stderr io.Writer) int {
+	a := &app{stdout: stdout, stderr: stderr, args: args}
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := fang.Execute(context.Background(), root,
+		fang.WithVersion(version(debug.ReadBuildInfo())),
+		fang.WithErrorHandler(a.printError))
+	return exitCode(err)
 }
 
-func (e exitError) Error() string { return e.err.Error() }
+// app is one run of the command line: where output goes, and the flags
+// every command shares.
+type app struct {
+	stdout, stderr io.Writer
+	args           []string // as typed, to name the sweep's owner in the vault's lock
+	common         commonFlags
+}
 
-// Run executes one command line and returns the exit code.
-func Run(args []string, stdout, stderr io.Writer) int {
-	cmd := ""
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
-	}
-	var err error
-	switch cmd {
-	case "":
-		err = cmdTUI(args, stdout, stderr)
-	case "status":
-		err = cmdStatus(args, stdout)
-	case "tree":
-		err = cmdTree(args, stdout)
-	case "observe":
-		err = cmdObserve(args, stdout, stderr)
-	case "retention":
-		err = cmdRetention(args, stdout)
-	case "search":
-		err = cmdSearch(args, stdout, stderr)
-	case "demo":
-		err = cmdDemo(args, stdout)
-	case "config":
-		err = cmdConfig(args, stdout)
-	case "help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "clawvault-tui: unknown command %q; run `clawvault-tui help` for the commands\n", cmd)
-		return 2
-	}
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	fmt.Fprintf(stderr, "clawvault-tui: %v\n", err)
-	var ee exitError
-	if errors.As(err, &ee) {
-		return ee.code
-	}
-	return 1
+// rootCommand is the TUI's command, with every other command below it.
+func (a *app) rootCommand() *cobra.Command {
+	root := a.tuiCommand()
+	a.common.register(root.PersistentFlags())
+	_ = root.RegisterFlagCompletionFunc("agent", a.completeAgents)
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(a.statusCommand(), a.treeCommand(), a.observeCommand(), a.retentionCommand(),
+		a.searchCommand(), a.demoCommand(), a.configCommand())
+	return root
 }
 
 // commonFlags are accepted by every command.
@@ -98,19 +63,37 @@ type commonFlags struct {
 	json   bool
 }
 
-func (c *commonFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.locate.StateDir, "state-dir", "", "OpenClaw state dir")
-	fs.StringVar(&c.locate.Profile, "profile", "", "OpenClaw profile (~/.openclaw-NAME)")
-	fs.StringVar(&c.locate.Agent, "agent", "", "agent id")
+func (c *commonFlags) register(fs *pflag.FlagSet) {
+	// fang capitalises the first word of each usage, so none starts with
+	// OpenClaw or ClawVault.
+	fs.StringVar(&c.locate.StateDir, "state-dir", "", "the OpenClaw state dir DIR (else $OPENCLAW_STATE_DIR, ~/.openclaw, ~/.clawdbot)")
+	fs.StringVar(&c.locate.Profile, "profile", "", "use the OpenClaw profile ~/.openclaw-NAME")
+	fs.StringVar(&c.locate.Agent, "agent", "", "one agent only, by its ID")
 	fs.BoolVar(&c.locate.AllAgents, "all-agents", false, "every agent")
-	fs.StringVar(&c.locate.SessionsDir, "sessions-dir", "", "one folder of transcripts")
-	fs.StringVar(&c.locate.Vault, "vault", "", "ClawVault vault")
-	fs.StringVar(&c.locate.Vault, "v", "", "ClawVault vault (shorthand)")
+	fs.StringVar(&c.locate.SessionsDir, "sessions-dir", "", "one bare folder of transcripts DIR, as ClawVault's flag")
+	fs.StringVarP(&c.locate.Vault, "vault", "v", "", "the ClawVault vault DIR (else $CLAWVAULT_PATH, then walk up from here)")
 	fs.BoolVar(&c.json, "json", false, "machine output on stdout")
+	for _, dir := range []string{"state-dir", "sessions-dir", "vault"} {
+		_ = cobra.MarkFlagDirname(fs, dir)
+	}
 }
 
-// locate resolves the workspace for a command and says, in one sentence,
-// when there is nothing to look at.
+// completeAgents offers the agent ids of the workspace the other flags
+// point at, for --agent.
+func (a *app) completeAgents(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	ws, err := store.Locate(store.OSEnv(), a.common.locate)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var ids []cobra.Completion
+	for _, ag := range ws.Agents {
+		ids = append(ids, ag.ID)
+	}
+	return ids, cobra.ShellCompDirectiveNoFileComp
+}
+
+// workspace resolves the workspace for a command and says, in one
+// sentence, when there is nothing to look at.
 func (c *commonFlags) workspace() (*store.Workspace, error) {
 	ws, err := store.Locate(store.OSEnv(), c.locate)
 	if err != nil {
@@ -126,26 +109,135 @@ func (c *commonFlags) workspace() (*store.Workspace, error) {
 	return ws, nil
 }
 
-// parseFlags parses flags placed anywhere among the positional arguments
-// (`tree FILE --json` as well as `tree --json FILE`).
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	fs.SetOutput(io.Discard)
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, exitError{2, fmt.Errorf("%v (see clawvault-tui help)", err)}
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		if args[0] == "--" {
-			return append(positional, args[1:]...), nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
+// exitError carries an exit code other than 1.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+
+func usageError(format string, args ...any) error {
+	return exitError{2, fmt.Errorf(format, args...)}
+}
+
+// exitCode is the process's exit code for what a command returned.
+func exitCode(err error) int {
+	var ee exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	case isCobraUsageError(err):
+		return 2
 	}
+	return 1
+}
+
+// isCobraUsageError recognises the argument errors of the commands cobra
+// adds (completion, help), which come as plain errors.
+func isCobraUsageError(err error) bool {
+	for _, prefix := range []string{"unknown command", "invalid argument", "accepts ", "requires at least"} {
+		if strings.HasPrefix(err.Error(), prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagError turns pflag's errors into one sentence that says where the
+// flags are listed, with exit code 2.
+func flagError(c *cobra.Command, err error) error {
+	var notExist *pflag.NotExistError
+	var invalid *pflag.InvalidValueError
+	var required *pflag.ValueRequiredError
+	switch {
+	case errors.As(err, &notExist):
+		name := "--" + notExist.GetSpecifiedName()
+		if group := notExist.GetSpecifiedShortnames(); group != "" {
+			if c.Flags().Lookup(group) != nil {
+				return usageError("-%s: long flags take two dashes: --%s", group, group)
+			}
+			name = "-" + notExist.GetSpecifiedName()
+		}
+		err = fmt.Errorf("flag provided but not defined: %s", name)
+	case errors.As(err, &required) && required.GetFlag().Name == "vault" && required.GetSpecifiedShortnames() != "":
+		return usageError("-v is --vault and needs a folder; --version prints the version")
+	case errors.As(err, &invalid):
+		want := map[string]string{"int": "a whole number", "int64": "a whole number", "float64": "a number",
+			"duration": "a duration such as 30s or 5m", "bool": "true or false"}[invalid.GetFlag().Value.Type()]
+		if want == "" {
+			want = "a " + invalid.GetFlag().Value.Type()
+		}
+		err = fmt.Errorf("--%s %q: give %s", invalid.GetFlag().Name, invalid.GetValue(), want)
+	}
+	return usageError("%v (see `%s --help`)", err, c.CommandPath())
+}
+
+// printError is fang's error handler: one line, `clawvault-tui: …`, when
+// stderr is a file or a pipe (scripts and tests read it); fang's styled
+// block on a terminal.
+func (a *app) printError(w io.Writer, styles fang.Styles, err error) {
+	if f, ok := a.stderr.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
+		fmt.Fprintf(w, "clawvault-tui: %v\n", err)
+		return
+	}
+	fmt.Fprintln(w, styles.ErrorHeader.String())
+	fmt.Fprintln(w, styles.ErrorText.UnsetTransform().Render(err.Error()))
+	fmt.Fprintln(w)
+}
+
+// version is the module version and the commit the binary was built
+// from, as the Go toolchain recorded them. `go build` in a git checkout
+// records both; a build without version control information says so.
+func version(info *debug.BuildInfo, ok bool) string {
+	if !ok {
+		return "(devel), without build information"
+	}
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	v := info.Main.Version
+	commit := settings["vcs.revision"]
+	if commit == "" {
+		if v == "" || v == "(devel)" {
+			return "(devel), built without version control information (go build -buildvcs=false, or outside a git checkout)"
+		}
+		return v
+	}
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	v += ", commit " + commit
+	if t := settings["vcs.time"]; t != "" {
+		v += " of " + t
+	}
+	if settings["vcs.modified"] == "true" {
+		v += ", with uncommitted changes"
+	}
+	return v
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// noArgs is cobra.NoArgs with a usage error's exit code.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageError("%s takes no arguments, and %q is not a flag (see `%s --help`)", c.Name(), args[0], c.CommandPath())
+	}
+	return nil
 }

@@ -3,30 +3,43 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 	"clawvault-tui/store/transcript"
 )
 
-func cmdTree(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("tree", flag.ContinueOnError)
-	var common commonFlags
-	common.register(fs)
-	pos, err := parseFlags(fs, args)
-	if err != nil {
-		return err
+func (a *app) treeCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "tree FILE|SESSION",
+		Short: "The entry tree of a transcript",
+		Long: `The parsed transcript: header, entry count, leaf, roots, branch points,
+compactions, active path, the entries in the model's context, labels, name,
+malformed line numbers and a torn last line. SESSION is a session id, key,
+cursor id or unique id prefix, looked up in the workspace.`,
+		Example: `clawvault-tui tree agent:main:direct:zoe
+clawvault-tui tree ~/.openclaw/agents/main/sessions/SESSION.jsonl --json`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageError("tree takes one FILE or SESSION (a session id, key or id prefix)")
+			}
+			return nil
+		},
+		RunE: func(_ *cobra.Command, args []string) error {
+			return a.tree(args[0])
+		},
 	}
-	if len(pos) != 1 {
-		return exitError{2, fmt.Errorf("tree takes one FILE or SESSION (a session id, key or id prefix)")}
-	}
-	path, err := resolveTranscript(&common, pos[0])
+}
+
+func (a *app) tree(arg string) error {
+	path, err := resolveTranscript(&a.common, arg)
 	if err != nil {
 		return err
 	}
@@ -35,10 +48,10 @@ func cmdTree(args []string, stdout io.Writer) error {
 		return fmt.Errorf("cannot index %s: %w", path, err)
 	}
 	doc := treeJSON(ix)
-	if common.json {
-		return writeJSON(stdout, doc)
+	if a.common.json {
+		return writeJSON(a.stdout, doc)
 	}
-	return writeTreeText(stdout, ix, doc)
+	return writeTreeText(a.stdout, ix, doc)
 }
 
 // resolveTranscript takes a path, or finds a session by id, key, cursor id

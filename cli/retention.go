@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"clawvault-tui/model"
 	"clawvault-tui/observer"
 	"clawvault-tui/store"
@@ -19,7 +20,7 @@ import (
 
 // retentionFlags are the flags of `clawvault-tui retention`.
 type retentionFlags struct {
-	common             commonFlags
+	common             *commonFlags
 	apply, dryRun      bool
 	undo               string
 	now                string
@@ -37,14 +38,13 @@ type retentionFlags struct {
 	maxSizeMB          float64
 	heartbeats         bool
 	olderThan          int
-	set                map[string]bool
+	set                func(name string) bool // whether the flag was given
 }
 
-func (f *retentionFlags) register(fs *flag.FlagSet) {
-	f.common.register(fs)
-	fs.BoolVar(&f.dryRun, "dry-run", true, "print the plan and change nothing (the default)")
+func (f *retentionFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.dryRun, "dry-run", true, "print the plan and change nothing")
 	fs.BoolVar(&f.apply, "apply", false, "carry out the maintenance and ledger plans, moving files into a dated archive folder (never deleting)")
-	fs.StringVar(&f.undo, "undo", "", "put back everything an apply moved, from its `MANIFEST` (manifest.json or its folder)")
+	fs.StringVar(&f.undo, "undo", "", "put back everything an apply moved, from its MANIFEST (manifest.json or its folder)")
 	fs.StringVar(&f.now, "now", "", "the plan's clock, RFC 3339 (default: now)")
 	fs.StringVar(&f.configPath, "config", "", "the config file (default: "+store.ConfigPath(store.OSEnv())+")")
 	fs.StringVar(&f.archiveDir, "archive-dir", "", "where --apply keeps what it moves (default: <state dir>/clawvault-tui-retention)")
@@ -78,20 +78,46 @@ func (f *retentionFlags) maintenanceLayer() model.MaintenanceSettings {
 	}
 }
 
-func cmdRetention(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("retention", flag.ContinueOnError)
-	var f retentionFlags
-	f.register(fs)
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
+func (a *app) retentionCommand() *cobra.Command {
+	f := retentionFlags{common: &a.common}
+	c := &cobra.Command{
+		Use:   "retention",
+		Short: "What session maintenance, transcript retention and the ledger archive would remove; --apply moves it",
+		Long: `The retention dry-runs: what OpenClaw's session maintenance
+(` + "`openclaw sessions cleanup --enforce`" + `, then the cron reaper), the transcript
+retain policy and ClawVault's ledger archive (` + "`clawvault archive`" + `) would
+remove, with the bytes each action frees and where each setting came from.
+Nothing changes unless --apply, which moves what maintenance and the ledger
+archive remove into a dated archive folder (nothing is deleted); --undo
+MANIFEST puts it all back. Transcript rewrites are never applied.`,
+		Example: `# The plan, and what if the disk budget were set:
+clawvault-tui retention
+clawvault-tui retention --agent main --max-disk-bytes 2gb --high-water-bytes 1.6gb
+
+# Carry it out, then put it all back (the apply prints the manifest's path):
+clawvault-tui retention --apply
+clawvault-tui retention --undo MANIFEST`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			f.set = func(name string) bool { return c.Flags().Changed(name) }
+			return a.retention(f)
+		},
 	}
-	f.set = map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-	if f.apply && f.set["dry-run"] && f.dryRun {
-		return exitError{2, errors.New("--apply and --dry-run contradict each other: pick one")}
+	f.register(c.Flags())
+	_ = c.MarkFlagFilename("undo", "json")
+	_ = c.MarkFlagFilename("config", "toml")
+	_ = c.MarkFlagDirname("archive-dir")
+	_ = c.RegisterFlagCompletionFunc("only", cobra.FixedCompletions([]cobra.Completion{"maintenance", "transcripts", "ledger"}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+func (a *app) retention(f retentionFlags) error {
+	stdout := a.stdout
+	if f.apply && f.set("dry-run") && f.dryRun {
+		return usageError("--apply and --dry-run contradict each other: pick one")
 	}
-	if f.undo != "" && (f.apply || f.set["dry-run"]) {
-		return exitError{2, errors.New("--undo MANIFEST runs alone, without --apply or --dry-run")}
+	if f.undo != "" && (f.apply || f.set("dry-run")) {
+		return usageError("--undo MANIFEST runs alone, without --apply or --dry-run")
 	}
 	ctx := context.Background()
 	if f.undo != "" {
@@ -157,26 +183,26 @@ func (f *retentionFlags) planOptions() (observer.RetentionOptions, error) {
 	}
 	if f.now != "" {
 		if opt.Now, err = time.Parse(time.RFC3339, f.now); err != nil {
-			return opt, exitError{2, fmt.Errorf("--now %q is not an RFC 3339 time such as 2026-11-21T12:00:00Z", f.now)}
+			return opt, usageError("--now %q is not an RFC 3339 time such as 2026-11-21T12:00:00Z", f.now)
 		}
 	}
-	if f.set["max-age-days"] {
+	if f.set("max-age-days") {
 		if f.maxAgeDays < 0 {
-			return opt, exitError{2, errors.New("--max-age-days must be 0 (off) or more")}
+			return opt, usageError("--max-age-days must be 0 (off) or more")
 		}
 		opt.Transcripts.MaxAgeDays = &f.maxAgeDays
 	}
-	if f.set["max-size-mb"] {
+	if f.set("max-size-mb") {
 		if f.maxSizeMB < 0 || math.IsNaN(f.maxSizeMB) {
-			return opt, exitError{2, errors.New("--max-size-mb must be 0 (off) or more")}
+			return opt, usageError("--max-size-mb must be 0 (off) or more")
 		}
 		opt.Transcripts.MaxSizeMB = &f.maxSizeMB
 	}
-	if f.set["heartbeats"] {
+	if f.set("heartbeats") {
 		opt.Transcripts.Heartbeats = &f.heartbeats
 	}
-	if f.set["older-than"] && f.olderThan <= 0 {
-		return opt, exitError{2, fmt.Errorf("--older-than must be a positive number of days, not %d", f.olderThan)}
+	if f.set("older-than") && f.olderThan <= 0 {
+		return opt, usageError("--older-than must be a positive number of days, not %d", f.olderThan)
 	}
 	if f.only != "" {
 		opt.SkipMaintenance, opt.SkipTranscripts, opt.SkipLedger = true, true, true
@@ -189,7 +215,7 @@ func (f *retentionFlags) planOptions() (observer.RetentionOptions, error) {
 			case "ledger":
 				opt.SkipLedger = false
 			default:
-				return opt, exitError{2, fmt.Errorf("--only takes maintenance, transcripts and ledger, not %q", p)}
+				return opt, usageError("--only takes maintenance, transcripts and ledger, not %q", p)
 			}
 		}
 	}
@@ -215,7 +241,7 @@ func retentionUndo(ctx context.Context, f retentionFlags, stdout io.Writer) erro
 	return nil
 }
 
-// --- JSON (DESIGN.md §4: fields are added, never renamed) ---
+// --- JSON (a contract: fields are added, never renamed) ---
 
 type retentionDoc struct {
 	DryRun      bool              `json:"dryRun"`

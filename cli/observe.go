@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,45 +12,77 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
 
 	"clawvault-tui/model"
 	"clawvault-tui/observer"
 	"clawvault-tui/store"
 )
 
-func cmdObserve(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("observe", flag.ContinueOnError)
-	var common commonFlags
-	common.register(fs)
-	dryRun := fs.Bool("dry-run", false, "list what the next sweep would observe, as ClawVault prints it")
-	minNew := fs.Int64("min-new", 0, "minimum new bytes, overriding the scaled threshold")
-	maxSessions := fs.Int("max-sessions", 0, "observe at most N sessions, the largest pending first")
-	includeResets := fs.Bool("include-resets", false, "also observe the unobserved content of .jsonl.reset.<ts> archives")
-	compressor := fs.String("compressor", "rules", "rules (ClawVault's deterministic rules) or llm (a model; see clawvault-tui config)")
-	watch := fs.Duration("watch", 0, "keep watching: every INTERVAL, sweep the sessions that crossed their threshold")
-	compat := fs.Bool("clawvault-compat", false, "write exactly what ClawVault 3.5.2 would, its bugs included")
-	nowFlag := fs.String("now", "", "a fixed clock (RFC 3339) for the observations' and cursors' times")
-	noProgress := fs.Bool("no-progress", false, "no progress bar on stderr")
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
+// observeFlags are the flags of `clawvault-tui observe`.
+type observeFlags struct {
+	dryRun, includeResets, compat, noProgress bool
+	minNew                                    int64
+	maxSessions                               int
+	compressor, now                           string
+	watch                                     time.Duration
+}
+
+func (a *app) observeCommand() *cobra.Command {
+	var f observeFlags
+	c := &cobra.Command{
+		Use:   "observe",
+		Short: "An observation sweep, as ClawVault's Active Session Observer (--dry-run: what it would take)",
+		Long: `An observation sweep: discover the sessions, select those over their
+threshold, read their new lines, compress them into observations, route them
+into the vault and move the cursors, writing what ClawVault 3.5.2 writes.
+--dry-run prints what the next sweep would observe, exactly as
+` + "`clawvault observe --active --dry-run`" + ` prints it. One agent: --agent, else
+$OPENCLAW_AGENT_ID, else main; --all-agents sweeps every agent.
+
+Exit codes: 1 when a session could not be observed, 75 when another sweep
+holds the vault, 130 when interrupted.`,
+		Example: `clawvault-tui observe --dry-run
+clawvault-tui observe --max-sessions 3
+clawvault-tui observe --watch 5m --compressor llm`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return a.observe(f)
+		},
 	}
-	if *minNew < 0 {
-		return exitError{2, errors.New("--min-new must be a positive number of bytes")}
+	fs := c.Flags()
+	fs.BoolVar(&f.dryRun, "dry-run", false, "list what the next sweep would observe, as ClawVault prints it")
+	fs.Int64Var(&f.minNew, "min-new", 0, "minimum new bytes, overriding the scaled threshold")
+	fs.IntVar(&f.maxSessions, "max-sessions", 0, "observe at most N sessions, the largest pending first")
+	fs.BoolVar(&f.includeResets, "include-resets", false, "also observe the unobserved content of .jsonl.reset.<ts> archives")
+	fs.StringVar(&f.compressor, "compressor", "rules", "rules (ClawVault's deterministic rules) or llm (a model; see clawvault-tui config)")
+	fs.DurationVar(&f.watch, "watch", 0, "keep watching: every INTERVAL, sweep the sessions that crossed their threshold")
+	fs.BoolVar(&f.compat, "clawvault-compat", false, "write exactly what ClawVault 3.5.2 would, its bugs included")
+	fs.StringVar(&f.now, "now", "", "a fixed clock (RFC 3339) for the observations' and cursors' times")
+	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on stderr")
+	_ = c.RegisterFlagCompletionFunc("compressor", cobra.FixedCompletions([]cobra.Completion{"rules", "llm"}, cobra.ShellCompDirectiveNoFileComp))
+	return c
+}
+
+func (a *app) observe(f observeFlags) error {
+	stdout, stderr, common := a.stdout, a.stderr, &a.common
+	if f.minNew < 0 {
+		return usageError("--min-new must be a positive number of bytes")
 	}
-	if *maxSessions < 0 {
-		return exitError{2, errors.New("--max-sessions must be a positive number of sessions")}
+	if f.maxSessions < 0 {
+		return usageError("--max-sessions must be a positive number of sessions")
 	}
-	if *compressor != "rules" && *compressor != "llm" {
-		return exitError{2, fmt.Errorf("--compressor %q: use rules or llm", *compressor)}
+	if f.compressor != "rules" && f.compressor != "llm" {
+		return usageError("--compressor %q: use rules or llm", f.compressor)
 	}
-	if *watch < 0 || *watch > 0 && *dryRun {
-		return exitError{2, errors.New("--watch takes a positive interval such as 30s, and does not go with --dry-run")}
+	if f.watch < 0 || f.watch > 0 && f.dryRun {
+		return usageError("--watch takes a positive interval such as 30s, and does not go with --dry-run")
 	}
 	now := time.Now
-	if *nowFlag != "" {
-		t, err := time.Parse(time.RFC3339, *nowFlag)
+	if f.now != "" {
+		t, err := time.Parse(time.RFC3339, f.now)
 		if err != nil {
-			return exitError{2, fmt.Errorf("--now %q is not a time such as 2026-11-21T12:00:00Z", *nowFlag)}
+			return usageError("--now %q is not a time such as 2026-11-21T12:00:00Z", f.now)
 		}
 		now = func() time.Time { return t }
 	}
@@ -70,17 +101,17 @@ func cmdObserve(args []string, stdout, stderr io.Writer) error {
 			agents = append(agents, a.ID)
 		}
 	}
-	if *dryRun {
-		return observeDryRun(ws, agents, *minNew, *includeResets, common.json, stdout)
+	if f.dryRun {
+		return observeDryRun(ws, agents, f.minNew, f.includeResets, common.json, stdout)
 	}
 
 	fixes := observer.DefaultFixes()
-	if *compat {
+	if f.compat {
 		fixes = observer.Fixes{}
 	}
-	opt := observer.SweepOptions{Workspace: ws, Agents: agents, MinNewBytes: *minNew, MaxSessions: *maxSessions,
-		IncludeResets: *includeResets, Fixes: &fixes, Now: now, Command: "clawvault-tui " + strings.Join(append([]string{"observe"}, args...), " ")}
-	if *compressor == "llm" {
+	opt := observer.SweepOptions{Workspace: ws, Agents: agents, MinNewBytes: f.minNew, MaxSessions: f.maxSessions,
+		IncludeResets: f.includeResets, Fixes: &fixes, Now: now, Command: strings.Join(append([]string{"clawvault-tui"}, a.args...), " ")}
+	if f.compressor == "llm" {
 		cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
 		if err != nil {
 			return err
@@ -90,15 +121,15 @@ func cmdObserve(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var bar *progressBar
-	if f, ok := stderr.(*os.File); ok && !*noProgress && term.IsTerminal(f.Fd()) {
+	if file, ok := stderr.(*os.File); ok && !f.noProgress && term.IsTerminal(file.Fd()) {
 		bar = &progressBar{w: stderr}
 		opt.Progress = bar.update
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	if *watch > 0 {
-		return observeWatch(ctx, opt, *watch, common.json, stdout, stderr, bar)
+	if f.watch > 0 {
+		return observeWatch(ctx, opt, f.watch, common.json, stdout, stderr, bar)
 	}
 	report, err := observer.Sweep(ctx, opt)
 	bar.clear()

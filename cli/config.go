@@ -2,26 +2,41 @@ package cli
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/BurntSushi/toml"
+	"github.com/spf13/cobra"
 
 	"clawvault-tui/store"
 	"clawvault-tui/ui"
 )
 
-// cmdConfig prints the config file with every default, commented, ready to
-// be saved where `--path` says and edited.
-func cmdConfig(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("config", flag.ContinueOnError)
-	path := fs.Bool("path", false, "print only where the config file is read from")
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
+func (a *app) configCommand() *cobra.Command {
+	var path bool
+	c := &cobra.Command{
+		Use:   "config",
+		Short: "Print the config file's defaults (or, with --path, where it lives)",
+		Long: `Prints the config file with every setting at its default, commented, ready to
+be saved where --path says and edited: the theme, the editor, key bindings,
+the llm compressor, retention policies and search.`,
+		Example: `# Start a config file from the defaults, where clawvault-tui looks for it:
+mkdir -p ~/.config/clawvault-tui
+clawvault-tui config > ~/.config/clawvault-tui/config.toml`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return writeConfig(a.stdout, path)
+		},
 	}
+	c.Flags().BoolVar(&path, "path", false, "print only where the config file is read from")
+	return c
+}
+
+// writeConfig prints the config file with every default, commented, ready
+// to be saved where `--path` says and edited.
+func writeConfig(stdout io.Writer, path bool) error {
 	where := store.ConfigPath(store.OSEnv())
-	if *path {
+	if path {
 		_, err := fmt.Fprintln(stdout, where)
 		return err
 	}

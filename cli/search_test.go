@@ -137,9 +137,13 @@ func TestSearchErrors(t *testing.T) {
 }
 
 func TestSplitSearchArgs(t *testing.T) {
-	fs := newSearchFlags()
-	flags, query := splitSearchArgs(fs.set, []string{"--json", "-draft", "postgres", "--limit", "5", "-v", "V", "--limit=3", "--", "--json"})
-	if strings.Join(flags, " ") != "--json --limit 5 -v V --limit=3" || strings.Join(query, " ") != "-draft postgres --json" {
-		t.Errorf("flags %q, query %q", flags, query)
+	c, _, err := (&app{}).rootCommand().Find([]string{"search"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.InitDefaultHelpFlag() // merges the flags every command inherits
+	flags, query, err := splitSearchArgs(c.Flags(), []string{"--json", "-draft", "postgres", "--limit", "5", "-v", "V", "--limit=3", "--", "--json"})
+	if err != nil || strings.Join(flags, " ") != "--json --limit 5 -v V --limit=3" || strings.Join(query, " ") != "-draft postgres --json" {
+		t.Errorf("flags %q, query %q, %v", flags, query, err)
 	}
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,37 +9,55 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"clawvault-tui/model"
 	"clawvault-tui/observer"
 	"clawvault-tui/store"
 )
 
-func cmdStatus(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	var common commonFlags
-	common.register(fs)
-	deep := fs.Bool("deep", false, "also read each pending range (partial tails, no messages)")
-	minNew := fs.Int64("min-new", 0, "threshold override in bytes, as ClawVault's --min-new")
-	problems := fs.Bool("problems", false, "only sessions with a problem")
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
+func (a *app) statusCommand() *cobra.Command {
+	var deep, problems bool
+	var minNew int64
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "One row per session: size, cursor, pending, threshold, diagnosis",
+		Long: `One row per session: every sessions.json row, every transcript in the sessions
+folders (archives, checkpoints, forks, topics, files no row names) and each
+SQLite-era store, with its size, when it was last observed, the bytes pending
+against its threshold, and the diagnosis codes that say why it was observed,
+will be, or never will be. It stats files and reads sessions.json and the
+cursor file, never transcript content, unless --deep.`,
+		Example: `clawvault-tui status --problems
+clawvault-tui status --deep --json --state-dir ~/.openclaw -v ~/vault`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return a.status(deep, problems, minNew)
+		},
 	}
-	ws, err := common.workspace()
+	c.Flags().BoolVar(&deep, "deep", false, "also read each pending range (partial tails, no messages)")
+	c.Flags().Int64Var(&minNew, "min-new", 0, "threshold override in bytes, as ClawVault's --min-new")
+	c.Flags().BoolVar(&problems, "problems", false, "only sessions with a problem")
+	return c
+}
+
+func (a *app) status(deep, problems bool, minNew int64) error {
+	ws, err := a.common.workspace()
 	if err != nil {
 		return err
 	}
 	ctx := context.Background()
-	snap, err := store.Scan(ctx, store.OS, ws, store.ScanOptions{MinNewBytes: *minNew})
+	snap, err := store.Scan(ctx, store.OS, ws, store.ScanOptions{MinNewBytes: minNew})
 	if err != nil {
 		return err
 	}
-	if *deep {
+	if deep {
 		if err := observer.Deepen(ctx, store.OS, snap, nil); err != nil {
 			return err
 		}
 	}
 	rows := snap.Rows
-	if *problems {
+	if problems {
 		rows = nil
 		for _, r := range snap.Rows {
 			if worstSeverity(r) >= 2 {
@@ -49,10 +65,10 @@ func cmdStatus(args []string, stdout io.Writer) error {
 			}
 		}
 	}
-	if common.json {
-		return writeJSON(stdout, statusJSON(snap, rows))
+	if a.common.json {
+		return writeJSON(a.stdout, statusJSON(snap, rows))
 	}
-	return writeStatusText(stdout, snap, rows)
+	return writeStatusText(a.stdout, snap, rows)
 }
 
 func worstSeverity(r model.SessionRow) int {
@@ -63,8 +79,8 @@ func worstSeverity(r model.SessionRow) int {
 	return worst
 }
 
-// The JSON shapes below are a contract (DESIGN.md §4): fields may be
-// added, never renamed.
+// The JSON shapes below are a contract: fields may be added, never
+// renamed.
 
 type statusDoc struct {
 	StateDir string         `json:"stateDir"`
@@ -337,18 +353,4 @@ func shortKey(k string, width int) string {
 	}
 	tail := width / 3
 	return k[:width-tail-3] + "..." + k[len(k)-tail:]
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,33 +10,81 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"clawvault-tui/store"
 	"clawvault-tui/store/search"
 )
 
-// cmdSearch searches all memory: `search [--json] [--limit N] [--reindex]
-// QUERY…`. The words of QUERY may be given as one argument or several.
-func cmdSearch(args []string, stdout, stderr io.Writer) error {
-	f := newSearchFlags()
-	common, limit, reindex, transcripts := &f.common, &f.limit, &f.reindex, &f.transcripts
-	flagArgs, queryArgs := splitSearchArgs(f.set, args)
-	pos, err := parseFlags(f.set, flagArgs)
-	if err != nil {
-		return err
+// searchFlags are the flags of `clawvault-tui search`.
+type searchFlags struct {
+	limit                int
+	reindex, transcripts bool
+}
+
+func (a *app) searchCommand() *cobra.Command {
+	var f searchFlags
+	c := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Search all memory: path:line, score and the line, best first",
+		Long: `Searches the vault and every agent's workspace memory (and, with
+--transcripts, what users and assistants said) through an on-disk index in the
+cache folder, brought up to date first. The words of QUERY may be one argument
+or several; words, phrases and filters must all hold:
+
+  postgresql migration   sections with every word (stemmed, diacritics folded)
+  mongo*                 words that start so
+  "credit notes"         the words in a row
+  -draft -type:todo      leaves out sections with the word or the filter
+  path:decisions         files whose path in the vault or workspace starts so
+  type:decision,lesson   observation lines of these types
+  i>=0.8 c<0.5           observation lines by importance or confidence
+
+An argument that is not one of the flags below, such as -draft, is part of the
+query; after -- every argument is. --agent keeps the vault's hits and that
+agent's.`,
+		Example: `clawvault-tui search postgresql cut-over
+clawvault-tui search '"credit notes"' type:decision i>=0.8 -draft
+clawvault-tui search --transcripts --agent work rollback --limit 5`,
+		// Flags are told apart from query words before parsing: see
+		// splitSearchArgs.
+		DisableFlagParsing: true,
+		RunE: func(c *cobra.Command, args []string) error {
+			flags, query, err := splitSearchArgs(c.Flags(), args)
+			if err != nil {
+				return err
+			}
+			if err := c.Flags().Parse(flags); err != nil {
+				return c.FlagErrorFunc()(c, err)
+			}
+			if help, _ := c.Flags().GetBool("help"); help {
+				return c.Help()
+			}
+			return a.search(f, strings.Join(append(c.Flags().Args(), query...), " "))
+		},
 	}
-	text := strings.Join(append(pos, queryArgs...), " ")
-	if strings.TrimSpace(text) == "" && !*reindex {
-		return exitError{2, errors.New(`search needs a query, as in: clawvault-tui search postgres "credit notes" type:decision`)}
+	c.Flags().IntVar(&f.limit, "limit", 0, "most hits to print (default: [search] limit, 20)")
+	c.Flags().BoolVar(&f.reindex, "reindex", false, "drop the index and build it again before searching")
+	c.Flags().BoolVar(&f.transcripts, "transcripts", false, "also search the user and assistant text of transcripts")
+	return c
+}
+
+// search answers a query; an empty one with --reindex only rebuilds.
+func (a *app) search(f searchFlags, text string) error {
+	stdout, stderr, common := a.stdout, a.stderr, &a.common
+	if strings.TrimSpace(text) == "" && !f.reindex {
+		return usageError(`search needs a query, as in: clawvault-tui search postgres "credit notes" type:decision`)
 	}
 	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
 	if err != nil {
 		return err
 	}
-	if *transcripts {
+	if f.transcripts {
 		cfg.Search.Transcripts = true
 	}
-	if *limit <= 0 {
-		*limit = max(cfg.Search.Limit, 1)
+	if f.limit <= 0 {
+		f.limit = max(cfg.Search.Limit, 1)
 	}
 	// The index covers every agent of the state dir whatever --agent says,
 	// so that searching one agent does not re-index the others; --agent
@@ -68,7 +115,7 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 	ctx := context.Background()
 	progress := buildProgress(stderr, ix.Dir())
 	sync := ix.Sync
-	if *reindex {
+	if f.reindex {
 		sync = ix.Rebuild
 	}
 	st, err := sync(ctx, progress)
@@ -82,11 +129,11 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Search index rebuilt: %d files, %d sections, in %s.\n", st.Files, st.Docs, ix.Dir())
 		return nil
 	}
-	res, err := ix.Search(ctx, text, search.SearchOptions{Limit: *limit, Roots: roots})
+	res, err := ix.Search(ctx, text, search.SearchOptions{Limit: f.limit, Roots: roots})
 	if err != nil {
 		var qe *search.QueryError
 		if errors.As(err, &qe) {
-			return exitError{2, fmt.Errorf("bad query: %w", err)}
+			return usageError("bad query: %w", err)
 		}
 		return err
 	}
@@ -100,41 +147,33 @@ func cmdSearch(args []string, stdout, stderr io.Writer) error {
 // that `-draft` (leave out "draft") is a query word, not an unknown flag:
 // an argument is a flag only if the command defines it. After `--`
 // everything is query.
-func splitSearchArgs(fs *flag.FlagSet, args []string) (flags, query []string) {
+func splitSearchArgs(fs *pflag.FlagSet, args []string) (flags, query []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			return flags, append(query, args[i+1:]...)
+			return flags, append(query, args[i+1:]...), nil
 		}
 		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		f := fs.Lookup(name)
-		if !strings.HasPrefix(a, "-") || f == nil {
+		var f *pflag.Flag
+		switch {
+		case strings.HasPrefix(a, "--"):
+			f = fs.Lookup(name)
+		case strings.HasPrefix(a, "-") && len(name) == 1:
+			f = fs.ShorthandLookup(name)
+		case strings.HasPrefix(a, "-") && fs.Lookup(name) != nil:
+			return nil, nil, usageError("-%s: long flags take two dashes: --%s", name, name)
+		}
+		if f == nil {
 			query = append(query, a)
 			continue
 		}
 		flags = append(flags, a)
-		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); (!ok || !b.IsBoolFlag()) && !hasValue && i+1 < len(args) {
+		if f.NoOptDefVal == "" && !hasValue && i+1 < len(args) {
 			i++
 			flags = append(flags, args[i])
 		}
 	}
-	return flags, query
-}
-
-type searchFlags struct {
-	set                  *flag.FlagSet
-	common               commonFlags
-	limit                int
-	reindex, transcripts bool
-}
-
-func newSearchFlags() *searchFlags {
-	f := &searchFlags{set: flag.NewFlagSet("search", flag.ContinueOnError)}
-	f.common.register(f.set)
-	f.set.IntVar(&f.limit, "limit", 0, "most hits to print (default: [search] limit, 20)")
-	f.set.BoolVar(&f.reindex, "reindex", false, "drop the index and build it again before searching")
-	f.set.BoolVar(&f.transcripts, "transcripts", false, "also search the user and assistant text of transcripts")
-	return f
+	return flags, query, nil
 }
 
 func slicesContainsAgent(ws *store.Workspace, id string) bool {
@@ -166,8 +205,8 @@ func buildProgress(stderr io.Writer, dir string) search.ProgressFunc {
 
 func formatMB(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
-// The JSON shape is a contract (DESIGN.md §4): {"query","hits":[{"path",
-// "line","score","snippet"}]}, fields added, never renamed.
+// The JSON shape is a contract: {"query","hits":[{"path","line","score",
+// "snippet"}]}, fields added, never renamed.
 type searchDoc struct {
 	Query string      `json:"query"`
 	Total uint64      `json:"total"`
