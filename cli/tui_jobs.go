@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
-	"clawvault-tui/model"
 	"clawvault-tui/observer"
 	"clawvault-tui/store"
 	"clawvault-tui/store/search"
@@ -71,33 +69,5 @@ func buildSearchIndex(ctx context.Context, ws *store.Workspace, cfg store.Search
 	if err != nil {
 		return nil, err
 	}
-	return &indexResult{stats: st, dir: ix.Dir()}, nil
+	return ui.NewIndexResult(st, ix.Dir()), nil
 }
-
-// indexResult is an index build on the Jobs screen.
-type indexResult struct {
-	stats search.Stats
-	dir   string
-}
-
-func (r *indexResult) Summary() string {
-	return fmt.Sprintf("%d files, %d sections indexed; %d file(s) read (%s), %d removed, %d unchanged",
-		r.stats.Files, r.stats.Docs, r.stats.Indexed, model.Bytes(r.stats.Bytes), r.stats.Removed, r.stats.Unchanged)
-}
-
-func (r *indexResult) Lines(int) []string {
-	st := r.stats
-	out := []string{
-		fmt.Sprintf("index: %s", r.dir),
-		fmt.Sprintf("files in the index: %d, sections: %d", st.Files, st.Docs),
-		fmt.Sprintf("this run: %d file(s) read and indexed (%d transcripts only in their new lines), %d removed, %d unchanged, %d read but the same",
-			st.Indexed, st.Appended, st.Removed, st.Unchanged, st.Touched),
-		fmt.Sprintf("%d section(s) written, %s read", st.Sections, model.Bytes(st.Bytes)),
-	}
-	for _, p := range st.Problems {
-		out = append(out, "warning: "+p)
-	}
-	return append(out, `search it: clawvault-tui search QUERY (the Search screen comes with the TUI's part 2)`)
-}
-
-func (r *indexResult) Link(int) (string, bool) { return "", false }

@@ -90,7 +90,7 @@ func TestTUIIndexBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st := again.(*indexResult).stats; st.Indexed != 0 || st.Unchanged == 0 {
+	if st := again.(*ui.IndexResult).Stats; st.Indexed != 0 || st.Unchanged == 0 {
 		t.Errorf("a second build read %d file(s), %d unchanged", st.Indexed, st.Unchanged)
 	}
 }
