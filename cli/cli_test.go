@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"clawvault-tui/store"
+	"clawvault-tui/store/demo/demotest"
 )
 
 func runCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -217,9 +218,8 @@ func TestConfigPrintsALoadableFile(t *testing.T) {
 // demoCopy is a private copy of the conformance demo, for commands that write.
 func demoCopy(t *testing.T) (state, vault string) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "d")
-	copyTree(t, conformanceDemo(t), dir)
-	return filepath.Join(dir, "state"), filepath.Join(dir, "vault")
+	m := demotest.Copy(t, conformanceSpec(t))
+	return m.StateDir, m.VaultDir
 }
 
 func TestObserveSweepJSONContract(t *testing.T) {

@@ -24,23 +24,6 @@ func copyTree(t *testing.T, from, to string) {
 	}
 }
 
-func conformanceNow(t *testing.T) time.Time {
-	t.Helper()
-	var meta conformanceMeta
-	data, err := os.ReadFile(filepath.Join(conformanceDir(), "meta.json"))
-	if err == nil {
-		err = json.Unmarshal(data, &meta)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	now, err := time.Parse(time.RFC3339, meta.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return now
-}
-
 // sweepFixture is conformance/sweep-fixture.mjs: the listed sessions'
 // transcripts and a sessions.json with their rows.
 func sweepFixture(t *testing.T, demoSessions, to string) {
@@ -168,10 +151,7 @@ func firstDiff(got, want string) string {
 // (testdata/conformance/clawvault/after-our-sweep.txt, made live by
 // conformance/run.sh), and neither does ours.
 func TestConformanceNothingLeftAfterOurSweep(t *testing.T) {
-	demoDir := conformanceDemo(t)
-	work := t.TempDir()
-	copyTree(t, demoDir, filepath.Join(work, "d"))
-	state, vault := filepath.Join(work, "d", "state"), filepath.Join(work, "d", "vault")
+	state, vault := demoCopy(t)
 	t.Setenv("OPENCLAW_AGENT_ID", "")
 	now := conformanceNow(t).Format(time.RFC3339)
 	if _, errOut, code := runCLI(t, "observe", "--state-dir", state, "-v", vault, "--now", now); code != 0 {

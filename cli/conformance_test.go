@@ -9,12 +9,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 	"clawvault-tui/store/transcript"
 )
 
@@ -36,57 +36,45 @@ type conformanceMeta struct {
 	PathLength int    `json:"pathLength"`
 }
 
-var (
-	confDemoOnce sync.Once
-	confDemoDir  string
-	confDemoErr  error
-)
+// conformanceSpec is the demo the goldens were made on (meta.json): the
+// same seed and clock, at a path of the same length (transcript headers
+// carry absolute paths, so sizes depend on the path's length).
+func conformanceSpec(t *testing.T) demotest.Spec {
+	t.Helper()
+	return demotest.Spec{Options: demo.ScaleOptions(1, readMeta(t).Seed, conformanceNow(t)), PathLength: readMeta(t).PathLength}
+}
 
-// conformanceDemo generates the demo the goldens were made on, at a path of
-// the same length (transcript headers carry absolute paths, so sizes depend
-// on the path's length).
+func readMeta(t *testing.T) conformanceMeta {
+	t.Helper()
+	var meta conformanceMeta
+	data, err := os.ReadFile(filepath.Join(conformanceDir(), "meta.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &meta)
+	}
+	if err != nil {
+		t.Fatalf("the conformance goldens' meta.json: %v", err)
+	}
+	return meta
+}
+
+func conformanceNow(t *testing.T) time.Time {
+	t.Helper()
+	now, err := time.Parse(time.RFC3339, readMeta(t).Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return now
+}
+
+// conformanceDemo is the folder of the conformance demo, shared by the
+// tests that only read it (demoCopy gives one to change).
 func conformanceDemo(t *testing.T) string {
 	t.Helper()
-	confDemoOnce.Do(func() {
-		var meta conformanceMeta
-		data, err := os.ReadFile(filepath.Join(conformanceDir(), "meta.json"))
-		if err != nil {
-			confDemoErr = err
-			return
-		}
-		if err := json.Unmarshal(data, &meta); err != nil {
-			confDemoErr = err
-			return
-		}
-		now, err := time.Parse(time.RFC3339, meta.Now)
-		if err != nil {
-			confDemoErr = err
-			return
-		}
-		base, err := os.MkdirTemp("", "cvtui-conf-")
-		if err != nil {
-			confDemoErr = err
-			return
-		}
-		pad := meta.PathLength - len(base) - 1
-		if pad < 1 {
-			confDemoErr = os.ErrInvalid
-			return
-		}
-		confDemoDir = filepath.Join(base, strings.Repeat("d", pad))
-		_, confDemoErr = demo.Generate(confDemoDir, demo.ScaleOptions(1, meta.Seed, now))
-	})
-	if confDemoErr != nil {
-		t.Fatalf("generate the conformance demo: %v", confDemoErr)
-	}
-	return confDemoDir
+	return filepath.Dir(demotest.Shared(t, conformanceSpec(t)).StateDir)
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if confDemoDir != "" {
-		os.RemoveAll(filepath.Dir(confDemoDir))
-	}
+	code := demotest.Main(m)
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

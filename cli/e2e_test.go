@@ -104,14 +104,10 @@ func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end flows are not short")
 	}
-	dir := t.TempDir()
 	bin := builtBinary(t)
-	ws := filepath.Join(dir, "ws")
-	if out, err := exec.Command(bin, "demo", ws, "--now", "2026-11-21T12:00:00Z").CombinedOutput(); err != nil {
-		t.Fatalf("demo: %v\n%s", err, out)
-	}
+	state, vault := demoCopy(t)
 	command := fmt.Sprintf("env XDG_CONFIG_HOME=%s TERM=xterm-256color %s --state-dir %s -v %s; echo EXIT:$?; sleep 60",
-		filepath.Join(dir, "config"), bin, filepath.Join(ws, "state"), filepath.Join(ws, "vault"))
+		filepath.Join(t.TempDir(), "config"), bin, state, vault)
 	tm := startTerminal(t, command, 100, 30)
 
 	t.Run("find the 14 MB main session and read its diagnosis", func(t *testing.T) {

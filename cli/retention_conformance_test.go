@@ -50,10 +50,7 @@ func conformancePlan(t *testing.T, dir string, settings model.MaintenanceSetting
 	if err != nil {
 		t.Fatal(err)
 	}
-	var meta conformanceMeta
-	data, _ := os.ReadFile(filepath.Join(conformanceDir(), "meta.json"))
-	json.Unmarshal(data, &meta)
-	now, _ := time.Parse(time.RFC3339, meta.Now)
+	now := conformanceNow(t)
 	settings.CronRetention = flagSetting("false")
 	p, err := observer.PlanRetention(context.Background(), observer.RetentionOptions{
 		Workspace: ws, Config: store.DefaultRetentionConfig(), Now: now, Maintenance: settings,

@@ -7,9 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"clawvault-tui/store/demo"
 )
 
 const demoNow = "2026-11-21T12:00:00Z"
@@ -135,11 +132,8 @@ max_age_days = 7
 }
 
 func TestRetentionApplyAndUndo(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "d")
-	now, _ := time.Parse(time.RFC3339, demoNow)
-	if _, err := demo.Generate(dir, demo.ScaleOptions(1, 1, now)); err != nil {
-		t.Fatal(err)
-	}
+	state, _ := demoCopy(t)
+	dir := filepath.Dir(state)
 	out, errOut, code := runCLI(t, retentionArgs(dir, "--apply", "--json")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -214,13 +208,9 @@ func TestREADMERetentionExamples(t *testing.T) {
 	if len(commands) < 5 {
 		t.Fatalf("found %d retention examples in the README", len(commands))
 	}
-	dir := filepath.Join(t.TempDir(), "demo")
-	now, _ := time.Parse(time.RFC3339, demoNow)
-	if _, err := demo.Generate(dir, demo.ScaleOptions(1, 1, now)); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("OPENCLAW_STATE_DIR", filepath.Join(dir, "state"))
-	t.Setenv("CLAWVAULT_PATH", filepath.Join(dir, "vault"))
+	state, vault := demoCopy(t)
+	t.Setenv("OPENCLAW_STATE_DIR", state)
+	t.Setenv("CLAWVAULT_PATH", vault)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	for _, args := range commands {
 		out, errOut, code := runCLI(t, args...)

@@ -18,17 +18,28 @@ import (
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 var retentionNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
-// retentionDemo writes a fresh demo workspace (apply tests change it).
+func TestMain(m *testing.M) { os.Exit(demotest.Main(m)) }
+
+// retentionDemo is a private copy of the demo workspace (apply tests
+// change it).
 func retentionDemo(t *testing.T) (*demo.Manifest, *store.Workspace) {
 	t.Helper()
-	m, err := demo.Generate(filepath.Join(t.TempDir(), "demo"), demo.ScaleOptions(1, 1, retentionNow))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := demotest.Copy(t, retentionSpec)
+	return m, planWorkspace(t, m)
+}
+
+var retentionSpec = demotest.Spec{Options: demo.ScaleOptions(1, 1, retentionNow)}
+
+// sharedRetentionDemo is the demo workspace shared by the tests that only
+// plan (TestPlanRetentionChangesNothing checks that planning writes nothing).
+func sharedRetentionDemo(t *testing.T) (*demo.Manifest, *store.Workspace) {
+	t.Helper()
+	m := demotest.Shared(t, retentionSpec)
 	return m, planWorkspace(t, m)
 }
 
@@ -158,7 +169,7 @@ func rowAction(m *model.MaintenancePlan, key string) model.RowAction {
 }
 
 func TestPlanRetentionChangesNothing(t *testing.T) {
-	m, ws := retentionDemo(t)
+	m, ws := sharedRetentionDemo(t)
 	root := filepath.Dir(m.StateDir)
 	before := treeState(t, root)
 	var mu sync.Mutex
@@ -223,7 +234,7 @@ func TestPlanRetentionChangesNothing(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestPlanRetentionBudgetAndActiveKey(t *testing.T) {
-	m, ws := retentionDemo(t)
+	m, ws := sharedRetentionDemo(t)
 	pressure := func(o *RetentionOptions) {
 		o.Maintenance.MaxDiskBytes = model.Setting{Value: "16mb", Source: "test"}
 		o.Maintenance.HighWaterBytes = model.Setting{Value: "14mb", Source: "test"}

@@ -3,9 +3,6 @@ package ui
 import (
 	"flag"
 	"os"
-	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +10,7 @@ import (
 
 	"clawvault-tui/store"
 	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden views")
@@ -20,46 +18,21 @@ var update = flag.Bool("update", false, "rewrite the golden views")
 // fixedNow is the clock of the demo and of the app in these tests.
 var fixedNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
-var (
-	demoOnce sync.Once
-	demoRoot string
-	demoMan  *demo.Manifest
-	demoErr  error
-)
-
-// demoWorkspace generates the demo once for the package's tests, at a
+// demoWorkspace is the demo, generated once for the package's tests, at a
 // path of fixed length: transcript headers carry absolute paths, so sizes
 // (and the golden views) would otherwise depend on where the temp folder is.
 func demoWorkspace(t testing.TB) (*store.Workspace, *demo.Manifest) {
 	t.Helper()
-	demoOnce.Do(func() {
-		base, err := os.MkdirTemp("", "cvtui-ui-")
-		if err != nil {
-			demoErr = err
-			return
-		}
-		demoRoot = base
-		dir := filepath.Join(base, strings.Repeat("d", max(1, 72-len(base)-1)))
-		demoMan, demoErr = demo.Generate(dir, demo.ScaleOptions(1, 1, fixedNow))
-	})
-	if demoErr != nil {
-		t.Fatalf("demo: %v", demoErr)
-	}
+	man := demotest.Shared(t, demotest.Spec{Options: demo.ScaleOptions(1, 1, fixedNow), PathLength: 72})
 	ws, err := store.Locate(store.Env{Getenv: func(string) string { return "" }, Home: "/nonexistent", Cwd: "/"},
-		store.LocateOptions{StateDir: demoMan.StateDir, Vault: demoMan.VaultDir})
+		store.LocateOptions{StateDir: man.StateDir, Vault: man.VaultDir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ws, demoMan
+	return ws, man
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if demoRoot != "" {
-		os.RemoveAll(demoRoot)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(demotest.Main(m)) }
 
 // newApp builds the app on the demo workspace, sized, with the scan done.
 // Timers are switched off so that drive can run every command to the end.

@@ -1,4 +1,4 @@
-package demo
+package demo_test
 
 import (
 	"bytes"
@@ -14,15 +14,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
-func generate(t *testing.T, opt Options) (*Manifest, string) {
+const mib = 1 << 20
+
+func generate(t *testing.T, opt demo.Options) (*demo.Manifest, string) {
 	t.Helper()
 	dir := t.TempDir()
 	start := time.Now()
-	m, err := Generate(dir, opt)
+	m, err := demo.Generate(dir, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +35,16 @@ func generate(t *testing.T, opt Options) (*Manifest, string) {
 	return m, dir
 }
 
-func baseOptions() Options { return Options{Seed: 7, Now: testNow} }
+func baseOptions() demo.Options { return demo.Options{Seed: 7, Now: testNow} }
+
+// base is the demo of baseOptions, generated once for the tests that read it.
+func base(t *testing.T) (*demo.Manifest, string) {
+	t.Helper()
+	m := demotest.Shared(t, demotest.Spec{Options: baseOptions()})
+	return m, filepath.Dir(m.StateDir)
+}
+
+func TestMain(m *testing.M) { os.Exit(demotest.Main(m)) }
 
 // --- helpers reading the files back ---
 
@@ -41,7 +55,7 @@ type cursor struct {
 	LastFileSize       float64 `json:"lastFileSize"`
 }
 
-func readCursors(t *testing.T, m *Manifest) map[string]cursor {
+func readCursors(t *testing.T, m *demo.Manifest) map[string]cursor {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(m.VaultDir, ".clawvault", "observe-cursors.json"))
 	if err != nil {
@@ -67,7 +81,7 @@ func readStore(t *testing.T, path string) map[string]map[string]any {
 	return out
 }
 
-func storeOf(t *testing.T, m *Manifest, agent string) map[string]map[string]any {
+func storeOf(t *testing.T, m *demo.Manifest, agent string) map[string]map[string]any {
 	return readStore(t, filepath.Join(m.StateDir, "agents", agent, "sessions", "sessions.json"))
 }
 
@@ -181,11 +195,11 @@ var (
 // --- the special cases, checked from the files ---
 
 func TestCases(t *testing.T) {
-	m, _ := generate(t, baseOptions())
+	m, _ := base(t)
 	cursors := readCursors(t, m)
 	mainStore := storeOf(t, m, "main")
 	workStore := storeOf(t, m, "work")
-	row := func(c Case) map[string]any {
+	row := func(c demo.Case) map[string]any {
 		t.Helper()
 		store := mainStore
 		if c.Agent == "work" {
@@ -203,8 +217,8 @@ func TestCases(t *testing.T) {
 		if c.Key != "agent:main:main" || row(c)["sessionId"] != c.SessionID || row(c)["sessionFile"] != c.File {
 			t.Fatalf("bad case %+v", c)
 		}
-		if s := size(t, c.File); s < DefaultMainBytes*95/100 || s > DefaultMainBytes*105/100 {
-			t.Errorf("size %d, want about %d", s, DefaultMainBytes)
+		if s := size(t, c.File); s < demo.DefaultMainBytes*95/100 || s > demo.DefaultMainBytes*105/100 {
+			t.Errorf("size %d, want about %d", s, demo.DefaultMainBytes)
 		}
 		if _, ok := cursors[c.SessionID]; ok {
 			t.Error("main has a cursor")
@@ -417,7 +431,7 @@ func TestCases(t *testing.T) {
 	})
 
 	t.Run("BadName", func(t *testing.T) {
-		for _, c := range []Case{m.BadName, m.Backup} {
+		for _, c := range []demo.Case{m.BadName, m.Backup} {
 			name := strings.TrimSuffix(filepath.Base(c.File), ".jsonl")
 			if sessionIDRe.MatchString(name) && !strings.Contains(name, ".backup") {
 				t.Errorf("%s is a valid session id", name)
@@ -427,12 +441,12 @@ func TestCases(t *testing.T) {
 	})
 
 	t.Run("Deleted", func(t *testing.T) {
-		for _, c := range []Case{m.Deleted, m.OldDeleted, m.OldReset} {
+		for _, c := range []demo.Case{m.Deleted, m.OldDeleted, m.OldReset} {
 			if !archiveRe.MatchString(c.File) {
 				t.Errorf("name %s", c.File)
 			}
 		}
-		for _, c := range []Case{m.OldDeleted, m.OldReset} {
+		for _, c := range []demo.Case{m.OldDeleted, m.OldReset} {
 			fi, err := os.Stat(c.File)
 			if err != nil || testNow.Sub(fi.ModTime()) < 30*24*time.Hour {
 				t.Errorf("%s should be older than 30 days", c.File)
@@ -458,7 +472,7 @@ func TestCases(t *testing.T) {
 
 	t.Run("Heartbeat", func(t *testing.T) {
 		c := m.Heartbeat
-		if s := size(t, c.File); s < DefaultHeartbeatBytes*95/100 || s > DefaultHeartbeatBytes*105/100 {
+		if s := size(t, c.File); s < demo.DefaultHeartbeatBytes*95/100 || s > demo.DefaultHeartbeatBytes*105/100 {
 			t.Errorf("size %d", s)
 		}
 		ok, noReply, real := 0, 0, 0
@@ -582,7 +596,7 @@ func TestCases(t *testing.T) {
 // --- format checks over the whole tree ---
 
 func TestEveryJSONLLineParses(t *testing.T) {
-	m, dir := generate(t, baseOptions())
+	m, dir := base(t)
 	checked := 0
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.Contains(d.Name(), ".jsonl") {
@@ -612,7 +626,7 @@ func TestEveryJSONLLineParses(t *testing.T) {
 // their children, timestamps that never go back, compactions keeping an entry of the
 // active path, branch summaries as pi writes them, mtime = last timestamp.
 func TestTranscriptTrees(t *testing.T) {
-	m, _ := generate(t, baseOptions())
+	m, _ := base(t)
 	files, _ := filepath.Glob(filepath.Join(m.StateDir, "agents", "*", "sessions", "*.jsonl*"))
 	more, _ := filepath.Glob(filepath.Join(m.StateDir, "agents", "*", "sessions", "*", "*.jsonl"))
 	files = append(files, more...)
@@ -680,7 +694,7 @@ func TestTranscriptTrees(t *testing.T) {
 }
 
 func TestStoresAndCursorFile(t *testing.T) {
-	m, _ := generate(t, baseOptions())
+	m, _ := base(t)
 	// JSON.stringify(x, null, 2) is what encoding/json's Indent makes of the compact form.
 	stringify := func(data []byte) []byte {
 		var compact, out bytes.Buffer
@@ -755,7 +769,7 @@ func TestStoresAndCursorFile(t *testing.T) {
 	}
 }
 
-func findTranscript(t *testing.T, m *Manifest, id string) string {
+func findTranscript(t *testing.T, m *demo.Manifest, id string) string {
 	for _, pattern := range []string{id + ".jsonl", id + ".jsonl.reset.*", id + ".jsonl.deleted.*"} {
 		files, _ := filepath.Glob(filepath.Join(m.StateDir, "agents", "*", "sessions", pattern))
 		if len(files) > 0 {
@@ -766,7 +780,7 @@ func findTranscript(t *testing.T, m *Manifest, id string) string {
 }
 
 func TestKeyKinds(t *testing.T) {
-	m, _ := generate(t, baseOptions())
+	m, _ := base(t)
 	var keys []string
 	for _, agent := range []string{"main", "work"} {
 		for k := range storeOf(t, m, agent) {
@@ -803,7 +817,7 @@ func TestKeyKinds(t *testing.T) {
 }
 
 func TestVault(t *testing.T) {
-	m, _ := generate(t, baseOptions())
+	m, _ := base(t)
 	v := m.VaultDir
 	var meta map[string]any
 	data, _ := os.ReadFile(filepath.Join(v, ".clawvault.json"))
@@ -871,8 +885,8 @@ func TestVault(t *testing.T) {
 		}
 		return nil
 	})
-	if mdBytes < DefaultVaultBytes*8/10 || mdBytes > DefaultVaultBytes*14/10 {
-		t.Errorf("%d bytes of Markdown, want about %d", mdBytes, DefaultVaultBytes)
+	if mdBytes < demo.DefaultVaultBytes*8/10 || mdBytes > demo.DefaultVaultBytes*14/10 {
+		t.Errorf("%d bytes of Markdown, want about %d", mdBytes, demo.DefaultVaultBytes)
 	}
 	// Something for search to find.
 	all := readAll(t, v, ".md")
@@ -896,7 +910,7 @@ func readAll(t *testing.T, dir, suffix string) string {
 }
 
 func TestWorkspaceAndConfig(t *testing.T) {
-	m, _ := generate(t, baseOptions())
+	m, _ := base(t)
 	memory, err := os.ReadFile(filepath.Join(m.Workspace, "MEMORY.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -971,11 +985,11 @@ func treeHash(t *testing.T, dir string) (string, int) {
 
 func TestDeterministic(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
-	opt := Options{Seed: 42, Now: testNow, MainBytes: 3 * mib}
+	opt := demo.Options{Seed: 42, Now: testNow, MainBytes: 3 * mib}
 	var hashes []string
 	for range 2 {
 		os.RemoveAll(dir)
-		if _, err := Generate(dir, opt); err != nil {
+		if _, err := demo.Generate(dir, opt); err != nil {
 			t.Fatal(err)
 		}
 		h, n := treeHash(t, dir)
@@ -987,7 +1001,7 @@ func TestDeterministic(t *testing.T) {
 	}
 	os.RemoveAll(dir)
 	opt.Seed = 43
-	Generate(dir, opt)
+	demo.Generate(dir, opt)
 	if h, _ := treeHash(t, dir); h == hashes[0] {
 		t.Error("another seed gave the same tree")
 	}
@@ -996,20 +1010,20 @@ func TestDeterministic(t *testing.T) {
 func TestGenerateRefusesNonEmptyDir(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "x"), nil, 0o644)
-	if _, err := Generate(dir, baseOptions()); err == nil {
+	if _, err := demo.Generate(dir, baseOptions()); err == nil {
 		t.Fatal("generated into a non-empty directory")
 	}
 }
 
 func TestScaleOptions(t *testing.T) {
-	if got := ScaleOptions(1, 3, testNow); got != (Options{Seed: 3, Now: testNow}) {
+	if got := demo.ScaleOptions(1, 3, testNow); got != (demo.Options{Seed: 3, Now: testNow}) {
 		t.Errorf("scale 1: %+v", got)
 	}
-	got := ScaleOptions(100, 3, testNow)
+	got := demo.ScaleOptions(100, 3, testNow)
 	if got.Sessions != 10000 || got.HeartbeatBytes != 300*mib || got.VaultBytes < 15_000_000 || got.VaultBytes > 16_000_000 {
 		t.Errorf("scale 100: %+v", got)
 	}
-	if got := ScaleOptions(0, 3, testNow); got.Sessions != 0 {
+	if got := demo.ScaleOptions(0, 3, testNow); got.Sessions != 0 {
 		t.Errorf("scale 0: %+v", got)
 	}
 }
@@ -1019,7 +1033,7 @@ func TestMedium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("medium demo skipped in -short mode")
 	}
-	opt := Options{Seed: 9, Now: testNow, Sessions: 2000, HeartbeatBytes: 20 * mib, VaultBytes: 2 * mib}
+	opt := demo.Options{Seed: 9, Now: testNow, Sessions: 2000, HeartbeatBytes: 20 * mib, VaultBytes: 2 * mib}
 	m, dir := generate(t, opt)
 	if m.Sessions != 2000 {
 		t.Errorf("sessions %d", m.Sessions)

@@ -18,6 +18,7 @@ import (
 
 	"clawvault-tui/store"
 	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 // testEnv is a vault, an agent's workspace and its sessions folder in a
@@ -120,12 +121,11 @@ const notes = "---\n" + // 1
 	"Zoë Müller wrote naïveword in the café\n" + // 13
 	"  indented tea.KeyPressMsg handler\n" // 14
 
+func TestMain(m *testing.M) { os.Exit(demotest.Main(m)) }
+
 func TestOptionsFor(t *testing.T) {
 	dir := t.TempDir()
-	m, err := demo.Generate(filepath.Join(dir, "demo"), demo.ScaleOptions(1, 1, time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := demotest.Shared(t, demotest.Spec{Options: demo.ScaleOptions(1, 1, time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))})
 	env := store.Env{Getenv: func(k string) string { return map[string]string{"XDG_CACHE_HOME": filepath.Join(dir, "xdg")}[k] }, Home: dir, Cwd: dir}
 	ws, err := store.Locate(env, store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir})
 	if err != nil {
