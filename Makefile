@@ -11,7 +11,7 @@ FUZZTIME    ?= 10s
 .PHONY: build run test bench fuzz conformance lint cross clean
 
 build:
-	$(GO) build -o $(BIN) .
+	$(GO) build -buildvcs=auto -o $(BIN) .
 
 # Opens the TUI on your OpenClaw workspace, or on a generated demo workspace
 # when none is found. Pass flags with ARGS="--state-dir DIR -v VAULT".
