@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/clawvault-tui
 PKGS    := ./...
 # Benchmarks generate their data with the demo generator in a temp folder;
-# BENCH_SCALE=100 is the budget scale of DESIGN.md §7 (10,000 sessions, 300 MB transcript).
+# BENCH_SCALE=100 is the budget scale of docs/ARCHITECTURE.md, Budgets (10,000 sessions, 300 MB transcript).
 BENCH_SCALE ?= 100
 BENCH_TIME  ?= 3s
 FUZZTIME    ?= 10s

@@ -45,7 +45,7 @@ func requireKeys(t *testing.T, what string, raw json.RawMessage, want ...string)
 	}
 }
 
-// The JSON shapes of DESIGN.md §4 are a contract: these field names must stay.
+// The JSON shapes of docs/ARCHITECTURE.md are a contract: these field names must stay.
 func TestStatusJSONContract(t *testing.T) {
 	dir := conformanceDemo(t)
 	out, errOut, code := runCLI(t, "status", "--json", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))

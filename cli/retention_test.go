@@ -16,7 +16,7 @@ func retentionArgs(dir string, more ...string) []string {
 		"--config", filepath.Join(dir, "no-config.toml")}, more...)
 }
 
-// The JSON shape is a contract (DESIGN.md §4); maintenance entries start
+// The JSON shape is a contract (docs/ARCHITECTURE.md); maintenance entries start
 // with `openclaw sessions cleanup --json`'s own field names.
 func TestRetentionJSONContract(t *testing.T) {
 	dir := conformanceDemo(t)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the real `openclaw sessions cleanup` (OpenClaw 2026.4.12, the last
-# release of the file era whose session code spec/openclaw-sessions.md
-# describes) on the demo workspace, in three settings variants, and writes
+# release of the file era whose session code our JSONL reader follows)
+# on the demo workspace, in three settings variants, and writes
 # its outputs under OUT/openclaw/: the dry-run (JSON and table), then what
 # --enforce actually did (its JSON, the files it deleted or renamed, the
 # sessions.json it wrote). Called by run.sh; installs into WORK, never into

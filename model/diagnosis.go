@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// DiagnosisCode names one reason in the triage list (DESIGN.md §5).
+// DiagnosisCode names one reason in the triage list (docs/ARCHITECTURE.md, Diagnosis codes).
 type DiagnosisCode string
 
 const (

@@ -56,8 +56,8 @@ type SweepOptions struct {
 	Command string
 }
 
-// SweepReport is what a sweep did. Its JSON is observe --json's (DESIGN.md
-// §4: fields are added, never renamed).
+// SweepReport is what a sweep did. Its JSON is observe --json's (docs/ARCHITECTURE.md,
+// "The command-line contract": fields are added, never renamed).
 type SweepReport struct {
 	DryRun     bool            `json:"dryRun"`
 	Checked    int             `json:"checked"`

@@ -40,7 +40,7 @@ func readPending(candidates []Candidate) (int64, error) {
 	return total, nil
 }
 
-// BenchmarkSweepVsRead measures the sweep budget of DESIGN.md §7: with the
+// BenchmarkSweepVsRead measures the sweep budget of docs/ARCHITECTURE.md: with the
 // rules compressor, a sweep of the main agent of the demo at BENCH_SCALE=100
 // into an empty vault (368 sessions, 387 MB pending, the 300 MB heartbeat
 // transcript among them) against merely reading those pending bytes. Every

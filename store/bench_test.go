@@ -7,7 +7,7 @@ import (
 	"clawvault-tui/store/demo"
 )
 
-// BenchmarkStatus10k is the status budget of DESIGN.md §7: one scan of
+// BenchmarkStatus10k is the status budget of docs/ARCHITECTURE.md: one scan of
 // every agent over the demo at BENCH_SCALE=100 (10,000 sessions), stat only.
 func BenchmarkStatus(b *testing.B) {
 	m, err := demo.BenchWorkspace(demo.BenchScale())

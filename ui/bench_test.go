@@ -13,7 +13,7 @@ import (
 	"clawvault-tui/store/demo"
 )
 
-// BenchmarkKeyPress is the TUI budget of DESIGN.md §7: Update and View for
+// BenchmarkKeyPress is the TUI budget of docs/ARCHITECTURE.md: Update and View for
 // a key press, with 10,000 sessions listed and a 300 MB transcript open
 // (BENCH_SCALE=100), stay under 16 ms. Commands the key starts (previews,
 // rendering) run off the event loop and are not part of the budget.

@@ -16,7 +16,7 @@ import (
 	"clawvault-tui/store/demo"
 )
 
-// The search budgets of DESIGN.md §7, on the vault the demo generator makes
+// The search budgets of docs/ARCHITECTURE.md, on the vault the demo generator makes
 // at BENCH_SCALE (100 in `make bench`: a 15 MB vault): a full build in
 // MB/s, a query per key press (p95), and the re-index of one edited file.
 

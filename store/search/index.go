@@ -344,7 +344,7 @@ func (s scope) holds(key string) bool {
 // batchBytes is how much section text goes into one bleve batch. With
 // observation lines as documents (130,000 in the 15 MB demo vault),
 // batches of 64 KiB build fastest and peak at ~120 MB; 8 MB batches took
-// longer and peaked at 2.6 GB (tui-anchors §C measured 5–10 MB on far
+// longer and peaked at 2.6 GB (published bleve measurements suggest 5–10 MB on far
 // fewer, larger documents).
 const batchBytes = 64 << 10
 

@@ -11,7 +11,7 @@ import (
 // stored text is analysed again with the index's own analyzers, which
 // gives exactly the tokens, byte offsets and positions that were indexed,
 // and the tokens standing for the query's terms are kept. Measured against
-// storing term vectors and asking bleve for locations (tui-anchors §C),
+// storing term vectors and asking bleve for locations,
 // on the 15 MB demo vault: the build takes a fifth less CPU, the index is
 // a third smaller (59 MB against 91), and queries a quarter less time,
 // because bleve gathers locations for every candidate, not only for the

@@ -52,7 +52,7 @@ type Section struct {
 }
 
 // maxSectionLines caps a prose section: long sections dilute ranking and
-// make "all words in one section" too loose (tui-anchors §C measured
+// make "all words in one section" too loose (measured elsewhere:
 // heading-split sections of at most 60 lines as the best unit).
 const maxSectionLines = 60
 

@@ -35,7 +35,7 @@ func newlineCount(path string) (int, error) {
 	}
 }
 
-// BenchmarkIndexVsNewlineCount measures the budget of DESIGN.md §7 on the
+// BenchmarkIndexVsNewlineCount measures the budget of docs/ARCHITECTURE.md on the
 // demo's heartbeat-heavy transcript (300 MB at BENCH_SCALE=100): indexing
 // takes at most 4× a bare newline count of the same file, and the index
 // keeps at most 256 bytes of heap per entry.
