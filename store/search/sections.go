@@ -70,7 +70,7 @@ func SplitMarkdown(data []byte) []Section {
 		startLine int
 		lines     int  // lines in the open section
 		blank     bool // the open section holds only blank lines so far
-		fence     fenceState
+		fence     model.Fence
 	)
 	flush := func(end int) {
 		if start >= 0 && !blank {
@@ -111,10 +111,10 @@ func SplitMarkdown(data []byte) []Section {
 			text = strings.TrimPrefix(text, "\ufeff")
 		}
 		switch {
-		case fence.inside():
-			fence.next(text)
+		case fence.Inside():
+			fence.Next(text)
 			prose(off, line, text)
-		case fence.opens(text):
+		case fence.Opens(text):
 			prose(off, line, text)
 		default:
 			if h, ok := atxHeading(text); ok {
@@ -167,66 +167,8 @@ func frontMatter(data []byte) (end, lines int, title string, ok bool) {
 	return 0, 0, "", false
 }
 
-// atxHeading recognises `# Heading` (CommonMark: up to three spaces of
-// indent, one to six #, then a space, a tab or the end of the line) and
-// returns its text without the markers.
+// atxHeading is model.ATXHeading's text.
 func atxHeading(line string) (string, bool) {
-	s := strings.TrimLeft(line, " ")
-	if len(line)-len(s) > 3 {
-		return "", false
-	}
-	n := 0
-	for n < len(s) && s[n] == '#' {
-		n++
-	}
-	if n == 0 || n > 6 || (n < len(s) && s[n] != ' ' && s[n] != '\t') {
-		return "", false
-	}
-	text := strings.TrimSpace(s[n:])
-	// A closing sequence of # preceded by a space is not part of the text.
-	if trimmed := strings.TrimRight(text, "#"); trimmed != text && (trimmed == "" || strings.HasSuffix(trimmed, " ") || strings.HasSuffix(trimmed, "\t")) {
-		text = strings.TrimSpace(trimmed)
-	}
-	return text, true
-}
-
-// fenceState follows fenced code blocks (``` or ~~~): headings and
-// observation lines inside them are code.
-type fenceState struct {
-	char byte // 0 outside a fence
-	size int
-}
-
-func (f *fenceState) inside() bool { return f.char != 0 }
-
-// opens starts a fence if line is an opening fence.
-func (f *fenceState) opens(line string) bool {
-	c, n, rest, ok := fenceMarker(line)
-	if !ok || (c == '`' && strings.IndexByte(rest, '`') >= 0) {
-		return false
-	}
-	f.char, f.size = c, n
-	return true
-}
-
-// next consumes a line inside the fence, closing it on a closing fence.
-func (f *fenceState) next(line string) {
-	if c, n, rest, ok := fenceMarker(line); ok && c == f.char && n >= f.size && strings.TrimSpace(rest) == "" {
-		f.char = 0
-	}
-}
-
-func fenceMarker(line string) (c byte, n int, rest string, ok bool) {
-	s := strings.TrimLeft(line, " ")
-	if len(line)-len(s) > 3 || len(s) < 3 || (s[0] != '`' && s[0] != '~') {
-		return 0, 0, "", false
-	}
-	c = s[0]
-	for n < len(s) && s[n] == c {
-		n++
-	}
-	if n < 3 {
-		return 0, 0, "", false
-	}
-	return c, n, s[n:], true
+	_, text, ok := model.ATXHeading(line)
+	return text, ok
 }
