@@ -55,6 +55,16 @@ func ConfigPath(env Env) string {
 	return filepath.Join(env.Home, ".config", "clawvault-tui", "config.toml")
 }
 
+// DataDir is where clawvault-tui keeps what the user may want back (the
+// editor's backups): $XDG_DATA_HOME/clawvault-tui, else
+// ~/.local/share/clawvault-tui.
+func DataDir(env Env) string {
+	if dir := env.Getenv("XDG_DATA_HOME"); dir != "" {
+		return filepath.Join(dir, "clawvault-tui")
+	}
+	return filepath.Join(env.Home, ".local", "share", "clawvault-tui")
+}
+
 // LoadConfig reads the config file over the defaults. A missing file is
 // the defaults; one that does not parse, or names an unknown setting, is
 // an error that says where.

@@ -75,7 +75,16 @@ func (osWriter) SyncDir(dir string) error                         { return syncD
 // old file or the new one, never a torn mix: a temp file in the same folder,
 // fsync, rename, fsync the folder. An existing file keeps its mode; a new
 // one gets perm.
-func WriteFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode) (err error) {
+func WriteFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode) error {
+	return WriteFileAtomicChecked(w, path, data, perm, nil)
+}
+
+// WriteFileAtomicChecked is WriteFileAtomic with a last check: once the new
+// content is on disk in its temp file, check runs just before the rename,
+// and an error from it leaves path untouched (the temp file is removed).
+// An editor checks there that nobody changed the file since it was read:
+// the window in which another writer can slip in is the rename alone.
+func WriteFileAtomicChecked(w WriteFS, path string, data []byte, perm fs.FileMode, check func() error) (err error) {
 	dir := filepath.Dir(path)
 	if fi, statErr := w.Stat(path); statErr == nil {
 		perm = fi.Mode().Perm()
@@ -101,6 +110,11 @@ func WriteFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode) (err
 	}
 	if err = tmp.Close(); err != nil {
 		return err
+	}
+	if check != nil {
+		if err = check(); err != nil {
+			return err
+		}
 	}
 	if err = w.Rename(tmp.Name(), path); err != nil {
 		return err

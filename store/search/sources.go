@@ -88,12 +88,12 @@ func OptionsFor(ws *store.Workspace, cfg store.SearchConfig, env store.Env) (Opt
 		identity = ws.StateDir
 	}
 	opt.Dir = IndexDir(CacheDir(cfg, env), identity)
-	resolved, err := resolveExisting(opt.Dir)
+	resolved, err := store.ResolveExisting(opt.Dir)
 	if err != nil {
 		return opt, err
 	}
 	for _, r := range opt.Roots {
-		if within(r.Dir, resolved) {
+		if store.Within(r.Dir, resolved) {
 			return opt, fmt.Errorf("the search index folder %s is inside %s: set [search] cache_dir outside the vault and the workspaces", opt.Dir, r.Dir)
 		}
 	}
@@ -259,7 +259,7 @@ func (o *Options) list(root *Root, prefix string) (listing, error) {
 func (o *Options) inOtherRoot(root *Root, p string) bool {
 	for i := range o.Roots {
 		r := &o.Roots[i]
-		if r != root && r.Kind == VaultRoot && within(r.Dir, p) {
+		if r != root && r.Kind == VaultRoot && store.Within(r.Dir, p) {
 			return true
 		}
 	}
@@ -284,12 +284,6 @@ func under(rel, prefix string) bool {
 	return prefix == "" || rel == prefix || strings.HasPrefix(rel, prefix+"/")
 }
 
-// within reports whether p is dir or inside it (both cleaned, absolute).
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
 // ErrOutside is returned for a path in none of the index's roots.
 var ErrOutside = errors.New("not in the vault or an agent's workspace")
 
@@ -302,14 +296,14 @@ func (o *Options) locate(p string) (*Root, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	resolved, err := resolveExisting(abs)
+	resolved, err := store.ResolveExisting(abs)
 	if err != nil {
 		return nil, "", err
 	}
 	var best *Root
 	for i := range o.Roots {
 		r := &o.Roots[i]
-		if within(r.Dir, resolved) && (best == nil || len(r.Dir) > len(best.Dir)) {
+		if store.Within(r.Dir, resolved) && (best == nil || len(r.Dir) > len(best.Dir)) {
 			best = r
 		}
 	}
@@ -321,25 +315,4 @@ func (o *Options) locate(p string) (*Root, string, error) {
 		rel = ""
 	}
 	return best, filepath.ToSlash(rel), nil
-}
-
-// resolveExisting resolves symlinks in the longest existing prefix of p
-// (a deleted file's folder still resolves) and keeps the rest as is.
-func resolveExisting(p string) (string, error) {
-	var missing []string
-	for {
-		resolved, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			return filepath.Join(append([]string{resolved}, missing...)...), nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return "", err
-		}
-		missing = append([]string{filepath.Base(p)}, missing...)
-		p = parent
-	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/fsnotify/fsnotify"
+
+	"clawvault-tui/store"
 )
 
 // WatchReport says what one round of file events did to the index.
@@ -89,7 +91,7 @@ func (ix *Index) drain(w *fsnotify.Watcher, ev fsnotify.Event) []string {
 			// A folder moved away keeps its watches under its old name:
 			// drop them, and the folder's new name is watched afresh.
 			for _, p := range w.WatchList() {
-				if within(ev.Name, p) {
+				if store.Within(ev.Name, p) {
 					_ = w.Remove(p)
 				}
 			}
@@ -125,7 +127,7 @@ func (ix *Index) watchTree(w *fsnotify.Watcher, root *Root, dir string) {
 		if dir == root.Dir {
 			_ = w.Add(dir)
 			dir = filepath.Join(root.Dir, "memory")
-		} else if !within(filepath.Join(root.Dir, "memory"), dir) {
+		} else if !store.Within(filepath.Join(root.Dir, "memory"), dir) {
 			return
 		}
 	}

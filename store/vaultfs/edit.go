@@ -1,0 +1,258 @@
+package vaultfs
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"clawvault-tui/store"
+)
+
+// Version is what a file was when it was read: it exists or not, and if it
+// does, its size, modification time, mode and the SHA-256 of its bytes.
+// (It keeps the os.FileInfo facts it needs; store has no shared file
+// identity type yet.)
+type Version struct {
+	Exists  bool
+	Size    int64
+	ModTime time.Time
+	Mode    fs.FileMode
+	Hash    [sha256.Size]byte
+}
+
+// versionOf is the version of data read from a file with info fi.
+func versionOf(fi fs.FileInfo, data []byte) Version {
+	return Version{Exists: true, Size: int64(len(data)), ModTime: fi.ModTime(), Mode: fi.Mode().Perm(), Hash: sha256.Sum256(data)}
+}
+
+// Same reports whether two versions hold the same bytes. The modification
+// time alone does not make a conflict: a file touched, or rewritten with
+// the same bytes, loses nothing when it is saved over.
+func (v Version) Same(o Version) bool {
+	return v.Exists == o.Exists && (!v.Exists || v.Size == o.Size && v.Hash == o.Hash)
+}
+
+// Doc is a memory file as read: where it is, its bytes and its version.
+type Doc struct {
+	Place
+	// Path is the path it was asked for (the one to show).
+	Path    string
+	Data    []byte
+	Version Version
+}
+
+// MaxRead is the largest file Read reads: memory files are small, and a
+// bigger one is not something to open in a terminal editor.
+const MaxRead = 64 << 20
+
+// Read reads a memory file with its version. A file that does not exist
+// is an empty Doc whose Version says so (a MEMORY.md a promote creates).
+func (s *Space) Read(p string) (*Doc, error) {
+	pl, err := s.Confine(p)
+	if err != nil {
+		return nil, err
+	}
+	return readPlace(p, pl)
+}
+
+func readPlace(p string, pl Place) (*Doc, error) {
+	d := &Doc{Place: pl, Path: p}
+	data, fi, err := readFile(pl.Real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return d, nil
+	case err != nil:
+		return nil, err
+	}
+	d.Data, d.Version = data, versionOf(fi, data)
+	return d, nil
+}
+
+// readFile reads a regular file and the facts of the handle it read from.
+func readFile(path string) ([]byte, fs.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if fi.Size() > MaxRead {
+		return nil, nil, fmt.Errorf("%s is %d MB, more than the %d MB read here: open it in your own editor", path, fi.Size()>>20, MaxRead>>20)
+	}
+	var b bytes.Buffer
+	b.Grow(int(fi.Size()) + 1)
+	if _, err := b.ReadFrom(f); err != nil {
+		return nil, nil, err
+	}
+	return b.Bytes(), fi, nil
+}
+
+// ConflictError says a file changed on disk since the edit began; nothing
+// was written over it.
+type ConflictError struct {
+	Path string
+	// Disk is the file as it is now; Disk.Version.Exists is false when it
+	// was deleted.
+	Disk *Doc
+	// Kept is where the bytes that were not saved were put, so that
+	// neither version is lost whatever happens next ("" if that failed
+	// too).
+	Kept string
+}
+
+func (e *ConflictError) Error() string {
+	what := "changed on disk"
+	if !e.Disk.Version.Exists {
+		what = "was deleted"
+	}
+	msg := fmt.Sprintf("%s %s since it was opened: nothing was written", e.Path, what)
+	if e.Kept != "" {
+		msg += "; your version is kept in " + e.Kept
+	}
+	return msg
+}
+
+// ErrConflict matches a *ConflictError with errors.Is.
+var ErrConflict = errors.New("changed on disk")
+
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// Saved is the outcome of a save.
+type Saved struct {
+	Version Version
+	// Backup is where the version it replaced was kept ("" for a new file).
+	Backup string
+}
+
+// Save writes data over the Markdown memory file p if the file is still
+// base (a zero base: the file did not exist). The write is atomic (temp
+// file in the same folder, fsync, rename, fsync the folder; the mode kept)
+// and the replaced version goes to the backup folder first. If the file
+// changed, nothing is written and the error is a *ConflictError with what
+// is on disk; data itself is kept in the backup folder then.
+func (s *Space) Save(p string, data []byte, base Version) (Saved, error) {
+	return s.save(p, data, base, true)
+}
+
+// save is Save; keepUnsaved says whether data goes to the backup folder on
+// a conflict (a promote redoes its insertion instead).
+func (s *Space) save(p string, data []byte, base Version, keepUnsaved bool) (Saved, error) {
+	pl, err := s.Editable(p)
+	if err != nil {
+		return Saved{}, err
+	}
+	if err := os.MkdirAll(filepath.Dir(pl.Real), 0o755); err != nil {
+		return Saved{}, err
+	}
+	var out Saved
+	check := func() error {
+		disk, err := readPlace(p, pl)
+		if err != nil {
+			return err
+		}
+		if !disk.Version.Same(base) {
+			c := &ConflictError{Path: p, Disk: disk}
+			if keepUnsaved {
+				c.Kept, _ = s.backup(pl.Real, data, "unsaved")
+			}
+			return c
+		}
+		if disk.Version.Exists {
+			if out.Backup, err = s.backup(pl.Real, disk.Data, ""); err != nil {
+				return fmt.Errorf("cannot keep the previous version, so nothing was saved: %w", err)
+			}
+		}
+		return nil
+	}
+	if err := store.WriteFileAtomicChecked(s.opt.Writer, pl.Real, data, 0o644, check); err != nil {
+		return Saved{}, err
+	}
+	fi, err := os.Stat(pl.Real)
+	if err != nil {
+		return Saved{}, err
+	}
+	out.Version = versionOf(fi, data)
+	return out, nil
+}
+
+// Backup keeps the current bytes of a memory file in the backup folder
+// (before an external editor opens it) and returns where; "" when the
+// file does not exist.
+func (s *Space) Backup(p string) (string, error) {
+	pl, err := s.Confine(p)
+	if err != nil {
+		return "", err
+	}
+	d, err := readPlace(p, pl)
+	if err != nil || !d.Version.Exists {
+		return "", err
+	}
+	return s.backup(pl.Real, d.Data, "")
+}
+
+// backup writes data as a version of the file at real: into
+// <BackupDir>/<real path>/<UTC time>[.<tag>]<ext>, then drops the oldest
+// beyond Keep. Each file's versions are a folder named like the file, so
+// `ls` on it lists them by time.
+func (s *Space) backup(real string, data []byte, tag string) (string, error) {
+	dir := BackupFolder(s.opt.BackupDir, real)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	name := s.opt.Now().UTC().Format("2006-01-02T15-04-05.000000000Z")
+	if tag != "" {
+		name += "." + tag
+	}
+	name += filepath.Ext(real)
+	dest := filepath.Join(dir, name)
+	if err := store.WriteFileAtomic(s.opt.Writer, dest, data, 0o600); err != nil {
+		return "", err
+	}
+	s.prune(dir)
+	return dest, nil
+}
+
+// BackupFolder is the folder that holds the versions of the file at real
+// (an absolute path, symlinks resolved): the path itself under dir, with
+// a Windows volume name turned into a folder name.
+func BackupFolder(dir, real string) string {
+	vol := filepath.VolumeName(real)
+	rest := strings.TrimLeft(real[len(vol):], `/\`)
+	if vol != "" {
+		vol = strings.NewReplacer(":", "", `\`, "_", "/", "_").Replace(vol)
+	}
+	return filepath.Join(dir, vol, rest)
+}
+
+// prune keeps the newest Keep versions in a backup folder (names sort by
+// time).
+func (s *Space) prune(dir string) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	var names []string
+	for _, de := range des {
+		if de.Type().IsRegular() && !strings.HasPrefix(de.Name(), ".") {
+			names = append(names, de.Name())
+		}
+	}
+	slices.Sort(names)
+	for len(names) > s.opt.Keep {
+		os.Remove(filepath.Join(dir, names[0]))
+		names = names[1:]
+	}
+}
