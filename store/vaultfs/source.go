@@ -31,6 +31,9 @@ type Source struct {
 	// RawFile and RawLine are where the record is (1-based line).
 	RawFile string
 	RawLine int
+	// Quote is a run of the message's plain words, to find the message
+	// in its transcript (it needs no JSON escaping there).
+	Quote string
 }
 
 // rawRecord is the part of a raw ledger line read here.
@@ -91,7 +94,7 @@ func (s *Space) FindSource(ctx context.Context, content string, dates ...string)
 				var rec rawRecord
 				if json.Unmarshal(line, &rec) == nil && sameMessage(model.MatchKey(rec.Message), key) {
 					return Source{SessionKey: rec.SessionKey, TranscriptID: rec.TranscriptID, Message: rec.Message,
-						RecordedAt: rec.RecordedAt, RawFile: f, RawLine: n}, true, nil
+						RecordedAt: rec.RecordedAt, RawFile: f, RawLine: n, Quote: sourceProbe(model.CleanLine(rec.Message))}, true, nil
 				}
 			}
 			line = rest

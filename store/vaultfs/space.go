@@ -36,9 +36,19 @@ type Root struct {
 	ID    string
 	Kind  RootKind
 	Agent string
-	// Dir is the folder as located; Real is Dir with symlinks resolved
-	// (empty when it does not exist).
-	Dir, Real string
+	// Dir is the folder as located.
+	Dir string
+}
+
+// real is Dir with its symlinks resolved, "" when it does not exist. It is
+// resolved on every use rather than once, so that a Space can be made
+// without touching disk and a link changed meanwhile is followed.
+func (r *Root) real() string {
+	real, err := filepath.EvalSymlinks(r.Dir)
+	if err != nil {
+		return ""
+	}
+	return real
 }
 
 // Label is how the root is shown: "vault" or "main's workspace".
@@ -75,12 +85,12 @@ type Space struct {
 	opt   Options
 }
 
-// New returns the space of a located workspace. Roots that do not exist
-// are kept (a workspace without MEMORY.md yet can get one by a promote),
-// but nothing inside them resolves until they do.
+// New returns the space of a located workspace; it reads nothing. Roots
+// that do not exist are kept (one may be made later), but nothing inside
+// them is confined until they do.
 func New(ws *store.Workspace, opt Options) *Space {
 	if opt.BackupDir == "" {
-		opt.BackupDir = filepath.Join(store.DataDir(store.OSEnv()), "backups")
+		opt.BackupDir = DefaultBackupDir(store.OSEnv())
 	}
 	if opt.Keep <= 0 {
 		opt.Keep = 20
@@ -104,12 +114,11 @@ func New(ws *store.Workspace, opt Options) *Space {
 }
 
 func newRoot(id string, kind RootKind, agent, dir string) *Root {
-	r := &Root{ID: id, Kind: kind, Agent: agent, Dir: filepath.Clean(dir)}
-	if real, err := filepath.EvalSymlinks(r.Dir); err == nil {
-		r.Real = real
-	}
-	return r
+	return &Root{ID: id, Kind: kind, Agent: agent, Dir: filepath.Clean(dir)}
 }
+
+// DefaultBackupDir is the backups folder of store.DataDir.
+func DefaultBackupDir(env store.Env) string { return filepath.Join(store.DataDir(env), "backups") }
 
 // BackupDir is where the space keeps previous versions.
 func (s *Space) BackupDir() string { return s.opt.BackupDir }
@@ -137,29 +146,27 @@ type Place struct {
 // a workspace's memory files, once symlinks are resolved. The deepest root
 // wins (a vault kept inside a workspace's memory/ is the vault).
 func (s *Space) Confine(p string) (Place, error) {
-	var dirs []string
-	for _, r := range s.Roots {
-		if r.Real != "" {
-			dirs = append(dirs, r.Real)
-		}
+	reals := make([]string, len(s.Roots))
+	for i, r := range s.Roots {
+		reals[i] = r.real()
 	}
-	real, err := store.Confine(p, dirs...)
+	real, err := store.Confine(p, reals...)
 	if err != nil {
 		return Place{}, err
 	}
-	var best *Root
-	for _, r := range s.Roots {
-		if r.Real != "" && store.Within(r.Real, real) && (best == nil || len(r.Real) > len(best.Real)) {
-			best = r
+	best := -1
+	for i := range s.Roots {
+		if reals[i] != "" && store.Within(reals[i], real) && (best < 0 || len(reals[i]) > len(reals[best])) {
+			best = i
 		}
 	}
-	rel, _ := filepath.Rel(best.Real, real)
+	rel, _ := filepath.Rel(reals[best], real)
 	rel = filepath.ToSlash(rel)
 	if rel == "." {
 		rel = ""
 	}
-	pl := Place{Root: best, Rel: rel, Real: real}
-	if !isMemory(best.Kind, rel) {
+	pl := Place{Root: s.Roots[best], Rel: rel, Real: real}
+	if !isMemory(pl.Root.Kind, rel) {
 		return Place{}, &store.OutsideError{Path: p, Resolved: real}
 	}
 	return pl, nil
