@@ -129,7 +129,7 @@ func TestEndToEnd(t *testing.T) {
 	})
 	t.Run("a dry-run sweep from Jobs lists the session", func(t *testing.T) {
 		tm.t = t
-		tm.keys("3", "d")
+		tm.keys("5", "d")
 		s := tm.waitText("would be observed")
 		if !strings.Contains(s, "agent:main:main") {
 			t.Errorf("the main session is not among the candidates:\n%s", s)
@@ -155,7 +155,7 @@ func TestEndToEnd(t *testing.T) {
 	})
 	t.Run("sweep from Jobs after a confirmation; the candidates are observed", func(t *testing.T) {
 		tm.t = t
-		tm.keys("3", "S")
+		tm.keys("5", "S")
 		tm.waitText("This writes to the vault")
 		tm.keys("y")
 		tm.waitText("done observed 8 session(s)")

@@ -30,6 +30,12 @@ type UIConfig struct {
 	Theme string `toml:"theme"`
 	// Editor overrides $VISUAL and $EDITOR for opening a file at a line.
 	Editor string `toml:"editor"`
+	// EditorLine is the arguments that open the editor at a line, with
+	// {file} and {line} standing for the file and the line number (the
+	// file goes last when {file} is absent), e.g. "+{line}" or
+	// "--goto {file}:{line}". Empty: the form known for the editor (code,
+	// hx, vi, nano, emacs, …), else +{line}.
+	EditorLine string `toml:"editor_line"`
 }
 
 // KeyConfig remaps actions to keys: action name → keys, e.g.

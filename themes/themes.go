@@ -57,6 +57,10 @@ type Theme struct {
 	BadgeOK        lipgloss.Style
 
 	Error lipgloss.Style
+
+	// Match marks the words a search found; Added and Removed the lines of
+	// a diff; Cursor the built-in editor's cursor.
+	Match, Added, Removed, Cursor lipgloss.Style
 }
 
 // DarkPalette suits dark terminals.
@@ -113,6 +117,11 @@ func New(p Palette, isDark bool) *Theme {
 		BadgeOK:        lipgloss.NewStyle().Foreground(p.OK),
 
 		Error: lipgloss.NewStyle().Foreground(p.Bad).Bold(true),
+
+		Match:   lipgloss.NewStyle().Foreground(p.Warn).Bold(true).Underline(true),
+		Added:   lipgloss.NewStyle().Foreground(p.OK),
+		Removed: lipgloss.NewStyle().Foreground(p.Bad),
+		Cursor:  lipgloss.NewStyle().Reverse(true),
 	}
 	if p.Name == "ansi" {
 		t.Selected = lipgloss.NewStyle().Reverse(true).Bold(true)
@@ -132,6 +141,7 @@ func Plain() *Theme {
 		GaugeFill: s, GaugeOver: s.Bold(true), GaugeEmpty: s,
 		BadgeCandidate: s.Bold(true), BadgeStale: s, BadgeNever: s, BadgeProblem: s.Bold(true), BadgeOK: s,
 		Error: s.Bold(true),
+		Match: s.Bold(true).Underline(true), Added: s, Removed: s, Cursor: s.Reverse(true),
 	}
 }
 

@@ -15,7 +15,9 @@ import (
 	"clawvault-tui/model"
 	"clawvault-tui/observer"
 	"clawvault-tui/store"
+	"clawvault-tui/store/search"
 	"clawvault-tui/store/transcript"
+	"clawvault-tui/store/vaultfs"
 )
 
 // Options configure the app.
@@ -32,8 +34,13 @@ type Options struct {
 	// Watch turns on the file watcher (live gauges); tests leave it off.
 	Watch bool
 	// Getenv reads the environment: $VISUAL and $EDITOR name the editor
-	// when the config does not. Nil reads the process's environment.
+	// when the config does not, $XDG_CACHE_HOME and $XDG_DATA_HOME where
+	// the search index and the backups go. Nil reads the process's
+	// environment.
 	Getenv func(string) string
+	// BackupDir is where the editor keeps previous versions (default: the
+	// backups folder of the user's data folder).
+	BackupDir string
 }
 
 type screen int
@@ -41,11 +48,13 @@ type screen int
 const (
 	screenSessions screen = iota
 	screenTranscript
+	screenVault
+	screenSearch
 	screenJobs
 	screens
 )
 
-var screenNames = [...]string{"Sessions", "Transcript", "Jobs"}
+var screenNames = [...]string{"Sessions", "Transcript", "Vault", "Search", "Jobs"}
 
 // pane is what every screen offers the root.
 type pane interface {
@@ -65,7 +74,15 @@ type App struct {
 	screen     screen
 	sessions   *sessionsPane
 	transcript *transcriptPane
+	vault      *vaultPane
+	search     *searchPane
 	jobs       *jobsPane
+	// editor is the built-in editor while it is open: it has the keyboard
+	// and the screen. editorJob is the last open asked for.
+	editor    *editorPane
+	editorJob int
+	// picker chooses the MEMORY.md section of a promote.
+	picker *promotePicker
 
 	width, height int
 	showHelp      bool
@@ -101,17 +118,34 @@ func New(opt Options) *App {
 	if opt.Theme != "" && opt.Theme != "auto" {
 		themeName = opt.Theme
 	}
+	env := store.OSEnv()
+	env.Getenv = opt.Getenv
+	if opt.BackupDir == "" {
+		opt.BackupDir = vaultfs.DefaultBackupDir(env)
+	}
 	c := &Common{Keys: DefaultKeyMap(), Help: help.New(), ThemeName: themeName, Now: opt.Now, Config: opt.Config, Tick: tea.Tick,
-		Editor: chooseEditor(opt.Config.UI.Editor, opt.Getenv)}
+		Editor: chooseEditor(opt.Config.UI.Editor, opt.Getenv), EditorLine: opt.Config.UI.EditorLine,
+		Space:        vaultfs.New(opt.Workspace, vaultfs.Options{BackupDir: opt.BackupDir, Now: opt.Now}),
+		DefaultAgent: opt.Workspace.ObserverAgent,
+		index: &indexHolder{options: func() (search.Options, error) {
+			return search.OptionsFor(opt.Workspace, opt.Config.Search, env)
+		}},
+	}
 	a := &App{c: c, opt: opt}
 	a.configErr = c.Keys.Apply(opt.Config.Keys)
 	c.SetTheme(true) // until the terminal says what its background is
 	a.sessions = newSessionsPane(c)
 	cache := transcript.NewCache()
 	a.transcript = newTranscriptPane(c, func(row model.SessionRow) transcript.Reader { return cache.File(row.File) }, &a.jobCounter)
+	a.vault = newVaultPane(c, &a.jobCounter)
+	a.search = newSearchPane(c, &a.jobCounter)
 	a.jobs = newJobsPane(c, opt.Jobs)
 	return a
 }
+
+// Close releases what the app holds open (the search index). Call it after
+// the program ends.
+func (a *App) Close() error { return a.c.index.close() }
 
 func (a *App) nextJob() int {
 	a.jobCounter++
@@ -122,10 +156,28 @@ func (a *App) pane() pane {
 	switch a.screen {
 	case screenTranscript:
 		return a.transcript
+	case screenVault:
+		return a.vault
+	case screenSearch:
+		return a.search
 	case screenJobs:
 		return a.jobs
 	}
 	return a.sessions
+}
+
+// helper is what the footer and the help overlay show the keys of.
+type helper interface {
+	ShortHelp() []key.Binding
+	FullHelp() [][]key.Binding
+}
+
+// keysOf is the editor while it is open, else the screen's pane.
+func (a *App) keysOf() helper {
+	if a.editor != nil {
+		return a.editor
+	}
+	return a.pane()
 }
 
 type (
@@ -236,6 +288,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.transcript.Handle(msg)
 	case jobDoneMsg:
 		cmd := a.jobs.Handle(msg)
+		if msg.id == a.search.syncJob {
+			cmd = tea.Batch(cmd, a.search.synced(msg.err))
+		}
 		if j := a.jobs.find(msg.id); j != nil && j.writes {
 			// What the sweep observed moves off the pending gauges now,
 			// not when the watcher next notices the cursor file.
@@ -261,7 +316,68 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			return a, a.setStatus("editor: " + msg.err.Error())
 		}
-		return a, a.transcript.Refresh()
+		return a, tea.Batch(a.setStatus("back from the editor: "+msg.path+" is read again"), a.saved(msg.path))
+	case openEditorMsg:
+		a.editorJob = a.nextJob()
+		return a, loadEditor(a.c, a.editorJob, msg.path, msg.line)
+	case editorLoadedMsg:
+		if msg.job != a.editorJob {
+			return a, nil
+		}
+		if msg.err != nil {
+			return a, a.setStatus("cannot edit: " + msg.err.Error())
+		}
+		a.editor = newEditorPane(a.c, msg.doc, msg.line)
+		a.layout()
+		a.editor.scrollTo(true)
+	case editorSavedMsg:
+		if a.editor != nil {
+			return a, a.editor.Handle(msg)
+		}
+	case fileSavedMsg:
+		return a, a.saved(msg.path)
+	case reindexedMsg:
+		if msg.err != nil {
+			return a, a.setStatus("search index: " + msg.err.Error())
+		}
+		return a, a.search.refresh()
+	case tea.PasteMsg:
+		if a.editor != nil {
+			a.editor.Paste(msg.Content)
+		}
+	case indexOpenedMsg:
+		cmd, ready := a.search.opened(msg)
+		if ready && a.search.syncJob == 0 {
+			return a, tea.Batch(cmd, a.startIndexSync())
+		}
+		return a, cmd
+	case memorySearchMsg:
+		return a, a.search.Handle(msg)
+	case vaultListMsg, vaultFileMsg, vaultRenderMsg:
+		return a, a.vault.Handle(msg)
+	case sourceFoundMsg:
+		return a, a.showSource(msg)
+	case openTranscriptAtMsg:
+		return a, a.openTranscriptAt(msg)
+	case promoteReadyMsg:
+		if msg.err != nil {
+			a.picker = nil
+			return a, a.setStatus("cannot promote: " + msg.err.Error())
+		}
+		if a.picker != nil {
+			a.picker.load(msg)
+		} else {
+			a.picker = newPromotePicker(a.c, msg)
+		}
+	case promoteDoneMsg:
+		if msg.err != nil {
+			return a, a.setStatus("not promoted: " + msg.err.Error())
+		}
+		cmd := a.setStatus(promotedStatus(msg.agent, msg.res))
+		if msg.res.Added {
+			cmd = tea.Batch(cmd, a.saved(msg.res.File))
+		}
+		return a, cmd
 	case statusMsg:
 		return a, a.setStatus(msg.text)
 	case clearStatusMsg:
@@ -285,9 +401,60 @@ func (a *App) setStatus(text string) tea.Cmd {
 	return a.c.Tick(4*time.Second, func(time.Time) tea.Msg { return clearStatusMsg{job} })
 }
 
+// saved tells the app a memory file changed: the index re-reads it (the
+// search results follow) and the Vault screen shows it again.
+func (a *App) saved(path string) tea.Cmd {
+	return tea.Batch(a.c.index.reindex(path), a.vault.Reload(path))
+}
+
+// startIndexSync brings the search index in step with the files, as a job
+// on the Jobs screen; the Search screen searches meanwhile.
+func (a *App) startIndexSync() tea.Cmd {
+	if a.search.syncJob != 0 {
+		return a.setStatus(fmt.Sprintf("the search index is being brought up to date already (job #%d)", a.search.syncJob))
+	}
+	a.search.syncJob = a.nextJob()
+	return a.jobs.start(a.search.syncJob, "search index", false, syncWork(a.c.index))
+}
+
+// openTranscriptAt shows a transcript at a line or a text: the session is
+// found by its file, or by its id.
+func (a *App) openTranscriptAt(msg openTranscriptAtMsg) tea.Cmd {
+	if a.snap == nil {
+		return a.setStatus("the workspace scan has not finished yet")
+	}
+	for _, r := range a.snap.Rows {
+		if msg.file != "" && r.File == msg.file || msg.sessionID != "" && r.SessionID == msg.sessionID && r.Name.Kind.IsTranscript() && r.Exists {
+			a.screen = screenTranscript
+			a.layout()
+			return a.transcript.OpenAt(r, msg.line, msg.text)
+		}
+	}
+	return a.setStatus("no session of the workspace has that transcript")
+}
+
+// showSource opens the session an observation came from, at its message.
+func (a *App) showSource(msg sourceFoundMsg) tea.Cmd {
+	switch {
+	case msg.err != nil:
+		return a.setStatus("cannot read the raw ledger: " + msg.err.Error())
+	case !msg.found:
+		return a.setStatus("the raw ledger (ledger/raw) has no message with this text: an LLM compressor rewrote it, or the ledger was not kept")
+	}
+	src := msg.src
+	for _, r := range a.snap.Rows {
+		if r.SessionID == src.TranscriptID && r.Name.Kind.IsTranscript() && r.Exists {
+			cmd := a.openTranscriptAt(openTranscriptAtMsg{file: r.File, text: src.Quote})
+			return tea.Batch(cmd, a.setStatus(fmt.Sprintf("from %s (raw ledger %s:%d)", src.SessionKey, src.RawFile, src.RawLine)))
+		}
+	}
+	return a.setStatus(fmt.Sprintf("it came from %s (transcript %s, per %s:%d), which is no longer in the sessions folders", src.SessionKey, src.TranscriptID, src.RawFile, src.RawLine))
+}
+
 // typing reports a pane that has a text input focused: then keys go to it.
 func (a *App) typing() bool {
-	return (a.screen == screenSessions && a.sessions.filtering) || (a.screen == screenTranscript && a.transcript.searching)
+	return (a.screen == screenSessions && a.sessions.filtering) || (a.screen == screenTranscript && a.transcript.searching) ||
+		(a.screen == screenSearch && a.search.typing)
 }
 
 func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -308,10 +475,29 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if p := a.picker; p != nil {
+		cmd, done := p.Update(msg)
+		if done {
+			a.picker = nil
+		}
+		return cmd
+	}
+	if a.editor != nil {
+		return a.editorKey(msg)
+	}
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
 	if a.typing() {
+		// The query of the Search screen has no use for tab: it still
+		// moves between screens there.
+		if a.screen == screenSearch && (key.Matches(msg, k.NextScreen) || key.Matches(msg, k.PrevScreen)) {
+			next := (a.screen + 1) % screens
+			if key.Matches(msg, k.PrevScreen) {
+				next = (a.screen + screens - 1) % screens
+			}
+			return a.switchTo(next)
+		}
 		cmd, _ := a.pane().Update(msg)
 		a.layout()
 		return cmd
@@ -326,6 +512,10 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return a.switchTo(screenSessions)
 	case key.Matches(msg, k.Transcript):
 		return a.switchTo(screenTranscript)
+	case key.Matches(msg, k.Vault):
+		return a.switchTo(screenVault)
+	case key.Matches(msg, k.SearchScreen):
+		return a.switchTo(screenSearch)
 	case key.Matches(msg, k.Jobs):
 		return a.switchTo(screenJobs)
 	case key.Matches(msg, k.NextScreen):
@@ -351,10 +541,40 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 func (a *App) switchTo(s screen) tea.Cmd {
 	a.screen = s
 	a.layout()
-	if s == screenTranscript {
+	switch s {
+	case screenTranscript:
 		return a.transcript.afterMove()
+	case screenVault:
+		return a.vault.activate()
+	case screenSearch:
+		return a.search.activate()
 	}
 	return nil
+}
+
+// editorKey gives a key to the built-in editor; leaving it (or quitting)
+// with unsaved changes asks first.
+func (a *App) editorKey(msg tea.KeyPressMsg) tea.Cmd {
+	e := a.editor
+	if msg.String() == "ctrl+c" {
+		if !e.buf.dirty() {
+			return tea.Quit
+		}
+		a.confirm = &confirmDialog{title: "Quit without saving " + e.name() + "?", lines: []string{"Your changes are lost; the file on disk stays as it is."},
+			onYes: func(*App) tea.Cmd { return tea.Quit }}
+		return nil
+	}
+	cmd, closing := e.Update(msg)
+	if !closing {
+		return cmd
+	}
+	if !e.buf.dirty() {
+		a.editor = nil
+		return cmd
+	}
+	a.confirm = &confirmDialog{title: "Close " + e.name() + " without saving?", lines: []string{"Your changes are lost; the file on disk stays as it is (ctrl+s saves)."},
+		onYes: func(a *App) tea.Cmd { a.editor = nil; return nil }}
+	return cmd
 }
 
 // jobKey starts jobs from the Jobs screen; they need the snapshot.
@@ -403,13 +623,9 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return run(ctx, snap, pr)
 		}), true
 	case key.Matches(msg, k.IndexBuild):
-		if a.opt.Jobs.IndexBuild == nil {
-			return notYet("the search index")
-		}
-		ws, run := a.opt.Workspace, a.opt.Jobs.IndexBuild
-		return a.jobs.start(a.nextJob(), "search index", false, func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
-			return run(ctx, ws, pr)
-		}), true
+		// Through the index the Search screen uses: opening a second one
+		// in this process would wait on the first one's lock.
+		return a.startIndexSync(), true
 	}
 	return nil, false
 }
@@ -422,18 +638,28 @@ func (a *App) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 	if msg.Mouse().Button == tea.MouseWheelUp {
 		n = -3
 	}
+	if a.editor != nil {
+		a.editor.buf.vertical(n)
+		a.editor.scrollTo(false)
+		return nil
+	}
 	switch a.screen {
 	case screenSessions:
 		a.sessions.Scroll(n)
 	case screenTranscript:
 		return a.transcript.Scroll(n)
+	case screenVault:
+		return a.vault.Scroll(n)
+	case screenSearch:
+		a.search.cursor += n
+		a.search.clamp()
 	}
 	return nil
 }
 
 func (a *App) click(msg tea.MouseClickMsg) tea.Cmd {
 	m := msg.Mouse()
-	if m.Button != tea.MouseLeft || a.confirm != nil || a.showHelp {
+	if m.Button != tea.MouseLeft || a.confirm != nil || a.showHelp || a.editor != nil || a.picker != nil {
 		return nil
 	}
 	if m.Y == 0 {
@@ -463,10 +689,22 @@ func (a *App) layout() {
 	h := max(1, a.height-paneTop-1)
 	a.sessions.SetSize(a.width, h)
 	a.transcript.SetSize(a.width, h)
+	a.vault.SetSize(a.width, h)
+	a.search.SetSize(a.width, h)
 	a.jobs.SetSize(a.width, h)
+	if a.editor != nil {
+		a.editor.SetSize(a.width, h)
+	}
 }
 
+// compactTabsBelow is the width under which only the current screen's tab
+// says its name (the others their number), leaving room for the summary.
+const compactTabsBelow = 110
+
 func (a *App) tabLabel(s screen) string {
+	if a.width < compactTabsBelow && s != a.screen {
+		return fmt.Sprint(s + 1)
+	}
 	return fmt.Sprintf("%d %s", s+1, screenNames[s])
 }
 
@@ -476,7 +714,11 @@ func (a *App) View() tea.View {
 	var b strings.Builder
 	b.WriteString(a.tabBar())
 	b.WriteByte('\n')
-	b.WriteString(block(a.pane().View(), a.width, max(1, a.height-paneTop-1)))
+	body := a.pane().View()
+	if a.editor != nil {
+		body = a.editor.View()
+	}
+	b.WriteString(block(body, a.width, max(1, a.height-paneTop-1)))
 	b.WriteByte('\n')
 	b.WriteString(a.footer())
 	frame := b.String()
@@ -485,6 +727,8 @@ func (a *App) View() tea.View {
 		frame = overlay(frame, a.confirmBox(a.confirm), a.width, a.height)
 	case a.showHelp:
 		frame = overlay(frame, a.helpBox(), a.width, a.height)
+	case a.picker != nil:
+		frame = overlay(frame, a.box(a.picker.View(a.width, a.height)), a.width, a.height)
 	}
 	v := tea.NewView(t.App.Render(frame))
 	v.AltScreen = true
@@ -546,5 +790,5 @@ func (a *App) footer() string {
 	}
 	// help.Model lets the last item overflow when its ellipsis does not
 	// fit (bubbles v2.2.1), so the line is cut here too.
-	return cut(a.c.Help.ShortHelpView(a.pane().ShortHelp()), a.width)
+	return cut(a.c.Help.ShortHelpView(a.keysOf().ShortHelp()), a.width)
 }

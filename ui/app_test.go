@@ -26,7 +26,7 @@ func TestScreensSwitch(t *testing.T) {
 	for _, tt := range []struct {
 		key  string
 		want screen
-	}{{"2", screenTranscript}, {"3", screenJobs}, {"1", screenSessions}, {"tab", screenTranscript}, {"shift+tab", screenSessions}, {"shift+tab", screenJobs}} {
+	}{{"2", screenTranscript}, {"3", screenVault}, {"4", screenSearch}, {"tab", screenJobs}, {"4", screenSearch}, {"esc", screenSearch}, {"5", screenJobs}, {"1", screenSessions}, {"tab", screenTranscript}, {"shift+tab", screenSessions}, {"shift+tab", screenJobs}} {
 		press(t, a, tt.key)
 		if a.screen != tt.want {
 			t.Errorf("after %q: screen %d, want %d", tt.key, a.screen, tt.want)
@@ -130,7 +130,7 @@ func TestMouse(t *testing.T) {
 	if a.sessions.cursor != 5 {
 		t.Errorf("a click on the sixth row selected %d", a.sessions.cursor)
 	}
-	drive(t, a, func() tea.Msg { return tea.MouseClickMsg{Button: tea.MouseLeft, X: 16, Y: 0} })
+	drive(t, a, func() tea.Msg { return tea.MouseClickMsg{Button: tea.MouseLeft, X: 13, Y: 0} })
 	if a.screen != screenTranscript {
 		t.Errorf("a click on the Transcript tab: screen %d", a.screen)
 	}
@@ -364,15 +364,35 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func TestEditorCommandOpensAtTheLine(t *testing.T) {
 	env := map[string]string{"EDITOR": "vim -u NONE"}
 	getenv := func(k string) string { return env[k] }
-	cmd := editorCommand(chooseEditor("", getenv), "/x/s.jsonl", 42)
-	if got := strings.Join(cmd.Args, " "); got != "vim -u NONE +42 /x/s.jsonl" {
-		t.Errorf("args = %q", got)
+	args := func(choice, lineArgs string, line int) string {
+		return strings.Join(editorCommand(choice, lineArgs, "/x/MEMORY.md", line).Args, " ")
+	}
+	for _, tc := range []struct {
+		choice, lineArgs string
+		line             int
+		want             string
+	}{
+		{chooseEditor("", getenv), "", 42, "vim -u NONE +42 /x/MEMORY.md"},
+		{"code", "", 7, "code --goto /x/MEMORY.md:7"},
+		{"hx", "", 7, "hx /x/MEMORY.md:7"},
+		// An editor x/editor does not know still gets the line.
+		{"micro", "", 7, "micro +7 /x/MEMORY.md"},
+		{"/opt/bin/myed --flag", "", 3, "/opt/bin/myed --flag +3 /x/MEMORY.md"},
+		// The config's line argument, for any editor.
+		{"kate", "--line {line}", 9, "kate --line 9 /x/MEMORY.md"},
+		{"subl", "{file}:{line}", 9, "subl /x/MEMORY.md:9"},
+		{"code", "+{line}", 9, "code +9 /x/MEMORY.md"},
+		{"vim", "", 0, "vim +1 /x/MEMORY.md"},
+	} {
+		if got := args(tc.choice, tc.lineArgs, tc.line); got != tc.want {
+			t.Errorf("%s with %q at %d: %q, want %q", tc.choice, tc.lineArgs, tc.line, got, tc.want)
+		}
 	}
 	env["VISUAL"] = "code"
-	if got := strings.Join(editorCommand(chooseEditor("", getenv), "/x/s.jsonl", 7).Args, " "); got != "code --goto /x/s.jsonl:7" {
+	if got := chooseEditor("", getenv); got != "code" {
 		t.Errorf("VISUAL wins over EDITOR: %q", got)
 	}
-	if got := strings.Join(editorCommand(chooseEditor("hx", getenv), "/x/s.jsonl", 7).Args, " "); got != "hx /x/s.jsonl:7" {
+	if got := chooseEditor("hx", getenv); got != "hx" {
 		t.Errorf("the config wins: %q", got)
 	}
 	if got := chooseEditor("", func(string) string { return "" }); got != "nano" {
@@ -410,7 +430,7 @@ func TestLiveRefreshKeepsThePlace(t *testing.T) {
 
 func TestDryRunJob(t *testing.T) {
 	a := newApp(t, 100, 30, Options{})
-	press(t, a, "3", "d")
+	press(t, a, "5", "d")
 	if len(a.jobs.jobs) != 1 || a.jobs.jobs[0].state != jobDone {
 		t.Fatalf("jobs: %+v", a.jobs.jobs)
 	}
@@ -430,7 +450,7 @@ func TestDryRunJob(t *testing.T) {
 
 func TestRetentionJob(t *testing.T) {
 	a := newApp(t, 100, 30, Options{Jobs: planningRunners()})
-	press(t, a, "3", "R")
+	press(t, a, "5", "R")
 	j := a.jobs.jobs[0]
 	if j.state != jobDone {
 		t.Fatalf("state %d: %v", j.state, j.err)
@@ -469,8 +489,8 @@ func TestRetentionJob(t *testing.T) {
 
 func TestUnbuiltJobsSaySo(t *testing.T) {
 	a := newApp(t, 100, 30, Options{})
-	press(t, a, "3")
-	for _, k := range []string{"S", "R", "I"} {
+	press(t, a, "5")
+	for _, k := range []string{"S", "R"} {
 		press(t, a, k)
 		if !strings.Contains(a.status, "not built into this version yet") || len(a.jobs.jobs) != 0 {
 			t.Errorf("%s: status %q, %d jobs", k, a.status, len(a.jobs.jobs))
@@ -489,7 +509,7 @@ func TestSweepAsksFirstAndCanFail(t *testing.T) {
 		return nil, errors.New("disk full")
 	}}
 	a := newApp(t, 100, 30, Options{Jobs: runners})
-	press(t, a, "3", "S")
+	press(t, a, "5", "S")
 	if a.confirm == nil || !strings.Contains(viewText(a), "This writes to the vault") {
 		t.Fatal("no confirmation before a sweep")
 	}
@@ -522,7 +542,7 @@ func TestSweepJobRescansAndLinks(t *testing.T) {
 	}}
 	a := newApp(t, 100, 30, Options{Jobs: runners})
 	scans := a.scanJob
-	press(t, a, "3", "S", "y")
+	press(t, a, "5", "S", "y")
 	if j := a.jobs.jobs[0]; j.state != jobDone || a.scanJob == scans {
 		t.Fatalf("state %d, scan job %d (was %d)", j.state, a.scanJob, scans)
 	}
@@ -543,7 +563,7 @@ func TestCancelAJob(t *testing.T) {
 		return nil, ctx.Err()
 	}}
 	a := newApp(t, 100, 30, Options{Jobs: runners})
-	press(t, a, "3")
+	press(t, a, "5")
 	_, cmd := a.Update(keyMsg("R"))
 	// Run the job's command aside (timers are off, so it is the task's
 	// alone; it returns when the job ends) and cancel from here once the

@@ -16,6 +16,7 @@ import (
 	"charm.land/glamour/v2"
 
 	"clawvault-tui/store"
+	"clawvault-tui/store/vaultfs"
 	"clawvault-tui/themes"
 )
 
@@ -27,9 +28,15 @@ type Common struct {
 	Config store.Config
 	// ThemeName is the configured theme: auto, dark, light, ansi or none.
 	ThemeName string
-	// Editor is the command line of the editor that opens a transcript at
-	// an entry's line (chooseEditor).
-	Editor string
+	// Editor is the command line of the external editor (chooseEditor);
+	// EditorLine the arguments that give it the line (editorArgs).
+	Editor, EditorLine string
+	// Space is the vault and the agents' workspace memory: the files the
+	// Vault and Search screens show and the editor and promote change.
+	Space *vaultfs.Space
+	// DefaultAgent is the agent whose MEMORY.md a promote offers first
+	// when the line is not from an agent's own workspace.
+	DefaultAgent string
 	// Now is the clock, injected so tests and golden views are stable.
 	Now func() time.Time
 	// Tick is tea.Tick; tests replace it so that commands can be run to
@@ -37,6 +44,7 @@ type Common struct {
 	Tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 
 	markdown markdownCache
+	index    *indexHolder
 }
 
 // SetTheme rebuilds the styles for a background (auto themes follow it).
@@ -62,28 +70,55 @@ func (c *Common) glamourStyle() string {
 
 // markdownCache keeps one glamour renderer per (style, width): building
 // one costs little, but a TermRenderer may not be used by two goroutines
-// at once, and renders happen in commands, off the event loop.
+// at once, and renders happen in commands, off the event loop. Each
+// renderer has its own lock, so a long render holds up only renders at its
+// width; a large text gets a renderer of its own, so that rendering a
+// 1 MB file (most of a second) holds up nothing else.
 type markdownCache struct {
 	mu        sync.Mutex
-	renderers map[string]*glamour.TermRenderer
+	renderers map[string]*lockedRenderer
 }
+
+type lockedRenderer struct {
+	mu sync.Mutex
+	r  *glamour.TermRenderer
+}
+
+// largeMarkdown is the size from which a text is rendered alone.
+const largeMarkdown = 64 << 10
 
 // Render renders Markdown at a width; it is safe to call from commands.
 func (m *markdownCache) Render(style string, width int, text string) (string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.renderers == nil {
-		m.renderers = map[string]*glamour.TermRenderer{}
-	}
-	k := fmt.Sprintf("%s/%d", style, width)
-	r, ok := m.renderers[k]
-	if !ok {
-		var err error
-		r, err = glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
+	if len(text) >= largeMarkdown {
+		r, err := newRenderer(style, width)
 		if err != nil {
 			return "", err
 		}
-		m.renderers[k] = r
+		return r.Render(text)
 	}
-	return r.Render(text)
+	k := fmt.Sprintf("%s/%d", style, width)
+	m.mu.Lock()
+	if m.renderers == nil {
+		m.renderers = map[string]*lockedRenderer{}
+	}
+	lr, ok := m.renderers[k]
+	if !ok {
+		lr = &lockedRenderer{}
+		m.renderers[k] = lr
+	}
+	m.mu.Unlock()
+	lr.mu.Lock()
+	defer lr.mu.Unlock()
+	if lr.r == nil {
+		r, err := newRenderer(style, width)
+		if err != nil {
+			return "", err
+		}
+		lr.r = r
+	}
+	return lr.r.Render(text)
+}
+
+func newRenderer(style string, width int) (*glamour.TermRenderer, error) {
+	return glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
 }

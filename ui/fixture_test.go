@@ -3,6 +3,8 @@ package ui
 import (
 	"flag"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,12 +41,30 @@ func TestMain(m *testing.M) { os.Exit(demotest.Main(m)) }
 func newApp(t testing.TB, width, height int, opt Options) *App {
 	t.Helper()
 	ws, _ := demoWorkspace(t)
+	return newAppOn(t, ws, width, height, opt)
+}
+
+// newAppOn is newApp on another workspace.
+func newAppOn(t testing.TB, ws *store.Workspace, width, height int, opt Options) *App {
+	t.Helper()
 	opt.Workspace = ws
 	opt.Now = func() time.Time { return fixedNow }
+	if opt.Config.UI.Theme == "" {
+		opt.Config = store.DefaultConfig()
+	}
+	// The search index and the backups go to the test's temp folder, never
+	// into the user's cache and data folders.
+	if opt.Config.Search.CacheDir == "" {
+		opt.Config.Search.CacheDir = filepath.Join(t.TempDir(), "cache")
+	}
+	if opt.BackupDir == "" {
+		opt.BackupDir = filepath.Join(t.TempDir(), "backups")
+	}
 	if opt.Theme == "" {
 		opt.Theme = "dark"
 	}
 	a := New(opt)
+	t.Cleanup(func() { a.Close() })
 	a.c.Tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	a.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	drive(t, a, a.startScan())
@@ -110,6 +130,13 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEnd}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "delete":
+		return tea.KeyPressMsg{Code: tea.KeyDelete}
+	}
+	if c, ok := strings.CutPrefix(k, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: []rune(c)[0], Mod: tea.ModCtrl}
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}

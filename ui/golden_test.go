@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"clawvault-tui/observer"
@@ -85,14 +87,14 @@ func TestGoldenTranscriptContext(t *testing.T) {
 
 func TestGoldenJobs(t *testing.T) {
 	a := newApp(t, 100, 30, Options{Jobs: planningRunners()})
-	press(t, a, "3", "d")
+	press(t, a, "5", "d")
 	golden(t, "jobs", a)
 }
 
 // The retention plan as a table, from the real planner on the demo.
 func TestGoldenJobsRetention(t *testing.T) {
 	a := newApp(t, 100, 30, Options{Jobs: planningRunners()})
-	press(t, a, "3", "R")
+	press(t, a, "5", "R")
 	golden(t, "jobs-retention", a)
 }
 
@@ -120,4 +122,64 @@ func TestGoldenHelp(t *testing.T) {
 	a := newApp(t, 100, 30, Options{})
 	press(t, a, "2", "?")
 	golden(t, "help", a)
+}
+
+// The Vault screen: the tree, and MEMORY.md rendered beside it.
+func TestGoldenVault(t *testing.T) {
+	a := newApp(t, 80, 24, Options{})
+	_, man := demoWorkspace(t)
+	press(t, a, "3")
+	drive(t, a, a.vault.Reveal(filepath.Join(man.Workspace, "MEMORY.md")))
+	golden(t, "vault-80x24", a)
+}
+
+// An observation file as a table, filtered to the important ones.
+func TestGoldenVaultTable(t *testing.T) {
+	a := newApp(t, 120, 35, Options{})
+	_, man := demoWorkspace(t)
+	openVaultFile(t, a, filepath.Join(man.VaultDir, "ledger", "observations", "2026", "11", "20.md"))
+	press(t, a, "i", "i", "j")
+	golden(t, "vault-table-120x35", a)
+}
+
+func TestGoldenSearch(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		a := searchApp(t, size[0], size[1])
+		typeText(t, a, "postgresql cut-over")
+		press(t, a, "down")
+		golden(t, fmt.Sprintf("search-%dx%d", size[0], size[1]), a)
+		a.Close()
+	}
+}
+
+func TestGoldenEditor(t *testing.T) {
+	ws, _ := memoryWorkspace(t)
+	a := newAppOn(t, ws, 80, 24, Options{})
+	drive(t, a, func() tea.Msg {
+		return openEditorMsg{path: filepath.Join(ws.Agents[0].Workspace, "MEMORY.md"), line: 7}
+	})
+	press(t, a, "end")
+	typeText(t, a, " Always.")
+	golden(t, "editor-80x24", a)
+}
+
+// The diff the editor shows when the file changed on disk.
+func TestGoldenEditorDiff(t *testing.T) {
+	ws, _ := memoryWorkspace(t)
+	a := newAppOn(t, ws, 120, 35, Options{})
+	memory := filepath.Join(ws.Agents[0].Workspace, "MEMORY.md")
+	drive(t, a, func() tea.Msg { return openEditorMsg{path: memory, line: 7} })
+	press(t, a, "end")
+	typeText(t, a, " Always.")
+	writeText(t, memory, fixtureMemory+"- Long-running cron jobs need a timeout.\n")
+	press(t, a, "ctrl+s", "d")
+	golden(t, "editor-diff-120x35", a)
+}
+
+func TestGoldenPromote(t *testing.T) {
+	a := newApp(t, 80, 24, Options{})
+	_, man := demoWorkspace(t)
+	openVaultFile(t, a, filepath.Join(man.VaultDir, "ledger", "observations", "2026", "11", "20.md"))
+	press(t, a, "j", "j", "p")
+	golden(t, "promote-80x24", a)
 }

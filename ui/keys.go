@@ -14,7 +14,7 @@ import (
 // file's [keys] section remaps them by action name.
 type KeyMap struct {
 	// global
-	Quit, Help, NextScreen, PrevScreen, Sessions, Transcript, Jobs, Copy key.Binding
+	Quit, Help, NextScreen, PrevScreen, Sessions, Transcript, Vault, SearchScreen, Jobs, Copy key.Binding
 	// lists
 	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back key.Binding
 	// sessions
@@ -24,13 +24,18 @@ type KeyMap struct {
 	Search, NextMatch, PrevMatch, Edit, DetailDown, DetailUp                            key.Binding
 	// jobs
 	DryRun, Sweep, Retention, IndexBuild, Cancel, Confirm, Deny key.Binding
+	// vault and search: curating memory
+	ExternalEdit, Promote, Source, FilterType, FilterImportance, FilterSource key.Binding
+	// the built-in editor, and its choices when the file changed on disk
+	Save, Undo, Redo, Reload, Diff, Merge key.Binding
 }
 
 // actions names every binding for the config file.
 func (k *KeyMap) actions() map[string]*key.Binding {
 	return map[string]*key.Binding{
 		"quit": &k.Quit, "help": &k.Help, "next_screen": &k.NextScreen, "prev_screen": &k.PrevScreen,
-		"sessions": &k.Sessions, "transcript": &k.Transcript, "jobs": &k.Jobs, "copy": &k.Copy,
+		"sessions": &k.Sessions, "transcript": &k.Transcript, "vault": &k.Vault, "search_screen": &k.SearchScreen,
+		"jobs": &k.Jobs, "copy": &k.Copy,
 		"up": &k.Up, "down": &k.Down, "page_up": &k.PageUp, "page_down": &k.PageDown, "top": &k.Top,
 		"bottom": &k.Bottom, "open": &k.Open, "back": &k.Back,
 		"filter": &k.Filter, "sort": &k.Sort, "agent": &k.Agent, "rescan": &k.Rescan,
@@ -40,6 +45,9 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"edit": &k.Edit, "detail_down": &k.DetailDown, "detail_up": &k.DetailUp,
 		"dry_run": &k.DryRun, "sweep": &k.Sweep, "retention": &k.Retention, "index_build": &k.IndexBuild,
 		"cancel": &k.Cancel, "confirm": &k.Confirm, "deny": &k.Deny,
+		"external_edit": &k.ExternalEdit, "promote": &k.Promote, "source": &k.Source, "filter_type": &k.FilterType,
+		"filter_importance": &k.FilterImportance, "filter_source": &k.FilterSource,
+		"save": &k.Save, "undo": &k.Undo, "redo": &k.Redo, "reload": &k.Reload, "diff": &k.Diff, "merge": &k.Merge,
 	}
 }
 
@@ -60,14 +68,16 @@ func bind(help string, keys ...string) key.Binding {
 // DefaultKeyMap is the built-in key map.
 func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
-		Quit:       bind("quit", "q", "ctrl+c"),
-		Help:       bind("help", "?"),
-		NextScreen: bind("next screen", "tab"),
-		PrevScreen: bind("previous screen", "shift+tab"),
-		Sessions:   bind("sessions", "1"),
-		Transcript: bind("transcript", "2"),
-		Jobs:       bind("jobs", "3"),
-		Copy:       bind("copy id or path:line", "y"),
+		Quit:         bind("quit", "q", "ctrl+c"),
+		Help:         bind("help", "?"),
+		NextScreen:   bind("next screen", "tab"),
+		PrevScreen:   bind("previous screen", "shift+tab"),
+		Sessions:     bind("sessions", "1"),
+		Transcript:   bind("transcript", "2"),
+		Vault:        bind("vault", "3"),
+		SearchScreen: bind("search memory", "4"),
+		Jobs:         bind("jobs", "5"),
+		Copy:         bind("copy id or path:line", "y"),
 
 		Up:       bind("up", "up", "k"),
 		Down:     bind("down", "down", "j"),
@@ -93,7 +103,7 @@ func DefaultKeyMap() *KeyMap {
 		Search:         bind("search", "/"),
 		NextMatch:      bind("next match", "n"),
 		PrevMatch:      bind("prev match", "N"),
-		Edit:           bind("open in $EDITOR", "e"),
+		Edit:           bind("edit at the line", "e"),
 		DetailDown:     bind("scroll entry down", "J", "shift+down"),
 		DetailUp:       bind("scroll entry up", "K", "shift+up"),
 
@@ -104,6 +114,20 @@ func DefaultKeyMap() *KeyMap {
 		Cancel:     bind("cancel job", "x"),
 		Confirm:    bind("yes", "y", "enter"),
 		Deny:       bind("no", "n", "esc"),
+
+		ExternalEdit:     bind("open in $EDITOR", "E"),
+		Promote:          bind("promote to MEMORY.md", "p"),
+		Source:           bind("the session it came from", "o"),
+		FilterType:       bind("filter by type", "t"),
+		FilterImportance: bind("filter by importance", "i"),
+		FilterSource:     bind("filter by source", "s"),
+
+		Save:   bind("save", "ctrl+s"),
+		Undo:   bind("undo", "ctrl+z"),
+		Redo:   bind("redo", "ctrl+y"),
+		Reload: bind("reload the disk's version", "r"),
+		Diff:   bind("diff with the disk", "d"),
+		Merge:  bind("merge with the disk", "m"),
 	}
 }
 

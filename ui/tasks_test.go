@@ -46,7 +46,7 @@ func TestUpdateStartsNoGoroutine(t *testing.T) {
 		return nil, errors.New("stopped by the test")
 	}}
 	a := newApp(t, 100, 30, Options{Jobs: runners})
-	press(t, a, "3")
+	press(t, a, "5")
 	before := runtime.NumGoroutine()
 	_, cmd := a.Update(keyMsg("R"))
 	if n := runtime.NumGoroutine(); n > before || started.Load() {

@@ -119,6 +119,16 @@ type transcriptPane struct {
 	searchBusy  bool
 
 	layout splitLayout
+
+	// goTo is where to put the cursor once the transcript is indexed: a
+	// JSONL line (a search hit), or the first entry holding a text (the
+	// message an observation came from).
+	goTo *transcriptTarget
+}
+
+type transcriptTarget struct {
+	line int
+	text string
 }
 
 func newTranscriptPane(c *Common, open func(model.SessionRow) transcript.Reader, jobs *int) *transcriptPane {
@@ -154,7 +164,7 @@ func (p *transcriptPane) end(kind jobKind) {
 // Whatever the pane was doing for the previous transcript is cancelled.
 func (p *transcriptPane) Open(row model.SessionRow) tea.Cmd {
 	if row.File == p.path && (p.ix != nil || p.loading) {
-		return nil // already open, or opening: keep the place
+		return p.reachTarget() // already open, or opening: keep the place
 	}
 	for kind := range jobKinds {
 		p.end(kind)
@@ -199,6 +209,32 @@ func (p *transcriptPane) load(quiet bool) tea.Cmd {
 		}
 		return indexDoneMsg{job: job, ix: ix, tree: model.FlattenTree(ix.Tree), context: model.ContextView(ix.Tree)}
 	})
+}
+
+// OpenAt opens a session's transcript with the cursor on a JSONL line, or
+// on the first entry that holds text (searched for, so n/N walk the rest).
+func (p *transcriptPane) OpenAt(row model.SessionRow, line int, text string) tea.Cmd {
+	p.goTo = &transcriptTarget{line: line, text: text}
+	return p.Open(row)
+}
+
+// reachTarget moves to goTo once there is an index.
+func (p *transcriptPane) reachTarget() tea.Cmd {
+	g := p.goTo
+	if g == nil || p.ix == nil {
+		return nil
+	}
+	p.goTo = nil
+	if g.text != "" {
+		p.contextMode = false
+		return p.startSearch(g.text)
+	}
+	i, _ := slices.BinarySearchFunc(p.ix.Entries, int32(g.line), func(e model.Entry, line int32) int { return int(e.Line - line) })
+	if i < len(p.ix.Entries) {
+		p.contextMode = false
+		p.reselect(p.ix.Entries[i].Offset)
+	}
+	return p.afterMove()
 }
 
 // validate checks the index byte by byte in the background; the tree is
@@ -262,7 +298,7 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 		p.reselect(keep)
 		var cmds []tea.Cmd
 		if !msg.validated {
-			cmds = append(cmds, p.validate())
+			cmds = append(cmds, p.validate(), p.reachTarget())
 		}
 		cmds = append(cmds, p.needPreviews(), p.needBody())
 		return tea.Batch(cmds...)
@@ -444,10 +480,12 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.DetailUp):
 		p.detailScroll = max(0, p.detailScroll-max(1, p.detailHeight()/2))
 		return nil, true
-	case key.Matches(msg, k.Edit):
-		if e, ok := p.selectedEntry(); ok {
-			return openEditor(p.c.Editor, p.path, int(entries[e].Line)), true
-		}
+	case key.Matches(msg, k.Edit), key.Matches(msg, k.ExternalEdit):
+		// ClawVault's cursors are byte offsets into the live file: an
+		// edit would move what they point at.
+		return func() tea.Msg {
+			return statusMsg{"transcripts are not edited here: ClawVault's byte cursors point into them (y copies path:line)"}
+		}, true
 	case key.Matches(msg, k.Copy):
 		if e, ok := p.selectedEntry(); ok {
 			return copyText(fmt.Sprintf("%s:%d", p.path, entries[e].Line)), true
@@ -618,7 +656,7 @@ func (p *transcriptPane) Click(x, y int) tea.Cmd {
 
 func (p *transcriptPane) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.Down, k.NextCompaction, k.NextBranch, k.NextUser, k.Context, k.Search, k.Edit, k.Back, k.Help}
+	return []key.Binding{k.Down, k.NextCompaction, k.NextBranch, k.NextUser, k.Context, k.Search, k.Copy, k.Back, k.Help}
 }
 
 func (p *transcriptPane) FullHelp() [][]key.Binding {
@@ -627,7 +665,7 @@ func (p *transcriptPane) FullHelp() [][]key.Binding {
 		k.listKeys(),
 		{k.NextCompaction, k.PrevCompaction, k.NextBranch, k.PrevBranch, k.NextUser, k.PrevUser},
 		{k.Context, k.Search, k.NextMatch, k.PrevMatch, k.DetailDown, k.DetailUp},
-		{k.Edit, k.Copy, k.Back},
+		{k.Copy, k.Back},
 	}
 }
 
