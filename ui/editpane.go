@@ -208,7 +208,7 @@ func (p *editorPane) save() tea.Cmd {
 	if p.saving {
 		return nil
 	}
-	if !p.buf.dirty() && p.base.Version.Exists {
+	if !p.buf.dirty() && p.base.Version.Exists() {
 		p.note = "no changes to save"
 		return nil
 	}
@@ -405,7 +405,7 @@ func (p *editorPane) notes() []string {
 	var out []string
 	if p.mode == conflict && p.clash != nil {
 		what := "changed on disk"
-		if !p.clash.Disk.Version.Exists {
+		if !p.clash.Disk.Version.Exists() {
 			what = "was deleted"
 		}
 		out = append(out, t.Error.Render(filepath.Base(p.path)+" "+what+" since it was opened: nothing was written."))

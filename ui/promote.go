@@ -105,7 +105,7 @@ func readSections(space *vaultfs.Space, text, agent string, agents []string) pro
 		msg.err = err
 		return msg
 	}
-	msg.exists = doc.Version.Exists
+	msg.exists = doc.Version.Exists()
 	msg.headings = model.Headings(string(doc.Data))
 	return msg
 }

@@ -10,33 +10,34 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"clawvault-tui/store"
+	"clawvault-tui/store/fileid"
 )
 
-// Version is what a file was when it was read: it exists or not, and if it
-// does, its size, modification time, mode and the SHA-256 of its bytes.
-// (It keeps the os.FileInfo facts it needs; store has no shared file
-// identity type yet.)
+// Version is what a file was when it was read: its identity (device,
+// inode, size, modification time; the zero ID when there was no file), its
+// mode, and the SHA-256 of its bytes.
 type Version struct {
-	Exists  bool
-	Size    int64
-	ModTime time.Time
-	Mode    fs.FileMode
-	Hash    [sha256.Size]byte
+	fileid.ID
+	Mode fs.FileMode
+	Hash [sha256.Size]byte
 }
 
 // versionOf is the version of data read from a file with info fi.
 func versionOf(fi fs.FileInfo, data []byte) Version {
-	return Version{Exists: true, Size: int64(len(data)), ModTime: fi.ModTime(), Mode: fi.Mode().Perm(), Hash: sha256.Sum256(data)}
+	id := fileid.Of(fi)
+	id.Size = int64(len(data)) // what was read, should the file grow meanwhile
+	return Version{ID: id, Mode: fi.Mode().Perm(), Hash: sha256.Sum256(data)}
 }
 
-// Same reports whether two versions hold the same bytes. The modification
-// time alone does not make a conflict: a file touched, or rewritten with
-// the same bytes, loses nothing when it is saved over.
+// Same reports whether two versions hold the same bytes: both no file, or
+// both a file of the same size and hash. Neither the modification time nor
+// the inode makes a conflict alone: a file touched, or rewritten with the
+// same bytes (an editor that saves by rename), loses nothing when it is
+// saved over.
 func (v Version) Same(o Version) bool {
-	return v.Exists == o.Exists && (!v.Exists || v.Size == o.Size && v.Hash == o.Hash)
+	return v.Exists() == o.Exists() && (!v.Exists() || v.Size == o.Size && v.Hash == o.Hash)
 }
 
 // Doc is a memory file as read: where it is, its bytes and its version.
@@ -104,7 +105,7 @@ func readFile(path string) ([]byte, fs.FileInfo, error) {
 // was written over it.
 type ConflictError struct {
 	Path string
-	// Disk is the file as it is now; Disk.Version.Exists is false when it
+	// Disk is the file as it is now; Disk.Version.Exists() is false when it
 	// was deleted.
 	Disk *Doc
 	// Kept is where the bytes that were not saved were put, so that
@@ -115,7 +116,7 @@ type ConflictError struct {
 
 func (e *ConflictError) Error() string {
 	what := "changed on disk"
-	if !e.Disk.Version.Exists {
+	if !e.Disk.Version.Exists() {
 		what = "was deleted"
 	}
 	msg := fmt.Sprintf("%s %s since it was opened: nothing was written", e.Path, what)
@@ -170,7 +171,7 @@ func (s *Space) save(p string, data []byte, base Version, keepUnsaved bool) (Sav
 			}
 			return c
 		}
-		if disk.Version.Exists {
+		if disk.Version.Exists() {
 			if out.Backup, err = s.backup(pl.Real, disk.Data, ""); err != nil {
 				return fmt.Errorf("cannot keep the previous version, so nothing was saved: %w", err)
 			}
@@ -197,7 +198,7 @@ func (s *Space) Backup(p string) (string, error) {
 		return "", err
 	}
 	d, err := readPlace(p, pl)
-	if err != nil || !d.Version.Exists {
+	if err != nil || !d.Version.Exists() {
 		return "", err
 	}
 	return s.backup(pl.Real, d.Data, "")

@@ -43,7 +43,7 @@ func (s *Space) Promote(agent, section, text string, create bool) (Promoted, err
 		if err != nil {
 			return Promoted{}, err
 		}
-		if !doc.Version.Exists && !create {
+		if !doc.Version.Exists() && !create {
 			return Promoted{}, fmt.Errorf("%s does not exist yet; promote with the option to create the section makes it", path)
 		}
 		ins, err := model.InsertItem(string(doc.Data), section, text, create)

@@ -167,7 +167,7 @@ func TestSaveConflict(t *testing.T) {
 	if read(t, path) != theirs {
 		t.Errorf("the file was written over")
 	}
-	if string(ce.Disk.Data) != theirs || !ce.Disk.Version.Exists {
+	if string(ce.Disk.Data) != theirs || !ce.Disk.Version.Exists() {
 		t.Errorf("the conflict carries %q", ce.Disk.Data)
 	}
 	if ce.Kept == "" || read(t, ce.Kept) != string(ours) {
@@ -178,7 +178,7 @@ func TestSaveConflict(t *testing.T) {
 	}
 	// Deleted meanwhile: a conflict too, and nothing is recreated.
 	os.Remove(path)
-	if _, err := f.space.Save(path, ours, doc.Version); !errors.As(err, &ce) || ce.Disk.Version.Exists {
+	if _, err := f.space.Save(path, ours, doc.Version); !errors.As(err, &ce) || ce.Disk.Version.Exists() {
 		t.Errorf("deleted: %v", err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
