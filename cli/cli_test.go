@@ -208,7 +208,7 @@ func TestConfigPrintsALoadableFile(t *testing.T) {
 	if _, err := store.LoadConfig(path); err != nil {
 		t.Errorf("the printed config does not load: %v\n%s", err, out)
 	}
-	for _, want := range []string{"theme = \"auto\"", "# quit = [\"q\", \"ctrl+c\"]", "[keys]"} {
+	for _, want := range []string{"theme = \"auto\"", "editor_line = \"\"", "{file}", "# quit = [\"q\", \"ctrl+c\"]", "# promote = [\"p\"]", "[keys]"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the config lacks %q", want)
 		}

@@ -44,7 +44,10 @@ func writeConfig(stdout io.Writer, path bool) error {
 	def := store.DefaultConfig()
 	fmt.Fprintf(&b, "# clawvault-tui settings. Save as %s and edit;\n# every setting is optional and the values below are the defaults.\n\n", where)
 	fmt.Fprintf(&b, "[ui]\n# auto follows the terminal's background; or dark, light, ansi (the terminal's own 16 colours), none.\n# NO_COLOR in the environment means none.\ntheme = %q\n", def.UI.Theme)
-	fmt.Fprintf(&b, "# The editor that opens a file at a line; empty means $VISUAL, then $EDITOR, then nano.\neditor = %q\n\n", def.UI.Editor)
+	fmt.Fprintf(&b, "# The editor that opens a file at a line; empty means $VISUAL, then $EDITOR, then nano.\neditor = %q\n", def.UI.Editor)
+	fmt.Fprintf(&b, "# The arguments that open it at a line: {file} and {line} stand for the file and the line number\n"+
+		"# (the file goes last when {file} is absent), e.g. \"+{line}\", \"--goto {file}:{line}\", \"{file}:{line}\".\n"+
+		"# Empty: the form known for code, hx, vi, vim, nvim, nano, emacs, kak and gedit, else +{line}.\neditor_line = %q\n\n", def.UI.EditorLine)
 	fmt.Fprintf(&b, "[keys]\n# action = [\"key\", ...] remaps an action; actions not named keep their keys.\n")
 	for _, a := range ui.DefaultKeyMap().Bindings() {
 		fmt.Fprintf(&b, "# %s = %s\n", a[0], a[1])

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -174,4 +175,180 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+}
+
+// The curating flows: search a word planted in MEMORY.md, edit its line
+// and save; a change made outside while the file is open conflicts and
+// loses nothing; promote an observation into MEMORY.md, once; a file that
+// became a link out of the workspace is refused.
+func TestEndToEndCurating(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end flows are not short")
+	}
+	bin := builtBinary(t)
+	state, vault := demoCopy(t)
+	memory := filepath.Join(state, "workspace", "MEMORY.md")
+	original, err := os.ReadFile(memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := string(original) + "- The quokka review is on Fridays.\n"
+	if err := os.WriteFile(memory, []byte(planted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(t.TempDir(), "data")
+	// An editor x/editor does not know: it gets +LINE all the same.
+	scripts := t.TempDir()
+	editorLog := filepath.Join(scripts, "editor.log")
+	editor := filepath.Join(scripts, "myeditor")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\necho \"$@\" > "+editorLog+"\necho '- Written by another editor.' >> \"$2\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	command := fmt.Sprintf("env XDG_CONFIG_HOME=%s XDG_CACHE_HOME=%s XDG_DATA_HOME=%s VISUAL= EDITOR=%s TERM=xterm-256color %s --state-dir %s -v %s; echo EXIT:$?; sleep 60",
+		filepath.Join(t.TempDir(), "config"), filepath.Join(t.TempDir(), "cache"), data, editor, bin, state, vault)
+	tm := startTerminal(t, command, 100, 30)
+	read := func() string {
+		b, err := os.ReadFile(memory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	// leaveInput presses esc in the search input, and waits for it to let
+	// go (a key right after esc would arrive as alt+key).
+	leaveInput := func() {
+		tm.keys("Escape")
+		tm.waitText("E open in $EDITOR")
+	}
+
+	t.Run("search a planted word, edit its line at the hit, save", func(t *testing.T) {
+		tm.t = t
+		tm.waitText("52 sessions")
+		tm.keys("4")
+		tm.waitText("search:")
+		tm.keys("quokka")
+		tm.waitText("match 1 of 1")
+		tm.waitText("main: MEMORY.md:41")
+		tm.keys("Enter")
+		tm.waitText("✎ main's workspace MEMORY.md")
+		tm.waitText("line 41/41")
+		tm.keys("End", " Bring snacks.")
+		tm.waitText("● modified")
+		tm.keys("C-s")
+		tm.waitText("saved · the previous version is in")
+		want := string(original) + "- The quokka review is on Fridays. Bring snacks.\n"
+		if got := read(); got != want {
+			t.Fatalf("on disk:\n%s", got)
+		}
+	})
+	t.Run("a change made outside meanwhile: the conflict shows, both versions stay, a merge takes both", func(t *testing.T) {
+		tm.t = t
+		theirs := strings.Replace(read(), "## People\n", "## People\n- Ana joins in December.\n", 1)
+		if err := os.WriteFile(memory, []byte(theirs), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tm.keys(" Vegan too.")
+		tm.keys("C-s")
+		s := tm.waitText("changed on disk since it was opened: nothing was written")
+		if !strings.Contains(s, "Your version is kept in") {
+			t.Errorf("where our version went is not said:\n%s", s)
+		}
+		if got := read(); got != theirs {
+			t.Fatalf("the file changed outside was written over:\n%s", got)
+		}
+		found := false
+		filepath.WalkDir(data, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".unsaved.md") {
+				b, _ := os.ReadFile(p)
+				found = found || strings.Contains(string(b), "Bring snacks. Vegan too.")
+			}
+			return nil
+		})
+		if !found {
+			backups, _ := exec.Command("find", data).CombinedOutput()
+			t.Errorf("our version is not in the backups folder:\n%s", backups)
+		}
+		tm.keys("m")
+		tm.waitText("merged with the version on disk")
+		tm.keys("C-s")
+		tm.waitText("saved")
+		got := read()
+		if !strings.Contains(got, "- Ana joins in December.\n") || !strings.Contains(got, "Fridays. Bring snacks. Vegan too.\n") {
+			t.Fatalf("after the merge:\n%s", got)
+		}
+		tm.keys("Escape")
+		tm.waitText("search: quokka")
+	})
+	t.Run("E opens $EDITOR at the hit's line; the file is read again", func(t *testing.T) {
+		tm.t = t
+		leaveInput()
+		tm.keys("E")
+		tm.waitText("back from the editor")
+		log, err := os.ReadFile(editorLog)
+		if err != nil || strings.TrimSpace(string(log)) != "+42 "+memory {
+			t.Errorf("the editor was given %q (%v), want +42 and the file", log, err)
+		}
+		tm.keys("/")
+		tm.keys("C-u")
+		tm.keys("written another editor")
+		tm.waitText("match 1 of 1")
+		tm.waitText("main: MEMORY.md:43")
+	})
+	t.Run("promote an observation into MEMORY.md, once", func(t *testing.T) {
+		tm.t = t
+		tm.keys("C-u")
+		tm.keys(`"legacy CSV export" type:decision`)
+		tm.waitText("decision i=")
+		leaveInput()
+		tm.keys("p")
+		tm.waitText("Promote to main's MEMORY.md")
+		tm.keys("G", "Enter")
+		tm.waitText("new section:")
+		tm.keys("Decisions", "Enter")
+		tm.waitText("added to main's MEMORY.md § Decisions")
+		tm.keys("p")
+		tm.waitText("Promote to main's MEMORY.md")
+		tm.keys("Enter")
+		tm.waitText("already in main's MEMORY.md at line")
+		got := read()
+		if n := strings.Count(got, "We decided to drop the legacy CSV export"); n != 1 || !strings.Contains(got, "\n## Decisions\n- ") {
+			t.Errorf("the sentence is in MEMORY.md %d times:\n%s", n, got)
+		}
+	})
+	t.Run("a file that became a link out of the workspace is refused", func(t *testing.T) {
+		tm.t = t
+		tm.keys("3")
+		tm.waitText("main's workspace")
+		// The last file of the tree: work's newest daily note.
+		notes, _ := filepath.Glob(filepath.Join(state, "workspace-work", "memory", "*.md"))
+		if len(notes) == 0 {
+			t.Fatal("work has no daily notes")
+		}
+		note := notes[len(notes)-1]
+		tm.keys("G")
+		tm.waitText(filepath.Base(note) + "  ")
+		outside := filepath.Join(t.TempDir(), "outside.md")
+		if err := os.WriteFile(outside, []byte("not memory\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(note); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, note); err != nil {
+			t.Fatal(err)
+		}
+		tm.keys("e")
+		s := tm.waitText("cannot edit: not in the vault or an agent's workspace")
+		if strings.Contains(s, "✎") {
+			t.Errorf("the editor opened:\n%s", s)
+		}
+		if b, _ := os.ReadFile(outside); string(b) != "not memory\n" {
+			t.Errorf("the outside file changed: %q", b)
+		}
+	})
+	t.Run("quit", func(t *testing.T) {
+		tm.t = t
+		tm.keys("q")
+		tm.waitText("EXIT:0")
+	})
 }

@@ -53,7 +53,7 @@ func (a *app) rootCommand() *cobra.Command {
 	_ = root.RegisterFlagCompletionFunc("agent", a.completeAgents)
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(a.statusCommand(), a.treeCommand(), a.observeCommand(), a.retentionCommand(),
-		a.searchCommand(), a.demoCommand(), a.configCommand())
+		a.searchCommand(), a.promoteCommand(), a.demoCommand(), a.configCommand())
 	return root
 }
 

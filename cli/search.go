@@ -51,17 +51,11 @@ clawvault-tui search --transcripts --agent work rollback --limit 5`,
 		// splitSearchArgs.
 		DisableFlagParsing: true,
 		RunE: func(c *cobra.Command, args []string) error {
-			flags, query, err := splitSearchArgs(c.Flags(), args)
-			if err != nil {
+			words, help, err := parseWords(c, args)
+			if err != nil || help {
 				return err
 			}
-			if err := c.Flags().Parse(flags); err != nil {
-				return c.FlagErrorFunc()(c, err)
-			}
-			if help, _ := c.Flags().GetBool("help"); help {
-				return c.Help()
-			}
-			return a.search(f, strings.Join(append(c.Flags().Args(), query...), " "))
+			return a.search(f, strings.Join(words, " "))
 		},
 	}
 	c.Flags().IntVar(&f.limit, "limit", 0, "most hits to print (default: [search] limit, 20)")
@@ -147,6 +141,23 @@ func (a *app) search(f searchFlags, text string) error {
 // that `-draft` (leave out "draft") is a query word, not an unknown flag:
 // an argument is a flag only if the command defines it. After `--`
 // everything is query.
+// parseWords parses the flags of a command that takes free text (with
+// DisableFlagParsing) and returns the words; help is true when --help was
+// asked for, and has been printed.
+func parseWords(c *cobra.Command, args []string) (words []string, help bool, err error) {
+	flags, words, err := splitSearchArgs(c.Flags(), args)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := c.Flags().Parse(flags); err != nil {
+		return nil, false, c.FlagErrorFunc()(c, err)
+	}
+	if help, _ := c.Flags().GetBool("help"); help {
+		return nil, true, c.Help()
+	}
+	return append(c.Flags().Args(), words...), false, nil
+}
+
 func splitSearchArgs(fs *pflag.FlagSet, args []string) (flags, query []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]

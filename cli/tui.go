@@ -104,6 +104,9 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 	}
 	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: theme, Banner: banner, Watch: true, Jobs: jobRunners(cfg)})
 	_, err = tea.NewProgram(app, tea.WithOutput(stdout)).Run()
+	if cerr := app.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("closing the search index: %w", cerr)
+	}
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):
 		return nil

@@ -6,7 +6,6 @@ import (
 
 	"clawvault-tui/observer"
 	"clawvault-tui/store"
-	"clawvault-tui/store/search"
 	"clawvault-tui/ui"
 )
 
@@ -30,9 +29,6 @@ func jobRunners(cfg store.Config) ui.JobRunners {
 			}
 			return ui.NewRetentionResult(plan), nil
 		},
-		IndexBuild: func(ctx context.Context, ws *store.Workspace, progress observer.ProgressFunc) (ui.JobResult, error) {
-			return buildSearchIndex(ctx, ws, cfg.Search, progress)
-		},
 	}
 }
 
@@ -49,25 +45,4 @@ func sweepOptions(snap *store.Snapshot, confirmed []observer.Candidate, progress
 		opt.Only = append(opt.Only, c.CursorID)
 	}
 	return opt
-}
-
-// buildSearchIndex brings the search index in step with the disk, as
-// `search` does before it answers.
-func buildSearchIndex(ctx context.Context, ws *store.Workspace, cfg store.SearchConfig, progress observer.ProgressFunc) (ui.JobResult, error) {
-	opt, err := search.OptionsFor(ws, cfg, store.OSEnv())
-	if err != nil {
-		return nil, err
-	}
-	ix, err := search.Open(opt)
-	if err != nil {
-		return nil, err
-	}
-	defer ix.Close()
-	st, err := ix.Sync(ctx, func(p search.Progress) {
-		progress.Report(observer.Progress{Stage: "index", Done: p.Bytes, Total: p.BytesTotal, Unit: "bytes", Item: p.Path})
-	})
-	if err != nil {
-		return nil, err
-	}
-	return ui.NewIndexResult(st, ix.Dir()), nil
 }

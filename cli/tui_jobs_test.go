@@ -71,26 +71,3 @@ func TestTUISweepObservesTheConfirmedSessions(t *testing.T) {
 		t.Errorf("summary %q, lines:\n%s", r.Summary(), strings.Join(lines, "\n"))
 	}
 }
-
-// The index build job builds the on-disk index, then finds nothing to do.
-func TestTUIIndexBuild(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	dir := conformanceDemo(t)
-	ws := locateDemo(t, dir+"/state", dir+"/vault")
-	build := jobRunners(store.DefaultConfig()).IndexBuild
-	var last observer.Progress
-	first, err := build(context.Background(), ws, func(p observer.Progress) { last = p })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(first.Summary(), "sections indexed") || last.Total == 0 || last.Unit != "bytes" {
-		t.Errorf("summary %q, last progress %+v", first.Summary(), last)
-	}
-	again, err := build(context.Background(), ws, func(observer.Progress) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st := again.(*ui.IndexResult).Stats; st.Indexed != 0 || st.Unchanged == 0 {
-		t.Errorf("a second build read %d file(s), %d unchanged", st.Indexed, st.Unchanged)
-	}
-}

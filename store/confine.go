@@ -23,11 +23,12 @@ type OutsideError struct {
 	Resolved string // with symlinks resolved
 }
 
+// Error puts the reason first: a footer cut to the terminal's width keeps it.
 func (e *OutsideError) Error() string {
 	if e.Resolved != "" && e.Resolved != e.Path {
-		return fmt.Sprintf("%s (which is %s) is %v: clawvault-tui edits only those files", e.Path, e.Resolved, ErrOutside)
+		return fmt.Sprintf("%v, the only files clawvault-tui edits: %s (which leads to %s)", ErrOutside, e.Path, e.Resolved)
 	}
-	return fmt.Sprintf("%s is %v: clawvault-tui edits only those files", e.Path, ErrOutside)
+	return fmt.Sprintf("%v, the only files clawvault-tui edits: %s", ErrOutside, e.Path)
 }
 
 func (e *OutsideError) Unwrap() error { return ErrOutside }

@@ -594,3 +594,26 @@ func TestSourceOpensTheTranscript(t *testing.T) {
 		t.Errorf("not found: %q", a.status)
 	}
 }
+
+// I on the Jobs screen syncs the index the Search screen uses: it reads
+// every file the first time, none the next.
+func TestIndexJob(t *testing.T) {
+	ws, _ := memoryWorkspace(t)
+	a := newAppOn(t, ws, 100, 30, Options{})
+	press(t, a, "5", "I")
+	first, ok := a.jobs.jobs[0].result.(*IndexResult)
+	if !ok || first.Stats.Indexed == 0 || a.jobs.jobs[0].title != "search index" {
+		t.Fatalf("first sync: %+v (%v)", a.jobs.jobs[0].result, a.jobs.jobs[0].err)
+	}
+	press(t, a, "I")
+	again := a.jobs.jobs[0].result.(*IndexResult)
+	if again.Stats.Indexed != 0 || again.Stats.Unchanged != first.Stats.Indexed {
+		t.Errorf("the second sync read %d file(s), %d unchanged", again.Stats.Indexed, again.Stats.Unchanged)
+	}
+	// The Search screen then searches that index: no second open.
+	press(t, a, "4")
+	typeText(t, a, "thursdays")
+	if a.search.res == nil || a.search.res.Total == 0 {
+		t.Errorf("no hits: %v %v", a.search.err, a.search.openErr)
+	}
+}

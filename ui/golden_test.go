@@ -114,7 +114,6 @@ func planningRunners() JobRunners {
 			}
 			return NewRetentionResult(plan), nil
 		},
-		IndexBuild: func(context.Context, *store.Workspace, observer.ProgressFunc) (JobResult, error) { return nil, refuse },
 	}
 }
 

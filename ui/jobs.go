@@ -33,8 +33,6 @@ type JobRunners struct {
 	Sweep func(ctx context.Context, snap *store.Snapshot, candidates []observer.Candidate, progress observer.ProgressFunc) (JobResult, error)
 	// Retention computes the retention plans (a dry run).
 	Retention func(ctx context.Context, snap *store.Snapshot, progress observer.ProgressFunc) (JobResult, error)
-	// IndexBuild builds or refreshes the search index.
-	IndexBuild func(ctx context.Context, ws *store.Workspace, progress observer.ProgressFunc) (JobResult, error)
 }
 
 type jobState int

@@ -36,7 +36,7 @@ func (r *IndexResult) Lines(int) []string {
 	for _, p := range st.Problems {
 		out = append(out, "warning: "+p)
 	}
-	return append(out, `search it: clawvault-tui search QUERY (the Search screen comes with the TUI's part 2)`)
+	return append(out, "search it on the Search screen (4), or with clawvault-tui search QUERY")
 }
 
 func (r *IndexResult) Link(int) (string, bool) { return "", false }

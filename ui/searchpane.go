@@ -126,7 +126,7 @@ func syncWork(h *indexHolder) func(ctx context.Context, progress observer.Progre
 		if err != nil {
 			return nil, err
 		}
-		return &indexSyncResult{stats: st, dir: ix.Dir()}, nil
+		return NewIndexResult(st, ix.Dir()), nil
 	}
 }
 
@@ -271,6 +271,11 @@ func (p *searchPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return promoteFrom(p.c, src), true
 		}
 		return nil, true
+	case key.Matches(msg, k.Source):
+		if h, ok := p.Selected(); ok && h.Observation != nil {
+			return findSource(p.c, model.ObservationRow{Observation: *h.Observation}, h.Rel), true
+		}
+		return nil, true
 	case key.Matches(msg, k.Copy):
 		if h, ok := p.Selected(); ok {
 			return copyText(fmt.Sprintf("%s:%d", h.Path, h.Line)), true
@@ -306,7 +311,7 @@ func (p *searchPane) ShortHelp() []key.Binding {
 
 func (p *searchPane) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.listKeys(), {k.Search, k.Open, k.Edit, k.ExternalEdit, k.Promote, k.Copy, k.Back}}
+	return [][]key.Binding{k.listKeys(), {k.Search, k.Open, k.Edit, k.ExternalEdit, k.Promote, k.Source, k.Copy, k.Back}}
 }
 
 func (p *searchPane) View() string {
@@ -406,24 +411,3 @@ func highlight(style interface{ Render(...string) string }, s string, spans []se
 	b.WriteString(s[pos:])
 	return b.String()
 }
-
-// indexSyncResult is a sync of the search index on the Jobs screen.
-type indexSyncResult struct {
-	stats search.Stats
-	dir   string
-}
-
-func (r *indexSyncResult) Summary() string {
-	return fmt.Sprintf("%d files, %d sections indexed; %d file(s) read (%s), %d removed, %d unchanged",
-		r.stats.Files, r.stats.Docs, r.stats.Indexed, model.Bytes(r.stats.Bytes), r.stats.Removed, r.stats.Unchanged)
-}
-
-func (r *indexSyncResult) Lines(int) []string {
-	out := []string{"index: " + r.dir, r.Summary()}
-	for _, p := range r.stats.Problems {
-		out = append(out, "warning: "+p)
-	}
-	return append(out, "search it on the Search screen (4)")
-}
-
-func (r *indexSyncResult) Link(int) (string, bool) { return "", false }
