@@ -228,7 +228,7 @@ func TestEndToEndCurating(t *testing.T) {
 		tm.waitText("search:")
 		tm.keys("quokka")
 		tm.waitText("match 1 of 1")
-		tm.waitText("main: MEMORY.md:41")
+		tm.waitText("[main] MEMORY.md:41")
 		tm.keys("Enter")
 		tm.waitText("✎ main's workspace MEMORY.md")
 		tm.waitText("line 41/41")
@@ -292,7 +292,7 @@ func TestEndToEndCurating(t *testing.T) {
 		tm.keys("C-u")
 		tm.keys("written another editor")
 		tm.waitText("match 1 of 1")
-		tm.waitText("main: MEMORY.md:43")
+		tm.waitText("[main] MEMORY.md:43")
 	})
 	t.Run("promote an observation into MEMORY.md, once", func(t *testing.T) {
 		tm.t = t

@@ -267,14 +267,7 @@ func writeSearchText(w io.Writer, res *search.Results, color bool) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, h := range res.Hits {
-		where := h.Rel
-		switch {
-		case h.Kind == search.Message:
-			where = "[" + h.Agent + " transcript] " + h.Rel
-		case h.Agent != "":
-			where = "[" + h.Agent + "] " + h.Rel
-		}
-		fmt.Fprintf(tw, "%s:%d\t%.2f\t%s\n", where, h.Line, h.Score, highlight(h.Snippet, h.Highlights, color))
+		fmt.Fprintf(tw, "%s:%d\t%.2f\t%s\n", h.Where(), h.Line, h.Score, highlight(h.Snippet, h.Highlights, color))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

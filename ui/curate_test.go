@@ -617,3 +617,33 @@ func TestIndexJob(t *testing.T) {
 		t.Errorf("no hits: %v %v", a.search.err, a.search.openErr)
 	}
 }
+
+// → opens a folder (and steps into it), ← closes it or goes up.
+func TestVaultTreeKeys(t *testing.T) {
+	ws, _ := memoryWorkspace(t)
+	a := newAppOn(t, ws, 100, 30, Options{})
+	press(t, a, "3")
+	p := a.vault
+	name := func() string { e, _ := p.selected(); return e.Rel }
+	press(t, a, "down", "down") // vault/ledger
+	if name() != "ledger" {
+		t.Fatalf("on %q", name())
+	}
+	n := len(p.visible)
+	press(t, a, "right")
+	if len(p.visible) <= n || name() != "ledger" {
+		t.Fatalf("→ did not open ledger: %d rows, on %q", len(p.visible), name())
+	}
+	press(t, a, "right", "right", "right", "right", "right", "right", "right")
+	if name() != "ledger/observations/2026/11/20.md" || p.file == nil || !p.file.table {
+		t.Fatalf("→ did not walk down to the day file: %q", name())
+	}
+	press(t, a, "left")
+	if name() != "ledger/observations/2026/11" {
+		t.Errorf("← went to %q, want the folder above", name())
+	}
+	press(t, a, "left")
+	if name() != "ledger/observations/2026/11" || p.expanded["vault:ledger/observations/2026/11"] {
+		t.Errorf("← did not close the folder")
+	}
+}

@@ -25,7 +25,7 @@ type KeyMap struct {
 	// jobs
 	DryRun, Sweep, Retention, IndexBuild, Cancel, Confirm, Deny key.Binding
 	// vault and search: curating memory
-	ExternalEdit, Promote, Source, FilterType, FilterImportance, FilterSource key.Binding
+	ExternalEdit, Promote, Source, FilterType, FilterImportance, FilterSource, Expand, Collapse key.Binding
 	// the built-in editor, and its choices when the file changed on disk
 	Save, Undo, Redo, Reload, Diff, Merge key.Binding
 }
@@ -46,7 +46,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"dry_run": &k.DryRun, "sweep": &k.Sweep, "retention": &k.Retention, "index_build": &k.IndexBuild,
 		"cancel": &k.Cancel, "confirm": &k.Confirm, "deny": &k.Deny,
 		"external_edit": &k.ExternalEdit, "promote": &k.Promote, "source": &k.Source, "filter_type": &k.FilterType,
-		"filter_importance": &k.FilterImportance, "filter_source": &k.FilterSource,
+		"filter_importance": &k.FilterImportance, "filter_source": &k.FilterSource, "expand": &k.Expand, "collapse": &k.Collapse,
 		"save": &k.Save, "undo": &k.Undo, "redo": &k.Redo, "reload": &k.Reload, "diff": &k.Diff, "merge": &k.Merge,
 	}
 }
@@ -58,6 +58,10 @@ func bind(help string, keys ...string) key.Binding {
 		shown = "↑"
 	case "down":
 		shown = "↓"
+	case "left":
+		shown = "←"
+	case "right":
+		shown = "→"
 	}
 	if len(keys) > 1 && len(keys[1]) == 1 {
 		shown += "/" + keys[1]
@@ -121,6 +125,8 @@ func DefaultKeyMap() *KeyMap {
 		FilterType:       bind("filter by type", "t"),
 		FilterImportance: bind("filter by importance", "i"),
 		FilterSource:     bind("filter by source", "s"),
+		Expand:           bind("open the folder", "right", "l"),
+		Collapse:         bind("close it, or go up", "left", "h"),
 
 		Save:   bind("save", "ctrl+s"),
 		Undo:   bind("undo", "ctrl+z"),

@@ -23,8 +23,10 @@ import (
 // never more than one search in flight, and no result of an older query
 // replaces a newer one's.
 
-// searchLimit is how many hits a query lists.
-const searchLimit = 200
+// searchLimit is how many hits a query lists: each hit returned costs a
+// look at its text for the matching line (search's locator), so the
+// screen asks for what a few pages show; the count is of all of them.
+const searchLimit = 50
 
 type (
 	// indexOpenedMsg says the search index is open (or why not).
@@ -366,12 +368,12 @@ func (p *searchPane) statusLine() string {
 // marked.
 func (p *searchPane) hitLines(h search.Hit, selected bool) []string {
 	t := p.c.Theme
-	where := fmt.Sprintf("%s %s:%d", rootLabel(h.Root), h.Rel, h.Line)
+	where := fmt.Sprintf("%s:%d", h.Where(), h.Line)
 	facts := fmt.Sprintf("%.2f", h.Score)
 	if o := h.Observation; o != nil {
-		facts = fmt.Sprintf("%s i=%s · %s", o.Type, model.FormatScore(o.Importance), facts)
+		facts += fmt.Sprintf(" · %s i=%s", o.Type, model.FormatScore(o.Importance))
 	} else if h.Heading != "" {
-		facts = "§ " + h.Heading + " · " + facts
+		facts += " · § " + h.Heading
 	}
 	marker := "  "
 	if selected {
@@ -382,18 +384,6 @@ func (p *searchPane) hitLines(h search.Hit, selected bool) []string {
 		head = t.Selected.Render(marker+where) + "  " + t.Muted.Render(facts)
 	}
 	return []string{cut(head, p.width), cut("    "+highlight(t.Match, h.Snippet, h.Highlights), p.width)}
-}
-
-// rootLabel names an index root: the vault, an agent's workspace, an
-// agent's transcripts.
-func rootLabel(root string) string {
-	if a, ok := strings.CutPrefix(root, "workspace/"); ok {
-		return a + ":"
-	}
-	if a, ok := strings.CutPrefix(root, "sessions/"); ok {
-		return a + " transcripts:"
-	}
-	return root + ":"
 }
 
 // highlight styles the byte spans of s.

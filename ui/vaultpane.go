@@ -395,9 +395,16 @@ func (p *vaultPane) filter() {
 }
 
 // cycle returns the value after cur among the distinct values of the
-// rows ("" is all).
+// rows ("" is all): observation types in ClawVault's order (decision
+// first), anything else alphabetically.
 func cycle(cur string, values []string) string {
-	slices.Sort(values)
+	slices.SortFunc(values, func(a, b string) int {
+		ia, ib := slices.Index(model.ObservationTypes, a), slices.Index(model.ObservationTypes, b)
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(a, b)
+	})
 	values = slices.Compact(values)
 	i := slices.Index(values, cur)
 	if i+1 < len(values) {
@@ -456,6 +463,31 @@ func (p *vaultPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	switch {
+	case key.Matches(msg, k.Expand) && e.Dir:
+		if !p.expanded[entryKey(e)] {
+			p.expanded[entryKey(e)] = true
+			p.refresh(entryKey(e))
+		} else if p.cursor+1 < len(p.visible) {
+			p.cursor++ // into the open folder
+			p.clamp()
+			return p.follow(), true
+		}
+		return nil, true
+	case key.Matches(msg, k.Collapse):
+		if e.Dir && p.expanded[entryKey(e)] {
+			p.expanded[entryKey(e)] = false
+			p.refresh(entryKey(e))
+			return nil, true
+		}
+		// Up to the folder above.
+		parent := e.Root.ID + ":" + path.Dir(e.Rel)
+		if !strings.Contains(e.Rel, "/") {
+			parent = e.Root.ID + ":"
+		}
+		if e.Rel != "" {
+			p.refresh(parent)
+		}
+		return p.follow(), true
 	case key.Matches(msg, k.Open):
 		if e.Dir {
 			p.expanded[entryKey(e)] = !p.expanded[entryKey(e)]
@@ -614,7 +646,7 @@ func (p *vaultPane) FullHelp() [][]key.Binding {
 	k := p.c.Keys
 	return [][]key.Binding{
 		k.listKeys(),
-		{k.Open, k.Edit, k.ExternalEdit, k.Copy, k.Rescan, k.DetailDown, k.DetailUp, k.Back},
+		{k.Open, k.Expand, k.Collapse, k.Edit, k.ExternalEdit, k.Copy, k.Rescan, k.DetailDown, k.DetailUp, k.Back},
 		{k.Promote, k.Source, k.FilterType, k.FilterImportance, k.FilterSource},
 	}
 }

@@ -60,6 +60,19 @@ type Hit struct {
 	Observation *model.Observation
 }
 
+// Where names the hit's file as the search command and the Search screen
+// show it: the vault's own path, "[agent] path" for a workspace file,
+// "[agent transcript] path" for a transcript.
+func (h Hit) Where() string {
+	switch {
+	case h.Kind == Message:
+		return "[" + h.Agent + " transcript] " + h.Rel
+	case h.Agent != "":
+		return "[" + h.Agent + "] " + h.Rel
+	}
+	return h.Rel
+}
+
 // Span is a byte range [Start, End).
 type Span struct{ Start, End int }
 
