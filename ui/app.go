@@ -395,7 +395,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (a *App) setStatus(text string) tea.Cmd {
-	a.status = text
+	a.status = safeText(text) // it may quote paths and file text
 	job := a.nextJob()
 	a.statusJob = job
 	return a.c.Tick(4*time.Second, func(time.Time) tea.Msg { return clearStatusMsg{job} })

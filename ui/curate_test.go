@@ -647,3 +647,25 @@ func TestVaultTreeKeys(t *testing.T) {
 		t.Errorf("← did not close the folder")
 	}
 }
+
+// Text from memory files cannot drive the terminal: escape sequences,
+// other controls and bidirectional overrides are shown as "�".
+func TestMemoryTextIsMadeSafe(t *testing.T) {
+	ws, _ := memoryWorkspace(t)
+	evil := filepath.Join(ws.Agents[0].Workspace, "memory", "evil\x1b[2J.md")
+	writeText(t, evil, "# \x1b]0;pwned\x07title\n\n- [fact|c=0.50|i=0.50] 10:00 [main] user: red \x1b[31malert\u202e gnp.exe\n")
+	a := newAppOn(t, ws, 100, 30, Options{})
+	press(t, a, "3")
+	drive(t, a, a.vault.Reveal(evil))
+	press(t, a, "enter")
+	v := a.View().Content
+	if strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\x1b]0;") || strings.Contains(v, "\x1b[31m") || strings.Contains(v, "\u202e") {
+		t.Errorf("raw controls reached the screen: %q", v)
+	}
+	if !strings.Contains(viewText(a), "red �[31malert� gnp.exe") {
+		t.Errorf("the text is not shown made safe:\n%s", viewText(a))
+	}
+	if got := safeText("tab\tok ünïcode \xff"); got != "tab\tok ünïcode �" {
+		t.Errorf("safeText: %q", got)
+	}
+}

@@ -10,7 +10,10 @@
 package vaultfs
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -150,9 +153,18 @@ func (s *Space) Confine(p string) (Place, error) {
 	for i, r := range s.Roots {
 		reals[i] = r.real()
 	}
-	real, err := store.Confine(p, reals...)
+	real, inside, err := store.ResolveIn(p, reals...)
 	if err != nil {
 		return Place{}, err
+	}
+	if !inside {
+		return Place{}, &OutsideError{Path: p, Resolved: real}
+	}
+	// A link that still names itself after resolving points at nothing:
+	// where it leads is not known to be memory, so it is not written through.
+	if fi, err := os.Lstat(real); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(real)
+		return Place{}, &OutsideError{Path: p, Resolved: target}
 	}
 	best := -1
 	for i := range s.Roots {
@@ -167,7 +179,7 @@ func (s *Space) Confine(p string) (Place, error) {
 	}
 	pl := Place{Root: s.Roots[best], Rel: rel, Real: real}
 	if !isMemory(pl.Root.Kind, rel) {
-		return Place{}, &store.OutsideError{Path: p, Resolved: real}
+		return Place{}, &OutsideError{Path: p, Resolved: real}
 	}
 	return pl, nil
 }
@@ -193,6 +205,26 @@ func isMemory(kind RootKind, rel string) bool {
 	}
 	return false
 }
+
+// ErrOutside is returned (wrapped in an *OutsideError) for a path that is
+// not a memory file.
+var ErrOutside = errors.New("not in the vault or an agent's workspace memory")
+
+// OutsideError names the refused path and where it really leads.
+type OutsideError struct {
+	Path     string // as given
+	Resolved string // with symlinks resolved
+}
+
+// Error puts the reason first: a footer cut to the terminal's width keeps it.
+func (e *OutsideError) Error() string {
+	if e.Resolved != "" && e.Resolved != e.Path {
+		return fmt.Sprintf("%v, the only files clawvault-tui edits: %s (which leads to %s)", ErrOutside, e.Path, e.Resolved)
+	}
+	return fmt.Sprintf("%v, the only files clawvault-tui edits: %s", ErrOutside, e.Path)
+}
+
+func (e *OutsideError) Unwrap() error { return ErrOutside }
 
 // EditError says why a memory file cannot be changed here.
 type EditError struct {

@@ -68,6 +68,9 @@ func TestConfine(t *testing.T) {
 	if err := os.Symlink(f.dir, filepath.Join(f.ws, "memory", "up")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink(filepath.Join(f.dir, "nowhere.md"), filepath.Join(f.vault, "dangling.md")); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		path string
 		ok   bool
@@ -81,6 +84,7 @@ func TestConfine(t *testing.T) {
 		{filepath.Join(f.ws, "memory", "2026-11-20.md"), true, "memory/2026-11-20.md"},
 		{filepath.Join(f.ws, "AGENTS.md"), false, ""},
 		{filepath.Join(f.vault, "link.md"), false, ""},
+		{filepath.Join(f.vault, "dangling.md"), false, ""},
 		{filepath.Join(f.ws, "memory", "up", "secret.md"), false, ""},
 		{filepath.Join(f.vault, "..", "secret.md"), false, ""},
 		{outside, false, ""},
@@ -93,7 +97,7 @@ func TestConfine(t *testing.T) {
 		if err == nil && pl.Rel != tc.rel {
 			t.Errorf("%s: rel %q, want %q", tc.path, pl.Rel, tc.rel)
 		}
-		if err != nil && !errors.Is(err, store.ErrOutside) {
+		if err != nil && !errors.Is(err, ErrOutside) {
 			t.Errorf("%s: %v is not ErrOutside", tc.path, err)
 		}
 	}
@@ -101,7 +105,7 @@ func TestConfine(t *testing.T) {
 	if _, err := f.space.Editable(filepath.Join(f.vault, "ledger", "raw", "openclaw", "2026", "11", "05.jsonl")); !errors.As(err, &ee) {
 		t.Errorf("the raw ledger is editable: %v", err)
 	}
-	if _, err := f.space.Save(outside, []byte("x"), Version{}); !errors.Is(err, store.ErrOutside) || read(t, outside) != "secret\n" {
+	if _, err := f.space.Save(outside, []byte("x"), Version{}); !errors.Is(err, ErrOutside) || read(t, outside) != "secret\n" {
 		t.Errorf("save outside: %v", err)
 	}
 }
