@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -18,18 +16,7 @@ import (
 // (BENCH_SCALE=100), stay under 16 ms. Commands the key starts (previews,
 // rendering) run off the event loop and are not part of the budget.
 func BenchmarkKeyPress(b *testing.B) {
-	scale := 1
-	if s, err := strconv.Atoi(os.Getenv("BENCH_SCALE")); err == nil && s > 0 {
-		scale = s
-	}
-	m, err := demo.BenchWorkspace(scale)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ws, err := store.Locate(store.OSEnv(), store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ws, m := benchWorkspace(b)
 	a := New(Options{Workspace: ws, Theme: "dark", Now: func() time.Time { return demo.BenchClock }})
 	a.c.Tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
@@ -77,4 +64,17 @@ func BenchmarkKeyPress(b *testing.B) {
 		})
 	}
 
+}
+
+// benchWorkspace is the demo at BENCH_SCALE, located.
+func benchWorkspace(b *testing.B) (*store.Workspace, *demo.Manifest) {
+	m, err := demo.BenchWorkspace(demo.BenchScale())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ws, err := store.Locate(store.OSEnv(), store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ws, m
 }

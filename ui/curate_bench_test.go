@@ -31,14 +31,7 @@ var benchQueries = []string{
 // agents' memory), for every prefix of ten queries. Beside it, in the same
 // run, the query alone (search.Index.Search), the floor.
 func BenchmarkSearchKeyPress(b *testing.B) {
-	m, err := demo.BenchWorkspace(demo.BenchScale())
-	if err != nil {
-		b.Fatal(err)
-	}
-	ws, err := store.Locate(store.OSEnv(), store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ws, m := benchWorkspace(b)
 	opt := Options{Workspace: ws, Theme: "dark", Now: func() time.Time { return demo.BenchClock }, Config: store.DefaultConfig(), BackupDir: b.TempDir()}
 	// The index is kept beside the benchmark workspace: built by the first
 	// run, only synced by the next ones.

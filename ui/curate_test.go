@@ -112,6 +112,23 @@ func openVaultFile(t testing.TB, a *App, path string) {
 	}
 }
 
+// openEditorAt opens the built-in editor on a file at a line.
+func openEditorAt(t testing.TB, a *App, path string, line int) *editorPane {
+	t.Helper()
+	drive(t, a, func() tea.Msg { return openEditorMsg{path: path, line: line} })
+	if a.editor == nil {
+		t.Fatalf("the editor did not open %s: %q", path, a.status)
+	}
+	return a.editor
+}
+
+// typeAtEnd types text at the end of the editor's line.
+func typeAtEnd(t testing.TB, a *App, text string) {
+	t.Helper()
+	press(t, a, "end")
+	typeText(t, a, text)
+}
+
 // sendKey sends one key without running what it starts.
 func sendKey(a *App, k string) tea.Cmd {
 	_, cmd := a.Update(keyMsg(k))
@@ -258,9 +275,8 @@ func TestEditorConflictMerges(t *testing.T) {
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	memory := filepath.Join(ws.Agents[0].Workspace, "MEMORY.md")
-	drive(t, a, func() tea.Msg { return openEditorMsg{path: memory, line: 4} })
-	press(t, a, "end")
-	typeText(t, a, " Prefers email.")
+	openEditorAt(t, a, memory, 4)
+	typeAtEnd(t, a, " Prefers email.")
 	theirs := fixtureMemory + "- Long-running cron jobs need a timeout.\n"
 	writeText(t, memory, theirs)
 	press(t, a, "ctrl+s")
@@ -296,9 +312,8 @@ func TestEditorConflictSameLine(t *testing.T) {
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	memory := filepath.Join(ws.Agents[0].Workspace, "MEMORY.md")
-	drive(t, a, func() tea.Msg { return openEditorMsg{path: memory, line: 4} })
-	press(t, a, "end")
-	typeText(t, a, " Ours.")
+	openEditorAt(t, a, memory, 4)
+	typeAtEnd(t, a, " Ours.")
 	theirs := strings.Replace(fixtureMemory, "at Northwind.", "at Northwind. Theirs.", 1)
 	writeText(t, memory, theirs)
 	press(t, a, "ctrl+s", "m")
