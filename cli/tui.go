@@ -73,7 +73,7 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 	if os.Getenv("NO_COLOR") != "" {
 		theme = "none"
 	}
-	var banner string
+	var banner, backups string
 	ws, err := common.workspace()
 	if err != nil && !useDemo {
 		if !demoIfNone {
@@ -98,11 +98,12 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 			return err
 		}
 		banner = "demo workspace in " + filepath.Dir(m.StateDir)
-		// The demo's search index goes with it when the TUI ends, rather
-		// than piling up in the user's cache folder.
+		// The demo's search index and the editor's backups go with it when
+		// the TUI ends, rather than piling up in the user's folders.
 		cfg.Search.CacheDir = filepath.Join(dir, "cache")
+		backups = filepath.Join(dir, "backups")
 	}
-	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: theme, Banner: banner, Watch: true, Jobs: jobRunners(cfg)})
+	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: theme, Banner: banner, Watch: true, Jobs: jobRunners(cfg), BackupDir: backups})
 	_, err = tea.NewProgram(app, tea.WithOutput(stdout)).Run()
 	if cerr := app.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("closing the search index: %w", cerr)
