@@ -22,9 +22,8 @@ import (
 type indexHolder struct {
 	options func() (search.Options, error)
 
-	mu  sync.Mutex
-	ix  *search.Index
-	err error
+	mu sync.Mutex
+	ix *search.Index
 }
 
 // get opens the index on first use; later calls return it. A failed open
