@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -167,7 +166,7 @@ func ParseMatter(raw string) (MatterDoc, error) {
 		doc.Content = strings.TrimPrefix(doc.Content, "\r")
 		doc.Content = strings.TrimPrefix(doc.Content, "\n")
 	}
-	if strings.TrimSpace(commentLineRE.ReplaceAllString(block, "")) == "" {
+	if strings.TrimSpace(commentLineRE().ReplaceAllString(block, "")) == "" {
 		return doc, nil
 	}
 	data, err := parseYAMLMapping(block)
@@ -178,7 +177,7 @@ func ParseMatter(raw string) (MatterDoc, error) {
 	return doc, nil
 }
 
-var commentLineRE = regexp.MustCompile(`(?m)^\s*#[^\n]+`)
+var commentLineRE = LazyRegexp(`(?m)^\s*#[^\n]+`)
 
 // StringifyMatter is gray-matter's matter.stringify(content, data): the
 // front matter as js-yaml's safeDump writes it between --- lines, then the
@@ -535,18 +534,18 @@ func yamlIsInt(s string) bool {
 	if last != ':' {
 		return true
 	}
-	return sexagesimalRE.MatchString(s[j:])
+	return sexagesimalRE().MatchString(s[j:])
 }
 
 var (
-	sexagesimalRE  = regexp.MustCompile(`^(:[0-5]?[0-9])+$`)
-	yamlFloatRE    = regexp.MustCompile(`^(?:[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
-	yamlDateRE     = regexp.MustCompile(`^([0-9][0-9][0-9][0-9])-([0-9][0-9])-([0-9][0-9])$`)
-	yamlDateTimeRE = regexp.MustCompile(`^([0-9][0-9][0-9][0-9])-([0-9][0-9]?)-([0-9][0-9]?)(?:[Tt]|[ \t]+)([0-9][0-9]?):([0-9][0-9]):([0-9][0-9])(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9][0-9]?)(?::([0-9][0-9]))?))?$`)
+	sexagesimalRE  = LazyRegexp(`^(:[0-5]?[0-9])+$`)
+	yamlFloatRE    = LazyRegexp(`^(?:[-+]?(?:0|[1-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	yamlDateRE     = LazyRegexp(`^([0-9][0-9][0-9][0-9])-([0-9][0-9])-([0-9][0-9])$`)
+	yamlDateTimeRE = LazyRegexp(`^([0-9][0-9][0-9][0-9])-([0-9][0-9]?)-([0-9][0-9]?)(?:[Tt]|[ \t]+)([0-9][0-9]?):([0-9][0-9]):([0-9][0-9])(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9][0-9]?)(?::([0-9][0-9]))?))?$`)
 )
 
 func yamlIsFloat(s string) bool {
-	return yamlFloatRE.MatchString(s) && s[len(s)-1] != '_'
+	return yamlFloatRE().MatchString(s) && s[len(s)-1] != '_'
 }
 
 // yamlNumber is the value js-yaml constructs; it only matters for sorting
@@ -572,13 +571,13 @@ func yamlNumber(s string) float64 {
 // yamlTimestamp is js-yaml 3's timestamp type: a date is UTC midnight; a
 // time without a zone is UTC.
 func yamlTimestamp(s string) (int64, bool) {
-	if m := yamlDateRE.FindStringSubmatch(s); m != nil {
+	if m := yamlDateRE().FindStringSubmatch(s); m != nil {
 		y, _ := strconv.Atoi(m[1])
 		mo, _ := strconv.Atoi(m[2])
 		d, _ := strconv.Atoi(m[3])
 		return time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC).UnixMilli(), true
 	}
-	m := yamlDateTimeRE.FindStringSubmatch(s)
+	m := yamlDateTimeRE().FindStringSubmatch(s)
 	if m == nil {
 		return 0, false
 	}

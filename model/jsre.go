@@ -20,9 +20,11 @@ import (
 // \b, \w and \d are ASCII in both. Look-arounds and back-references are
 // not supported (none of ClawVault's rules use them).
 type JSRegexp struct {
+	src, flags string // as written in JavaScript
+	fold       bool   // the i flag
+	// re is compiled on first use (see MustJSRegexp).
+	once sync.Once
 	re   *regexp.Regexp
-	fold bool
-	src  string
 	// need, when set, lists lower-case ASCII words one of which every
 	// match contains: a text without any of them is not matched, without
 	// running the expression (see Needs). needIDs number them in needWords.
@@ -46,12 +48,12 @@ func (r *JSRegexp) Needs(words ...string) *JSRegexp {
 		}
 		r.needIDs = append(r.needIDs, id)
 	}
-	declaredNeeds = append(declaredNeeds, r)
 	return r
 }
 
 var (
-	declaredNeeds []*JSRegexp
+	// declared are the expressions of MustJSRegexp, which a test compiles.
+	declared []*JSRegexp
 	// needWords are the declared words of every rule: a Text finds all of
 	// them in one pass (Text.scan), and each rule then looks up its own.
 	needWords   []string
@@ -65,7 +67,15 @@ var (
 
 // DeclaredNeeds lists every expression with declared words, for the
 // differential test.
-func DeclaredNeeds() []*JSRegexp { return declaredNeeds }
+func DeclaredNeeds() []*JSRegexp {
+	var out []*JSRegexp
+	for _, r := range declared {
+		if r.need != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
 
 // mayMatch applies the declared words to a text.
 func (r *JSRegexp) mayMatch(s string) bool {
@@ -142,7 +152,7 @@ func (r *JSRegexp) MatchText(t *Text) bool {
 			return false
 		}
 	}
-	return r.re.MatchString(r.mask(t.S))
+	return r.compiled().MatchString(r.mask(t.S))
 }
 
 // asciiLower lower-cases ASCII letters only.
@@ -163,35 +173,59 @@ func asciiLower(s string) string {
 
 // MatchStringBare runs the expression without the declared words; tests
 // compare it with MatchString.
-func (r *JSRegexp) MatchStringBare(s string) bool { return r.re.MatchString(r.mask(s)) }
+func (r *JSRegexp) MatchStringBare(s string) bool { return r.compiled().MatchString(r.mask(s)) }
 
 // jsSpaceClass is the content of a character class matching JavaScript's \s.
 const jsSpaceClass = `\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}`
 
-// MustJSRegexp translates a JavaScript pattern with its flags ("i", "g" is
-// ignored: global replacing is a method here). It panics on a pattern it
-// cannot translate, at init, where tests catch it.
+// MustJSRegexp declares a JavaScript pattern with its flags ("i"; "g" is
+// ignored: global replacing is a method here) for a package-level rule. It
+// is translated and compiled on first use, so that the hundred-odd rules of
+// the observer cost nothing to a command that never runs them (compiling
+// them all took a few milliseconds of every start-up). It panics then on a
+// pattern it cannot translate; a test compiles every declared pattern.
 func MustJSRegexp(pattern, flags string) *JSRegexp {
-	re, err := CompileJSRegexp(pattern, flags)
-	if err != nil {
-		panic(err)
-	}
-	return re
+	r := &JSRegexp{src: pattern, flags: flags, fold: strings.ContainsRune(flags, 'i')}
+	declared = append(declared, r)
+	return r
 }
 
-// CompileJSRegexp translates and compiles a JavaScript pattern.
+// compiled is the Go expression, compiled on first use.
+func (r *JSRegexp) compiled() *regexp.Regexp {
+	r.once.Do(func() {
+		if r.re != nil { // from CompileJSRegexp
+			return
+		}
+		re, err := compileJS(r.src, r.flags)
+		if err != nil {
+			panic(err)
+		}
+		r.re = re
+	})
+	return r.re
+}
+
+// CompileJSRegexp translates and compiles a JavaScript pattern now.
 func CompileJSRegexp(pattern, flags string) (*JSRegexp, error) {
+	re, err := compileJS(pattern, flags)
+	if err != nil {
+		return nil, err
+	}
+	return &JSRegexp{src: pattern, flags: flags, fold: strings.ContainsRune(flags, 'i'), re: re}, nil
+}
+
+// compileJS translates a JavaScript pattern and its flags to Go's syntax
+// and compiles it.
+func compileJS(pattern, flags string) (*regexp.Regexp, error) {
 	goSrc, err := translateJSPattern(pattern)
 	if err != nil {
 		return nil, err
 	}
 	prefix := ""
-	fold := false
 	for _, f := range flags {
 		switch f {
 		case 'i':
 			prefix += "i"
-			fold = true
 		case 'm':
 			prefix += "m"
 		case 's':
@@ -208,7 +242,7 @@ func CompileJSRegexp(pattern, flags string) (*JSRegexp, error) {
 	if err != nil {
 		return nil, fmt.Errorf("regular expression /%s/%s: %w", pattern, flags, err)
 	}
-	return &JSRegexp{re: re, fold: fold, src: pattern}, nil
+	return re, nil
 }
 
 func translateJSPattern(p string) (string, error) {
@@ -288,7 +322,7 @@ func (r *JSRegexp) String() string { return "/" + r.src + "/" }
 
 // MatchString is RegExp.prototype.test.
 func (r *JSRegexp) MatchString(s string) bool {
-	return r.mayMatch(s) && r.re.MatchString(r.mask(s))
+	return r.mayMatch(s) && r.compiled().MatchString(r.mask(s))
 }
 
 // FindStringSubmatch is String.prototype.match without the g flag: the
@@ -297,7 +331,7 @@ func (r *JSRegexp) FindStringSubmatch(s string) []string {
 	if !r.mayMatch(s) {
 		return nil
 	}
-	idx := r.re.FindStringSubmatchIndex(r.mask(s))
+	idx := r.compiled().FindStringSubmatchIndex(r.mask(s))
 	if idx == nil {
 		return nil
 	}
@@ -312,12 +346,12 @@ func (r *JSRegexp) FindStringSubmatch(s string) []string {
 
 // FindStringSubmatchIndex is FindStringSubmatch with byte offsets.
 func (r *JSRegexp) FindStringSubmatchIndex(s string) []int {
-	return r.re.FindStringSubmatchIndex(r.mask(s))
+	return r.compiled().FindStringSubmatchIndex(r.mask(s))
 }
 
 // FindAllStringSubmatch returns every match (String.prototype.matchAll).
 func (r *JSRegexp) FindAllStringSubmatch(s string) [][]string {
-	all := r.re.FindAllStringSubmatchIndex(r.mask(s), -1)
+	all := r.compiled().FindAllStringSubmatchIndex(r.mask(s), -1)
 	out := make([][]string, len(all))
 	for k, idx := range all {
 		m := make([]string, len(idx)/2)
@@ -338,7 +372,7 @@ func (r *JSRegexp) ReplaceFirst(s, repl string) string {
 	if !r.mayMatch(s) {
 		return s
 	}
-	idx := r.re.FindStringSubmatchIndex(r.mask(s))
+	idx := r.compiled().FindStringSubmatchIndex(r.mask(s))
 	if idx == nil {
 		return s
 	}
@@ -355,7 +389,7 @@ func (r *JSRegexp) ReplaceAllFunc(s string, fn func(s string, idx []int) string)
 	if !r.mayMatch(s) {
 		return s
 	}
-	all := r.re.FindAllStringSubmatchIndex(r.mask(s), -1)
+	all := r.compiled().FindAllStringSubmatchIndex(r.mask(s), -1)
 	if all == nil {
 		return s
 	}
