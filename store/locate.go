@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -74,7 +73,7 @@ func (w *Workspace) Found() bool {
 	return len(w.Agents) > 0
 }
 
-var agentDirRE = regexp.MustCompile(`^[a-z0-9_-]{1,64}$`)
+var agentDirRE = model.LazyRegexp(`^[a-z0-9_-]{1,64}$`)
 
 // ResolveStateDir applies OpenClaw's rules (spec §2): --state-dir,
 // --profile X (~/.openclaw-X), $OPENCLAW_STATE_DIR, ~/.openclaw when it
@@ -146,7 +145,7 @@ func (ws *Workspace) findAgents(env Env, opt LocateOptions) error {
 	}
 	for _, e := range entries {
 		id := e.Name()
-		if !e.IsDir() || !agentDirRE.MatchString(id) {
+		if !e.IsDir() || !agentDirRE().MatchString(id) {
 			continue
 		}
 		a := Agent{ID: id, Dir: filepath.Join(agentsDir, id)}

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -289,7 +288,7 @@ func rowTime(raw []byte) model.RowTime {
 }
 
 // safeSessionID is OpenClaw's SAFE_SESSION_ID_RE, which names files.
-var safeSessionID = regexp.MustCompile(`^(?i)[a-z0-9][a-z0-9._-]{0,127}$`)
+var safeSessionID = model.LazyRegexp(`^(?i)[a-z0-9][a-z0-9._-]{0,127}$`)
 
 // resolveSessionFile is OpenClaw's resolveSessionFilePath without symlink
 // resolution: a relative sessionFile inside the folder, an absolute one as
@@ -299,7 +298,7 @@ func resolveSessionFile(dir, sessionID, sessionFile string) (string, bool) {
 	if sf := strings.TrimSpace(sessionFile); sf != "" {
 		if filepath.IsAbs(sf) {
 			p := filepath.Clean(sf)
-			if insideDir(dir, p) || sessionsFolderShape.MatchString(filepath.ToSlash(p)) {
+			if insideDir(dir, p) || sessionsFolderShape().MatchString(filepath.ToSlash(p)) {
 				return p, true
 			}
 		} else if p := filepath.Join(dir, sf); insideDir(dir, p) {
@@ -307,14 +306,14 @@ func resolveSessionFile(dir, sessionID, sessionFile string) (string, bool) {
 		}
 	}
 	id := strings.TrimSpace(sessionID)
-	if !safeSessionID.MatchString(id) {
+	if !safeSessionID().MatchString(id) {
 		return "", false
 	}
 	return filepath.Join(dir, id+".jsonl"), true
 }
 
 // sessionsFolderShape matches …/agents/<id>/sessions/<file>.
-var sessionsFolderShape = regexp.MustCompile(`/agents/[^/]+/sessions/[^/]+$`)
+var sessionsFolderShape = model.LazyRegexp(`/agents/[^/]+/sessions/[^/]+$`)
 
 // archiveCandidates is resolveSessionTranscriptCandidates restricted to the
 // folder: the sessionFile unless it names another session's generated id
@@ -336,7 +335,7 @@ func archiveCandidates(dir, sessionID, sessionFile string) []string {
 	if hasFile && !stale {
 		add(resolveSessionFile(dir, sessionID, sessionFile))
 	}
-	if id := strings.TrimSpace(sessionID); safeSessionID.MatchString(id) {
+	if id := strings.TrimSpace(sessionID); safeSessionID().MatchString(id) {
 		add(filepath.Join(dir, id+".jsonl"), true)
 	}
 	if hasFile && stale {
@@ -346,8 +345,8 @@ func archiveCandidates(dir, sessionID, sessionFile string) []string {
 }
 
 var (
-	generatedIDRE = regexp.MustCompile(`^(?i)[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
-	forkNameRE    = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T[\w-]+(?:Z|[+-]\d{2}(?:-\d{2})?)?)_(.+)$`)
+	generatedIDRE = model.LazyRegexp(`^(?i)[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	forkNameRE    = model.LazyRegexp(`^(\d{4}-\d{2}-\d{2}T[\w-]+(?:Z|[+-]\d{2}(?:-\d{2})?)?)_(.+)$`)
 )
 
 // generatedSessionID is extractGeneratedTranscriptSessionId: the UUID a
@@ -361,10 +360,10 @@ func generatedSessionID(sessionFile string) string {
 	candidate := stem
 	if i := strings.Index(stem, "-topic-"); i > 0 {
 		candidate = stem[:i]
-	} else if m := forkNameRE.FindStringSubmatch(stem); m != nil {
+	} else if m := forkNameRE().FindStringSubmatch(stem); m != nil {
 		candidate = m[2]
 	}
-	if generatedIDRE.MatchString(candidate) {
+	if generatedIDRE().MatchString(candidate) {
 		return candidate
 	}
 	return ""

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"clawvault-tui/model"
@@ -146,10 +145,10 @@ func classifyReply(line []byte) model.ReplyKind {
 // ClawVault's ledger walk (src/lib/ledger.ts): year, month and day names
 // must match these exactly; other files are not observations.
 var (
-	yearRE     = regexp.MustCompile(`^\d{4}$`)
-	monthRE    = regexp.MustCompile(`^(0[1-9]|1[0-2])$`)
-	dayFileRE  = regexp.MustCompile(`^(0[1-9]|[12]\d|3[01])\.md$`)
-	dateNameRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	yearRE     = model.LazyRegexp(`^\d{4}$`)
+	monthRE    = model.LazyRegexp(`^(0[1-9]|1[0-2])$`)
+	dayFileRE  = model.LazyRegexp(`^(0[1-9]|[12]\d|3[01])\.md$`)
+	dateNameRE = model.LazyRegexp(`^\d{4}-\d{2}-\d{2}$`)
 )
 
 // LedgerFiles lists the vault's observation day files in the three places
@@ -175,7 +174,7 @@ func LedgerFiles(fsys FS, vault string) ([]model.LedgerFile, error) {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".md") || !dateNameRE.MatchString(strings.TrimSuffix(name, ".md")) {
+		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".md") || !dateNameRE().MatchString(strings.TrimSuffix(name, ".md")) {
 			continue
 		}
 		if lf, ok := ledgerFile(e, "observations/"+name, strings.TrimSuffix(name, ".md"), model.LedgerLegacy); ok {
@@ -199,7 +198,7 @@ func walkDateTree(fsys FS, vault, rel string, loc model.LedgerLocation) ([]model
 		return nil, err
 	}
 	for _, y := range years {
-		if !y.IsDir() || !yearRE.MatchString(y.Name()) {
+		if !y.IsDir() || !yearRE().MatchString(y.Name()) {
 			continue
 		}
 		months, err := list(rel + "/" + y.Name())
@@ -207,7 +206,7 @@ func walkDateTree(fsys FS, vault, rel string, loc model.LedgerLocation) ([]model
 			return nil, err
 		}
 		for _, m := range months {
-			if !m.IsDir() || !monthRE.MatchString(m.Name()) {
+			if !m.IsDir() || !monthRE().MatchString(m.Name()) {
 				continue
 			}
 			days, err := list(rel + "/" + y.Name() + "/" + m.Name())
@@ -215,7 +214,7 @@ func walkDateTree(fsys FS, vault, rel string, loc model.LedgerLocation) ([]model
 				return nil, err
 			}
 			for _, d := range days {
-				if !d.Type().IsRegular() || !dayFileRE.MatchString(d.Name()) {
+				if !d.Type().IsRegular() || !dayFileRE().MatchString(d.Name()) {
 					continue
 				}
 				date := y.Name() + "-" + m.Name() + "-" + strings.TrimSuffix(d.Name(), ".md")
