@@ -2,10 +2,12 @@ package demo
 
 import (
 	"math/rand/v2"
-	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"clawvault-tui/model"
 )
 
 // The phrase bank: a small fictional team, its projects and the kind of sentences an
@@ -92,16 +94,18 @@ var chatter = []string{
 	"Let's pick this up tomorrow.", "perfect", "Got it.",
 }
 
-var statementsByKind = map[string][]statement{}
-
-func init() {
+// statementsByKind groups the statements by observation type, on first use
+// (only the demo command needs them).
+var statementsByKind = sync.OnceValue(func() map[string][]statement {
+	m := map[string][]statement{}
 	for _, s := range statements {
-		statementsByKind[s.kind] = append(statementsByKind[s.kind], s)
+		m[s.kind] = append(m[s.kind], s)
 	}
-}
+	return m
+})
 
 // statementsOf returns the statements of one observation type.
-func statementsOf(kind string) []statement { return statementsByKind[kind] }
+func statementsOf(kind string) []statement { return statementsByKind()[kind] }
 
 // exchange is a request, the tool the assistant reaches for, and the answer it gives.
 type exchange struct {
@@ -256,8 +260,9 @@ func autoLink(s string) string {
 	if strings.Contains(s, "[[") {
 		return s
 	}
-	s = linkName.ReplaceAllStringFunc(s, func(m string) string {
-		if linkSkip[m] {
+	skip := linkSkip()
+	s = linkName().ReplaceAllStringFunc(s, func(m string) string {
+		if skip[m] {
 			return m
 		}
 		return "[[" + m + "]]"
@@ -268,20 +273,21 @@ func autoLink(s string) string {
 	return s
 }
 
-var linkName = regexp.MustCompile(`\b[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})?\b`)
+var linkName = model.LazyRegexp(`\b[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})?\b`)
 
-var linkSkip = map[string]bool{}
-
-func init() {
+// linkSkip are the capitalized words autoLink leaves alone.
+var linkSkip = sync.OnceValue(func() map[string]bool {
+	skip := map[string]bool{}
 	for _, w := range strings.Fields(`The This That These Those There Then When What Which While With Will About After
 		Before Also Always Any Each Every From Have Had Into Just Keep Like Make More Most Much Must Need Never Next
 		None Not Now Only Other Over Some Such Sure Take They Too Until Very Want Were Work Yet Decision Deadline
 		Monday Tuesday Wednesday Thursday Friday Saturday Sunday Today Tomorrow Yesterday Talked Said Asked Please
 		Don Remind Still Milestone Checked Got Let Digest Reminder Draft Plain Playful Here Done Saved Noted Posted
 		Nothing Open Yes Summary Quick Can Use Look Write Check Summarize Compare Pull Collect Starting`) {
-		linkSkip[w] = true
+		skip[w] = true
 	}
-}
+	return skip
+})
 
 // slugify is ClawVault's slug rule: lower case, drop [^\w\s-], whitespace → '-'.
 func slugify(s string) string {

@@ -258,11 +258,11 @@ func (v *vaultBuilder) genericRecords(r *randSource, date time.Time, n int, sour
 	return out
 }
 
-var leadingTime = regexp.MustCompile(`^\d{1,2}:\d{2}\s+`)
+var leadingTime = model.LazyRegexp(`^\d{1,2}:\d{2}\s+`)
 
 // normalized is ClawVault's dedup key: lower case, whitespace collapsed, no leading HH:MM.
 func normalized(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(leadingTime.ReplaceAllString(s, "")), " "))
+	return strings.ToLower(strings.Join(strings.Fields(leadingTime().ReplaceAllString(s, "")), " "))
 }
 
 // addDay writes one day: its observation file, routed category files, backlog items
@@ -328,9 +328,9 @@ func stripTag(text string) string {
 }
 
 var (
-	personPatterns = []*regexp.Regexp{
-		regexp.MustCompile(`(?:talked to|met with|spoke with|chatted with|discussed with|emailed|called|messaged)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)`),
-		regexp.MustCompile(`([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:said|asked|told|mentioned|from|at)\b`),
+	personPatterns = []func() *regexp.Regexp{
+		model.LazyRegexp(`(?:talked to|met with|spoke with|chatted with|discussed with|emailed|called|messaged)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)`),
+		model.LazyRegexp(`([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:said|asked|told|mentioned|from|at)\b`),
 	}
 	routeCategory = map[string]string{"decision": "decisions", "preference": "preferences", "fact": "facts",
 		"commitment": "commitments", "milestone": "projects", "project": "projects", "lesson": "lessons", "relationship": "people"}
@@ -362,7 +362,7 @@ func (v *vaultBuilder) route(ds string, runAt time.Time, recs []obsRecord, legac
 		switch cat {
 		case "people":
 			for _, p := range personPatterns {
-				if m := p.FindStringSubmatch(rec.content()); m != nil {
+				if m := p().FindStringSubmatch(rec.content()); m != nil {
 					label = cat + "/" + toSlug(m[1])
 					break
 				}
@@ -455,8 +455,8 @@ func isoWeekKey(t time.Time) string {
 }
 
 var (
-	openLoopRE = regexp.MustCompile(`(?i)\b(open loop|todo|follow[- ]?up|blocked|pending|unresolved|still need)\b`)
-	changeRE   = regexp.MustCompile(`(?i)\b(changed?|shift(?:ed)?|switched|moved|instead|no longer|pivot(?:ed)?)\b`)
+	openLoopRE = model.LazyRegexp(`(?i)\b(open loop|todo|follow[- ]?up|blocked|pending|unresolved|still need)\b`)
+	changeRE   = model.LazyRegexp(`(?i)\b(changed?|shift(?:ed)?|switched|moved|instead|no longer|pivot(?:ed)?)\b`)
 )
 
 // reflections writes ledger/reflections/YYYY-Www.md for the most recent complete weeks
@@ -504,11 +504,11 @@ func (v *vaultBuilder) reflections() {
 			}
 			section := "Stable Patterns"
 			switch {
-			case openLoopRE.MatchString(it.rec.content()):
+			case openLoopRE().MatchString(it.rec.content()):
 				section = "Open Loops"
 			case it.rec.kind == "decision" || it.rec.kind == "commitment" || it.rec.kind == "milestone":
 				section = "Key Decisions"
-			case changeRE.MatchString(it.rec.content()):
+			case changeRE().MatchString(it.rec.content()):
 				section = "Changes"
 			}
 			sections[section] = append(sections[section], fmt.Sprintf("[%s|c=%.2f|i=%.2f] %s", it.rec.kind, it.rec.c, it.rec.i, it.rec.content()))
