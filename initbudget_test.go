@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// Every command pays for the package initialisation of everything linked
+// into the binary before main runs, so init work is budgeted. The figures
+// are GODEBUG=inittrace=1's allocated bytes and allocations per package,
+// which are the same on every run and every machine (within a few
+// allocations); its clock times are not, and this test never reads them.
+// `make bench` measures the start-up as the user waits.
+
+// initBudget is what one package's init may allocate. A package of ours
+// that needs more builds its tables on first use instead (sync.OnceValue,
+// model.LazyRegexp, MustJSRegexp's compile on first use).
+var initBudget = initCost{Bytes: 64 << 10, Allocs: 512}
+
+// initTotalBudget bounds the whole start-up: all packages together. About
+// 7.2 MB in 101,500 allocations with the allowances below.
+var initTotalBudget = initCost{Bytes: 7680 << 10, Allocs: 110_000}
+
+// initAllowance lists the third-party packages we cannot change whose init
+// exceeds initBudget, each with its own ceiling (about 10% above what it
+// allocates now) and the reason it is linked.
+var initAllowance = map[string]struct {
+	initCost
+	why string
+}{
+	"github.com/alecthomas/chroma/v2/lexers": {initCost{2500 << 10, 29_000},
+		"glamour's code blocks highlight through chroma's quick package; its lexers package parses ~250 embedded XML lexer definitions into a global registry at init (glamour v2.0.1 has no way to leave chroma out; v2.27.0 of chroma allocates more)"},
+	"github.com/alecthomas/chroma/v2/styles": {initCost{1800 << 10, 38_000},
+		"glamour registers its code-block style in chroma's style registry, which parses ~70 embedded XML styles at init (a change making them lazy was declined upstream)"},
+	"github.com/blevesearch/bleve/v2/index/scorch": {initCost{1200 << 10, 29_000},
+		"the search index; scorch builds the Levenshtein automata of fuzzy queries at init"},
+	"github.com/microcosm-cc/bluemonday/css": {initCost{560 << 10, 4300},
+		"glamour sanitizes HTML in Markdown through bluemonday; a table of CSS property handlers"},
+	"github.com/microcosm-cc/bluemonday": {initCost{330 << 10, 1400},
+		"glamour's HTML sanitizer: its policies' regular expressions"},
+	"github.com/yuin/goldmark/extension": {initCost{300 << 10, 2400},
+		"glamour's Markdown parser: the extensions' regular expressions and tables"},
+	"github.com/gorilla/css/scanner": {initCost{250 << 10, 2000},
+		"bluemonday's CSS tokenizer compiles its token expressions at init"},
+	"github.com/yuin/goldmark/util": {initCost{165 << 10, 2200},
+		"glamour's Markdown parser: the HTML entity table"},
+	"charm.land/glamour/v2/internal/autolink": {initCost{165 << 10, 1700},
+		"glamour's link detection: regular expressions compiled at init"},
+	"golang.org/x/net/html": {initCost{128 << 10, 64},
+		"bluemonday's HTML parser: the entity tables"},
+	"github.com/yuin/goldmark/parser": {initCost{125 << 10, 1100},
+		"glamour's Markdown parser: block and inline parser tables"},
+}
+
+type initCost struct{ Bytes, Allocs int }
+
+func (c initCost) exceeds(limit initCost) bool {
+	return c.Bytes > limit.Bytes || c.Allocs > limit.Allocs
+}
+
+func (c initCost) String() string {
+	return fmt.Sprintf("%s bytes in %s allocations", thousands(c.Bytes), thousands(c.Allocs))
+}
+
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// inittraceLine is one line of GODEBUG=inittrace=1 (runtime/proc.go):
+// "init PKG @0.52 ms, 0.019 ms clock, 304 bytes, 7 allocs".
+var inittraceLine = regexp.MustCompile(`^init (\S+) @[0-9.]+ ms, [0-9.]+ ms clock, ([0-9]+) bytes, ([0-9]+) allocs$`)
+
+// parseInittrace returns each package's init cost, in the order they ran.
+func parseInittrace(stderr []byte) (pkgs []string, costs map[string]initCost) {
+	costs = map[string]initCost{}
+	sc := bufio.NewScanner(bytes.NewReader(stderr))
+	for sc.Scan() {
+		m := inittraceLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		b, _ := strconv.Atoi(m[2])
+		a, _ := strconv.Atoi(m[3])
+		pkgs = append(pkgs, m[1])
+		costs[m[1]] = initCost{b, a}
+	}
+	return pkgs, costs
+}
+
+// TestInitBudget builds the binary, starts it with GODEBUG=inittrace=1 and
+// holds every package's init to its budget.
+func TestInitBudget(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "clawvault-tui")
+	if out, err := exec.Command("go", "build", "-o", bin, "clawvault-tui").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "help")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s help: %v\n%s", bin, err, stderr.Bytes())
+	}
+	pkgs, costs := parseInittrace(stderr.Bytes())
+	if len(pkgs) < 50 {
+		t.Fatalf("GODEBUG=inittrace=1 printed %d init lines that parse; has its format changed?\n%s", len(pkgs), stderr.Bytes())
+	}
+
+	var total initCost
+	for _, pkg := range pkgs {
+		c := costs[pkg]
+		total.Bytes += c.Bytes
+		total.Allocs += c.Allocs
+		if allowed, ok := initAllowance[pkg]; ok {
+			if c.exceeds(allowed.initCost) {
+				t.Errorf("the init of %s allocates %v, over its allowance of %v (%s): find what grew (a dependency upgrade?) before raising it",
+					pkg, c, allowed.initCost, allowed.why)
+			}
+			continue
+		}
+		if c.exceeds(initBudget) {
+			t.Errorf("the init of %s allocates %v, over the budget of %v for a package: every command pays it before main runs; "+
+				"build it on first use (sync.OnceValue, model.LazyRegexp), or, for a third-party package we cannot change, add it to initAllowance with the reason",
+				pkg, c, initBudget)
+		}
+	}
+	for pkg := range initAllowance {
+		if _, ok := costs[pkg]; !ok {
+			t.Errorf("initAllowance lists %s, which no longer runs an init in this binary: remove it", pkg)
+		}
+	}
+	if total.exceeds(initTotalBudget) {
+		t.Errorf("all package inits together allocate %v, over the budget of %v", total, initTotalBudget)
+	}
+
+	// The biggest, for the log of a failure or of -v.
+	slices.SortFunc(pkgs, func(a, b string) int { return costs[b].Bytes - costs[a].Bytes })
+	for _, pkg := range pkgs[:5] {
+		t.Logf("%-48s %v", pkg, costs[pkg])
+	}
+	t.Logf("%-48s %v", "all packages", total)
+}
+
+func TestParseInittrace(t *testing.T) {
+	stderr := []byte("init internal/bytealg @0.003 ms, 0 ms clock, 0 bytes, 0 allocs\n" +
+		"init github.com/alecthomas/chroma/v2/lexers @26 ms, 14 ms clock, 2290336 bytes, 25862 allocs\n" +
+		"gc 1 @0.119s 0%: 3.8+15+0.076 ms clock, 7.6+0/0.72/3.8+0.15 ms cpu, 3->4->1 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 2 P\n" +
+		"init clawvault-tui/model @107 ms, 0.61 ms clock, 85296 bytes, 837 allocs\n")
+	pkgs, costs := parseInittrace(stderr)
+	if want := []string{"internal/bytealg", "github.com/alecthomas/chroma/v2/lexers", "clawvault-tui/model"}; !slices.Equal(pkgs, want) {
+		t.Fatalf("packages %q, want %q", pkgs, want)
+	}
+	if got, want := costs["github.com/alecthomas/chroma/v2/lexers"], (initCost{2290336, 25862}); got != want {
+		t.Errorf("chroma/lexers: %+v, want %+v", got, want)
+	}
+	if got := costs["clawvault-tui/model"].String(); got != "85,296 bytes in 837 allocations" {
+		t.Errorf("String() = %q", got)
+	}
+}
