@@ -127,15 +127,6 @@ func (d *DayFile) Empty() bool {
 	return true
 }
 
-// Observations returns every observation, dates in order.
-func (d *DayFile) Observations() []Observation {
-	var out []Observation
-	for _, date := range d.dates() {
-		out = append(out, d.sections[date].records...)
-	}
-	return out
-}
-
 // Len is the number of observations.
 func (d *DayFile) Len() int {
 	n := 0

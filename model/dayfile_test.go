@@ -73,3 +73,12 @@ func FuzzParseDayFile(f *testing.F) {
 		}
 	})
 }
+
+// Observations returns every observation, dates in order.
+func (d *DayFile) Observations() []Observation {
+	var out []Observation
+	for _, date := range d.dates() {
+		out = append(out, d.sections[date].records...)
+	}
+	return out
+}

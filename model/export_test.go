@@ -16,3 +16,9 @@ func (r *JSRegexp) Compile() error {
 
 // Source is the expression as written in JavaScript, with its flags.
 func (r *JSRegexp) Source() string { return "/" + r.src + "/" + r.flags }
+
+// HasNeeds says whether the expression declares words (Needs).
+func (r *JSRegexp) HasNeeds() bool { return r.need != nil }
+
+// MatchStringBare runs the expression without its declared words.
+func (r *JSRegexp) MatchStringBare(s string) bool { return r.compiled().MatchString(r.mask(s)) }

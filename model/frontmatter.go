@@ -119,9 +119,6 @@ func (f *Frontmatter) Set(key string, v FrontValue) {
 	f.values[key] = v
 }
 
-// Keys returns the keys in order.
-func (f *Frontmatter) Keys() []string { return append([]string(nil), f.keys...) }
-
 // Clone copies the mapping.
 func (f *Frontmatter) Clone() *Frontmatter {
 	c := NewFrontmatter()

@@ -131,3 +131,6 @@ func FuzzFrontmatterRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// Keys returns the keys in order.
+func (f *Frontmatter) Keys() []string { return append([]string(nil), f.keys...) }

@@ -65,18 +65,6 @@ var (
 	}
 )
 
-// DeclaredNeeds lists every expression with declared words, for the
-// differential test.
-func DeclaredNeeds() []*JSRegexp {
-	var out []*JSRegexp
-	for _, r := range declared {
-		if r.need != nil {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // mayMatch applies the declared words to a text.
 func (r *JSRegexp) mayMatch(s string) bool {
 	if r.need == nil {
@@ -170,10 +158,6 @@ func asciiLower(s string) string {
 	}
 	return s
 }
-
-// MatchStringBare runs the expression without the declared words; tests
-// compare it with MatchString.
-func (r *JSRegexp) MatchStringBare(s string) bool { return r.compiled().MatchString(r.mask(s)) }
 
 // jsSpaceClass is the content of a character class matching JavaScript's \s.
 const jsSpaceClass = `\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}`
@@ -317,9 +301,6 @@ func (r *JSRegexp) mask(s string) string {
 	return strings.NewReplacer("\u017f", "\u00b7", "\u212a", "\u2116").Replace(s)
 }
 
-// String returns the JavaScript source.
-func (r *JSRegexp) String() string { return "/" + r.src + "/" }
-
 // MatchString is RegExp.prototype.test.
 func (r *JSRegexp) MatchString(s string) bool {
 	return r.mayMatch(s) && r.compiled().MatchString(r.mask(s))
@@ -342,11 +323,6 @@ func (r *JSRegexp) FindStringSubmatch(s string) []string {
 		}
 	}
 	return out
-}
-
-// FindStringSubmatchIndex is FindStringSubmatch with byte offsets.
-func (r *JSRegexp) FindStringSubmatchIndex(s string) []int {
-	return r.compiled().FindStringSubmatchIndex(r.mask(s))
 }
 
 // FindAllStringSubmatch returns every match (String.prototype.matchAll).

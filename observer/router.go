@@ -37,7 +37,6 @@ var (
 	spacesRE          = model.MustJSRegexp(`\s+`, "g")
 	leadingJunkRE     = model.MustJSRegexp(`^[^a-zA-Z0-9]+`, "")
 	trailingPunctRE   = model.MustJSRegexp(`[.?!:;,]+$`, "")
-	titleNonWordRE    = model.MustJSRegexp(`[^\w\s]`, "g") // see normalizeTaskTitle
 	wikiLinkRE        = model.MustJSRegexp(`\[\[[^\]]*\]\]`, "g")
 	wikiTargetRE      = model.MustJSRegexp(`\[\[([^\]]+)\]\]`, "g")
 	lineDashRE        = model.MustJSRegexp(`^-\s*`, "")

@@ -18,14 +18,12 @@ import (
 // as written.
 
 var (
-	rolePrefixRE      = model.MustJSRegexp(`^([a-z][a-z0-9_-]{1,31})\s*:\s*(.+)$`, "i") // see splitRolePrefix
 	sourceTagRE       = model.MustJSRegexp(`^\[[^\]]+\]\s+`, "")
 	base64DataURIRE   = model.MustJSRegexp(`\bdata:[^;\s]+;base64,[A-Za-z0-9+/=]{24,}\b`, "gi")
 	longBase64TokenRE = model.MustJSRegexp(`\b[A-Za-z0-9+/]{80,}={0,2}\b`, "g")
 	noisePrefixRE     = model.MustJSRegexp(`^(?:metadata|system metadata|session metadata|tool[_-]?result|toolresult)\s*:`, "i")
 	structuredNoiseRE = model.MustJSRegexp(`\b(?:tool[_-]?result|tool[_-]?use|toolcallid|tooluseid|function[_-]?(?:call|result)|stdout|stderr|exitcode|recordedat|trace(?:_|-)?id|parent(?:_|-)?id|session(?:_|-)?id|metadata|base64|mime(?:type)?)\b`, "i").Needs("tool", "stdout", "stderr", "exitcode", "recordedat", "trace", "parent", "session", "metadata", "base64", "mime", "function")
 	afterToolResultRE = model.MustJSRegexp(`^tool[_-]?result\s*:\s*(\{.*|\[.*)`, "i")
-	criticalRE        = model.MustJSRegexp(`(?:\b(?:decision|decided|chose|chosen|selected|picked|opted|switched to)\s*:?|\bdecid(?:e|ed|ing|ion)\b|\berror\b|\bfail(?:ed|ure|ing)?\b|\bblock(?:ed|er)?\b|\bbreaking(?:\s+change)?s?\b|\bcritical\b|\b\w+\s+chosen\s+(?:for|over|as)\b|\bpublish(?:ed)?\b.*@?\d+\.\d+|\bmerge[d]?\s+(?:PR|pull\s+request)\b|\bshipped\b|\breleased?\b.*v?\d+\.\d+|\bsigned\b.*\b(?:contract|agreement|deal)\b|\bpricing\b.*\$|\bdemo\b.*\b(?:completed?|done|finished)\b|\bmeeting\b.*\b(?:completed?|done|finished)\b|\bstrategy\b.*\b(?:pivot|change|shift)\b)`, "i").Needs("decis", "decid", "chose", "selected", "picked", "opted", "switched to", "error", "fail", "block", "breaking", "critical", "publish", "merge", "shipped", "release", "signed", "pricing", "demo", "meeting", "strategy")
 	// criticalParts are criticalRE's alternatives, each with its own
 	// words: test() is true when any alternative matches, and most texts
 	// hold the words of none.
@@ -60,8 +58,6 @@ var (
 	noIncidentRE         = model.MustJSRegexp(`\b(?:without incidents?|no incidents?|no alerts?|stayed green|no follow-up)\b`, "i").Needs("incident", "no alert", "stayed green", "no follow-up")
 	commitmentContextRE  = model.MustJSRegexp(`(?:#\w[\w-]*|\bv\d+\.\d+(?:\.\d+)?\b|\bafter ci\b|\bchangelog\b|\bredlines?\b|\bproposal\b|\bcontract\b|\bagreement\b)`, "i").Needs("#", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "after ci", "changelog", "redline", "proposal", "contract", "agreement")
 	markdownLinkRE       = model.MustJSRegexp(`\[([^\]]+)\]\([^)]+\)`, "g").Needs("](")
-	isoDateRE            = model.MustJSRegexp(`\b(\d{4}-\d{2}-\d{2})\b`, "")       // see findISODate
-	clockTimeRE          = model.MustJSRegexp(`\b([01]\d|2[0-3]):([0-5]\d)\b`, "") // see findClockTime
 	finalizeRE           = model.MustJSRegexp(`\bwe need to finalize\b`, "i").Needs("we need to finalize")
 	leadInRE             = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)(?:great|ok(?:ay)?|thanks|thank you)[,!. ]+(?:and\s+)?(.+)$`, "i").Needs("great", "ok", "thank")
 	leadInTaggedRE       = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:\[[^\]]+\]\s+)?(?:user|assistant):\s*)(?:great|ok(?:ay)?|thanks|thank you)[,!. ]+(?:and\s+)?(.+)$`, "i").Needs("great", "ok", "thank")
@@ -506,8 +502,8 @@ func (r rules) calibrate(c *candidate, t *model.Text, critical bool) model.Obser
 	}
 }
 
-// isCritical is isCriticalContent: criticalRE (tested part by part) or a
-// deadline with a date.
+// isCritical is isCriticalContent: ClawVault's criticalRE (see the tests),
+// tested part by part, or a deadline with a date.
 func isCritical(t *model.Text) bool {
 	for _, re := range criticalParts {
 		if re.MatchText(t) {

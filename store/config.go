@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -91,11 +90,4 @@ func LoadConfig(path string) (Config, error) {
 		return DefaultConfig(), fmt.Errorf("%s: unknown setting %q", path, undecoded[0].String())
 	}
 	return cfg, nil
-}
-
-// EncodeConfig writes a config as TOML.
-func EncodeConfig(cfg Config) ([]byte, error) {
-	var b bytes.Buffer
-	err := toml.NewEncoder(&b).Encode(cfg)
-	return b.Bytes(), err
 }

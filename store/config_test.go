@@ -1,10 +1,13 @@
 package store
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -32,10 +35,11 @@ func TestLoadConfig(t *testing.T) {
 }
 
 func TestDefaultConfigRoundTrips(t *testing.T) {
-	data, err := EncodeConfig(DefaultConfig())
-	if err != nil {
+	var b bytes.Buffer
+	if err := toml.NewEncoder(&b).Encode(DefaultConfig()); err != nil {
 		t.Fatal(err)
 	}
+	data := b.Bytes()
 	path := filepath.Join(t.TempDir(), "c.toml")
 	os.WriteFile(path, data, 0o644)
 	if _, err := LoadConfig(path); err != nil {

@@ -68,10 +68,6 @@ func validBody(b []byte) bool {
 	return true
 }
 
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
 // String validates the string starting at b[i] == '"' and returns the
 // index just past its closing quote.
 func String(b []byte, i int) (end int, ok bool) {

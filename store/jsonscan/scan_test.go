@@ -35,6 +35,10 @@ func hasBadEscape(b []byte) bool {
 	return false
 }
 
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
 // FuzzValid: Valid agrees with encoding/json (but for bad escapes), and
 // Object walks exactly the fields a decode finds, in order.
 func FuzzValid(f *testing.F) {
