@@ -150,58 +150,6 @@ func TestSourceLabel(t *testing.T) {
 	}
 }
 
-func TestParseSessionKey(t *testing.T) {
-	tests := []struct {
-		raw  string
-		want SessionKey
-	}{
-		{"agent:main:main", SessionKey{AgentID: "main", Kind: KindMain}},
-		{"agent:main:direct:42", SessionKey{AgentID: "main", Kind: KindDirect, Peer: "42"}},
-		{"agent:main:telegram:direct:42", SessionKey{AgentID: "main", Kind: KindDirect, Channel: "telegram", Peer: "42"}},
-		{"agent:main:telegram:dm:42", SessionKey{AgentID: "main", Kind: KindDirect, Channel: "telegram", Peer: "42"}},
-		{"agent:main:whatsapp:biz:direct:+1555", SessionKey{AgentID: "main", Kind: KindDirect, Channel: "whatsapp", Account: "biz", Peer: "+1555"}},
-		{"agent:main:telegram:group:-100:topic:42", SessionKey{AgentID: "main", Kind: KindGroup, Channel: "telegram", GroupID: "-100", Topic: "42"}},
-		{"agent:main:discord:channel:9:thread:5", SessionKey{AgentID: "main", Kind: KindChannel, Channel: "discord", GroupID: "9", Thread: "5"}},
-		{"agent:main:cron:digest", SessionKey{AgentID: "main", Kind: KindCron, CronJob: "digest"}},
-		{"agent:main:cron:digest:run:abc", SessionKey{AgentID: "main", Kind: KindCronRun, CronJob: "digest", RunID: "abc"}},
-		{"agent:main:hook:u1", SessionKey{AgentID: "main", Kind: KindHook, ID: "u1"}},
-		{"agent:main:subagent:u1", SessionKey{AgentID: "main", Kind: KindSubagent, ID: "u1", SubagentDepth: 1}},
-		{"agent:main:subagent:u1:subagent:u2", SessionKey{AgentID: "main", Kind: KindSubagent, ID: "u2", SubagentDepth: 2}},
-		{"agent:main:main:heartbeat", SessionKey{AgentID: "main", Kind: KindMain, Heartbeat: true}},
-		{"agent:main:explicit:model-run-1", SessionKey{AgentID: "main", Kind: KindExplicit, ID: "model-run-1"}},
-		{"agent:main:unknown:x.y", SessionKey{AgentID: "main", Kind: KindUnknown, ID: "x.y"}},
-		{"global", SessionKey{Kind: KindGlobal}},
-		{"unknown", SessionKey{Kind: KindUnknown}},
-		{"hook:u1", SessionKey{}},
-		{"", SessionKey{}},
-	}
-	for _, tt := range tests {
-		tt.want.Raw = tt.raw
-		if got := ParseSessionKey(tt.raw); got != tt.want {
-			t.Errorf("ParseSessionKey(%q) =\n%+v\nwant\n%+v", tt.raw, got, tt.want)
-		}
-	}
-	if p := ParseSessionKey("agent:main:discord:channel:9:thread:5").ParentKey(); p != "agent:main:discord:channel:9" {
-		t.Errorf("ParentKey = %q", p)
-	}
-}
-
-func TestChatKind(t *testing.T) {
-	tests := []struct{ key, chatType, want string }{
-		{"global", "", "global"},
-		{"unknown", "", "unknown"},
-		{"agent:main:telegram:group:1", "", "group"},
-		{"agent:main:discord:channel:1", "", "group"},
-		{"agent:main:main", "channel", "group"},
-		{"agent:main:main", "direct", "direct"},
-	}
-	for _, tt := range tests {
-		if got := ChatKind(tt.key, tt.chatType); got != tt.want {
-			t.Errorf("ChatKind(%q,%q) = %q, want %q", tt.key, tt.chatType, got, tt.want)
-		}
-	}
-}
-
 func TestClassifyFileName(t *testing.T) {
 	tests := []struct {
 		name string

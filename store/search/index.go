@@ -233,9 +233,6 @@ func (ix *Index) Close() error {
 // Dir is the index's folder.
 func (ix *Index) Dir() string { return ix.opt.Dir }
 
-// Roots are the folders the index reads.
-func (ix *Index) Roots() []Root { return slices.Clone(ix.opt.Roots) }
-
 // Progress reports an index run: files and bytes read so far out of those
 // that changed, and the file at hand.
 type Progress struct {
