@@ -1,15 +1,16 @@
 package demo
 
 import (
-	"math"
 	"strconv"
-	"unicode/utf8"
+
+	"clawvault-tui/model"
 )
 
 // The files we imitate are written by Node: transcripts with JSON.stringify(entry),
 // sessions.json and the cursor file with JSON.stringify(store, null, 2). encoding/json
 // cannot reproduce them byte for byte (map key order, HTML escaping, float format), so
-// this file holds a tiny encoder for ordered objects that follows JSON.stringify.
+// this file holds a tiny encoder for ordered objects that follows JSON.stringify; strings
+// and numbers are written by model's JSON.stringify rules, as the observer writes them.
 
 // kv is one member of an ordered object.
 type kv struct {
@@ -88,7 +89,7 @@ func appendJSON(b []byte, v any, indent string, depth int) []byte {
 	case nil:
 		return append(b, "null"...)
 	case string:
-		return appendJSString(b, x)
+		return model.AppendJSString(b, x)
 	case bool:
 		if x {
 			return append(b, "true"...)
@@ -101,7 +102,7 @@ func appendJSON(b []byte, v any, indent string, depth int) []byte {
 	case uint32:
 		return strconv.AppendUint(b, uint64(x), 10)
 	case float64:
-		return appendJSNumber(b, x)
+		return model.AppendJSNumber(b, x)
 	case obj:
 		return appendObject(b, x, indent, depth)
 	case []obj:
@@ -134,7 +135,7 @@ func appendObject(b []byte, x obj, indent string, depth int) []byte {
 			b = append(b, ',')
 		}
 		b = newline(b, indent, depth+1)
-		b = appendJSString(b, m.k)
+		b = model.AppendJSString(b, m.k)
 		b = append(b, ':')
 		if indent != "" {
 			b = append(b, ' ')
@@ -175,76 +176,4 @@ func newline(b []byte, indent string, depth int) []byte {
 		b = append(b, indent...)
 	}
 	return b
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSString quotes s like JSON.stringify: only '"', '\\' and control characters are
-// escaped (lower-case \u00xx); '<', '>', '&' and non-ASCII text stay as they are.
-func appendJSString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			if c < utf8.RuneSelf {
-				i++
-				continue
-			}
-			_, size := utf8.DecodeRuneInString(s[i:])
-			i += size
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		i++
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// appendJSNumber formats f as JS Number.prototype.toString does: the shortest digits
-// that round-trip, plain notation for 1e-6 <= |f| < 1e21, exponent notation otherwise.
-func appendJSNumber(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(b, "null"...)
-	}
-	if f == 0 {
-		return append(b, '0') // also -0
-	}
-	abs := math.Abs(f)
-	if abs >= 1e-6 && abs < 1e21 {
-		return strconv.AppendFloat(b, f, 'f', -1, 64)
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // "1e-07" → JS "1e-7"
-	for i := 0; i < len(s); i++ {
-		if s[i] == 'e' {
-			mant, sign, digits := s[:i], s[i+1], s[i+2:]
-			for len(digits) > 1 && digits[0] == '0' {
-				digits = digits[1:]
-			}
-			b = append(b, mant...)
-			b = append(b, 'e', sign)
-			return append(b, digits...)
-		}
-	}
-	return append(b, s...)
 }

@@ -52,7 +52,7 @@ func (g *entryIDs) next() string {
 	h ^= h >> 16
 	var out [8]byte
 	for i := 7; i >= 0; i-- {
-		out[i] = hexDigits[h&0xf]
+		out[i] = "0123456789abcdef"[h&0xf]
 		h >>= 4
 	}
 	return string(out[:])
