@@ -45,10 +45,17 @@ cross:
 	GOOS=darwin $(GO) vet $(PKGS)
 	GOOS=windows $(GO) vet $(PKGS)
 
+# Dead code: staticcheck without the tests finds what only tests use, and
+# deadcode every function no command reaches. Test-only code belongs in
+# _test.go files; packages named *test exist for tests and are left out.
 lint: cross
 	@test -z "$$(gofmt -l .)" || (echo "gofmt would change:"; gofmt -l .; exit 1)
 	$(GO) vet $(PKGS)
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(PKGS)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 -tests=false $(PKGS)
+	@dead=$$($(GO) run golang.org/x/tools/cmd/deadcode@v0.52.0 $(PKGS) | grep -Ev '^([^:]*/)?[a-z0-9]+test/'); \
+	  test -z "$$dead" || (echo "deadcode: no command reaches these (move what only tests use into _test.go files):"; echo "$$dead"; exit 1)
+	$(GO) mod tidy -diff
 
 clean:
 	rm -rf bin
