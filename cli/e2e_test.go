@@ -85,7 +85,7 @@ var (
 
 // builtBinary builds clawvault-tui once per test binary, for the tests that
 // run it as a process; TestMain removes it.
-func builtBinary(t *testing.T) string {
+func builtBinary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
 		if binDir, binErr = os.MkdirTemp("", "cvtui-bin-"); binErr != nil {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -14,14 +14,11 @@ import (
 // binary pays (exec, the runtime's start, exit). Each iteration runs the
 // three commands one after the other, so that a change in the machine's
 // load shifts them alike. It reports the median of each, in ms (ms-hello,
-// ms-help, ms-status: status on a workspace with one agent and no session)
-// and each median over the floor's (x-help, x-status).
+// ms-version, ms-status: status on a workspace with one agent and no
+// session) and each median over the floor's (x-version, x-status).
 func BenchmarkStartup(b *testing.B) {
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "clawvault-tui")
-	if out, err := exec.Command("go", "build", "-o", bin, "clawvault-tui").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := builtBinary(b)
 	hello := buildHelloWorld(b, filepath.Join(dir, "hello"))
 	state := filepath.Join(dir, "state")
 	if err := os.MkdirAll(filepath.Join(state, "agents", "main", "sessions"), 0o755); err != nil {
@@ -35,7 +32,7 @@ func BenchmarkStartup(b *testing.B) {
 		argv []string
 	}{
 		{"hello", []string{hello}},
-		{"help", []string{bin, "help"}},
+		{"version", []string{bin, "--version"}},
 		{"status", []string{bin, "status", "--state-dir", state}},
 	}
 	run := func(argv []string) time.Duration {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,8 +15,9 @@ import (
 // Every command pays for the package initialisation of everything linked
 // into the binary before main runs, so init work is budgeted. The figures
 // are GODEBUG=inittrace=1's allocated bytes and allocations per package,
-// which are the same on every run and every machine (within a few
-// allocations); its clock times are not, and this test never reads them.
+// which do not depend on the machine or its load (they vary a little from
+// run to run with map hash seeds); its clock times do, and this test never
+// reads them.
 // `make bench` measures the start-up as the user waits.
 
 // initBudget is what one package's init may allocate. A package of ours
@@ -25,38 +25,40 @@ import (
 // model.LazyRegexp, MustJSRegexp's compile on first use).
 var initBudget = initCost{Bytes: 64 << 10, Allocs: 512}
 
-// initTotalBudget bounds the whole start-up: all packages together. About
-// 7.2 MB in 101,500 allocations with the allowances below.
+// initTotalBudget bounds the whole start-up: all packages together, which
+// allocate 7.19 to 7.23 MB in about 101,570 allocations.
 var initTotalBudget = initCost{Bytes: 7680 << 10, Allocs: 110_000}
 
 // initAllowance lists the third-party packages we cannot change whose init
-// exceeds initBudget, each with its own ceiling (about 10% above what it
-// allocates now) and the reason it is linked.
+// exceeds initBudget, each with its own ceiling and the reason it is linked.
+// A ceiling is about 15% above the most the package allocated in 300 runs
+// (a few inits build maps, whose growth varies with the hash seed: the CSS
+// scanner allocates 223,024 bytes, or 260,096 in 9 runs of 300).
 var initAllowance = map[string]struct {
 	initCost
 	why string
 }{
-	"github.com/alecthomas/chroma/v2/lexers": {initCost{2500 << 10, 29_000},
-		"glamour's code blocks highlight through chroma's quick package; its lexers package parses ~250 embedded XML lexer definitions into a global registry at init (glamour v2.0.1 has no way to leave chroma out; v2.27.0 of chroma allocates more)"},
-	"github.com/alecthomas/chroma/v2/styles": {initCost{1800 << 10, 38_000},
-		"glamour registers its code-block style in chroma's style registry, which parses ~70 embedded XML styles at init (a change making them lazy was declined upstream)"},
-	"github.com/blevesearch/bleve/v2/index/scorch": {initCost{1200 << 10, 29_000},
+	"github.com/alecthomas/chroma/v2/lexers": {initCost{2580 << 10, 29_800},
+		"glamour's code blocks highlight through chroma's quick package; its lexers package parses 240 embedded XML lexer definitions into a global registry at init (glamour v2.0.1 has no way to leave chroma out; v2.27.0 of chroma allocates more)"},
+	"github.com/alecthomas/chroma/v2/styles": {initCost{1810 << 10, 39_200},
+		"glamour registers its code-block style in chroma's style registry, which parses 64 embedded XML styles at init (a change making them lazy was declined upstream)"},
+	"github.com/blevesearch/bleve/v2/index/scorch": {initCost{1230 << 10, 29_700},
 		"the search index; scorch builds the Levenshtein automata of fuzzy queries at init"},
-	"github.com/microcosm-cc/bluemonday/css": {initCost{560 << 10, 4300},
+	"github.com/microcosm-cc/bluemonday/css": {initCost{560 << 10, 4400},
 		"glamour sanitizes HTML in Markdown through bluemonday; a table of CSS property handlers"},
-	"github.com/microcosm-cc/bluemonday": {initCost{330 << 10, 1400},
+	"github.com/microcosm-cc/bluemonday": {initCost{330 << 10, 1500},
 		"glamour's HTML sanitizer: its policies' regular expressions"},
-	"github.com/yuin/goldmark/extension": {initCost{300 << 10, 2400},
+	"github.com/yuin/goldmark/extension": {initCost{300 << 10, 2500},
 		"glamour's Markdown parser: the extensions' regular expressions and tables"},
-	"github.com/gorilla/css/scanner": {initCost{250 << 10, 2000},
+	"github.com/gorilla/css/scanner": {initCost{300 << 10, 2100},
 		"bluemonday's CSS tokenizer compiles its token expressions at init"},
-	"github.com/yuin/goldmark/util": {initCost{165 << 10, 2200},
+	"github.com/yuin/goldmark/util": {initCost{170 << 10, 2300},
 		"glamour's Markdown parser: the HTML entity table"},
-	"charm.land/glamour/v2/internal/autolink": {initCost{165 << 10, 1700},
+	"charm.land/glamour/v2/internal/autolink": {initCost{170 << 10, 1800},
 		"glamour's link detection: regular expressions compiled at init"},
-	"golang.org/x/net/html": {initCost{128 << 10, 64},
+	"golang.org/x/net/html": {initCost{130 << 10, 100},
 		"bluemonday's HTML parser: the entity tables"},
-	"github.com/yuin/goldmark/parser": {initCost{125 << 10, 1100},
+	"github.com/yuin/goldmark/parser": {initCost{130 << 10, 1100},
 		"glamour's Markdown parser: block and inline parser tables"},
 }
 
@@ -99,19 +101,16 @@ func parseInittrace(stderr []byte) (pkgs []string, costs map[string]initCost) {
 	return pkgs, costs
 }
 
-// TestInitBudget builds the binary, starts it with GODEBUG=inittrace=1 and
+// TestInitBudget starts the binary (--version) with GODEBUG=inittrace=1 and
 // holds every package's init to its budget.
 func TestInitBudget(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "clawvault-tui")
-	if out, err := exec.Command("go", "build", "-o", bin, "clawvault-tui").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "help")
+	bin := builtBinary(t)
+	cmd := exec.Command(bin, "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s help: %v\n%s", bin, err, stderr.Bytes())
+		t.Fatalf("%s --version: %v\n%s", bin, err, stderr.Bytes())
 	}
 	pkgs, costs := parseInittrace(stderr.Bytes())
 	if len(pkgs) < 50 {
