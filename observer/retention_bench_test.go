@@ -7,6 +7,7 @@ import (
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 // BenchmarkPlanRetention is the retention budget of the issue: the three
@@ -32,7 +33,7 @@ func BenchmarkPlanRetention(b *testing.B) {
 			var err error
 			for b.Loop() {
 				plan, err = PlanRetention(context.Background(), RetentionOptions{
-					Workspace: ws, Config: store.DefaultRetentionConfig(), Now: demo.BenchClock,
+					Workspace: ws, Config: store.DefaultRetentionConfig(), Now: demotest.BenchClock,
 					Maintenance: model.MaintenanceSettings{
 						MaxDiskBytes:   model.Setting{Value: bc.maxDisk, Source: "bench"},
 						HighWaterBytes: model.Setting{Value: bc.highWater, Source: "bench"},
@@ -57,7 +58,7 @@ func BenchmarkPlanRetention(b *testing.B) {
 }
 
 func benchWorkspace(b *testing.B) (*store.Workspace, *demo.Manifest) {
-	m, err := demo.BenchWorkspace(demo.BenchScale())
+	m, err := demotest.BenchWorkspace(demotest.BenchScale())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"clawvault-tui/store"
-	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 // readPending is the baseline of the sweep budget: read every candidate's
@@ -46,7 +46,7 @@ func readPending(candidates []Candidate) (int64, error) {
 // transcript among them) against merely reading those pending bytes. Every
 // iteration sweeps into a fresh vault, so every file is written.
 func BenchmarkSweepVsRead(b *testing.B) {
-	m, err := demo.BenchWorkspace(demo.BenchScale())
+	m, err := demotest.BenchWorkspace(demotest.BenchScale())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func BenchmarkSweepVsRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	now := demo.BenchClock
+	now := demotest.BenchClock
 	var readTime, sweepTime time.Duration
 	var report *SweepReport
 	var pending int64

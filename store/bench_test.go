@@ -4,13 +4,13 @@ import (
 	"context"
 	"testing"
 
-	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 // BenchmarkStatus10k is the status budget of docs/ARCHITECTURE.md: one scan of
 // every agent over the demo at BENCH_SCALE=100 (10,000 sessions), stat only.
 func BenchmarkStatus(b *testing.B) {
-	m, err := demo.BenchWorkspace(demo.BenchScale())
+	m, err := demotest.BenchWorkspace(demotest.BenchScale())
 	if err != nil {
 		b.Fatal(err)
 	}

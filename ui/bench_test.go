@@ -9,6 +9,7 @@ import (
 
 	"clawvault-tui/store"
 	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 // BenchmarkKeyPress is the TUI budget of docs/ARCHITECTURE.md: Update and View for
@@ -17,7 +18,7 @@ import (
 // rendering) run off the event loop and are not part of the budget.
 func BenchmarkKeyPress(b *testing.B) {
 	ws, m := benchWorkspace(b)
-	a := New(Options{Workspace: ws, Theme: "dark", Now: func() time.Time { return demo.BenchClock }})
+	a := New(Options{Workspace: ws, Theme: "dark", Now: func() time.Time { return demotest.BenchClock }})
 	a.c.Tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(b, a, a.startScan())
@@ -68,7 +69,7 @@ func BenchmarkKeyPress(b *testing.B) {
 
 // benchWorkspace is the demo at BENCH_SCALE, located.
 func benchWorkspace(b *testing.B) (*store.Workspace, *demo.Manifest) {
-	m, err := demo.BenchWorkspace(demo.BenchScale())
+	m, err := demotest.BenchWorkspace(demotest.BenchScale())
 	if err != nil {
 		b.Fatal(err)
 	}

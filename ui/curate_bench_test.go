@@ -13,7 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clawvault-tui/store"
-	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 	"clawvault-tui/store/search"
 )
 
@@ -32,7 +32,7 @@ var benchQueries = []string{
 // run, the query alone (search.Index.Search), the floor.
 func BenchmarkSearchKeyPress(b *testing.B) {
 	ws, m := benchWorkspace(b)
-	opt := Options{Workspace: ws, Theme: "dark", Now: func() time.Time { return demo.BenchClock }, Config: store.DefaultConfig(), BackupDir: b.TempDir()}
+	opt := Options{Workspace: ws, Theme: "dark", Now: func() time.Time { return demotest.BenchClock }, Config: store.DefaultConfig(), BackupDir: b.TempDir()}
 	// The index is kept beside the benchmark workspace: built by the first
 	// run, only synced by the next ones.
 	opt.Config.Search.CacheDir = filepath.Join(filepath.Dir(filepath.Dir(m.StateDir)), "ui-search-cache")

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"clawvault-tui/store"
-	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 // The search budgets of docs/ARCHITECTURE.md, on the vault the demo generator makes
@@ -46,7 +46,7 @@ func benchOptions(b *testing.B, vault, state string) Options {
 // Markdown read; peak-rss-MB is the process's peak resident memory during
 // the build (Linux), index-MB the index folder afterwards.
 func BenchmarkBuild(b *testing.B) {
-	m, err := demo.BenchWorkspace(benchScale())
+	m, err := demotest.BenchWorkspace(benchScale())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -103,7 +103,7 @@ var typedQueries = []string{
 // BenchmarkSearchAsYouType: every prefix of typedQueries, as typed; p95-ms
 // is the budget's figure (< 10 ms).
 func BenchmarkSearchAsYouType(b *testing.B) {
-	m, err := demo.BenchWorkspace(benchScale())
+	m, err := demotest.BenchWorkspace(benchScale())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func BenchmarkSearchAsYouType(b *testing.B) {
 // a copy of the vault is edited (alternately, so it always changes) and
 // re-indexed, as after a save in the editor.
 func BenchmarkReindexOneFile(b *testing.B) {
-	m, err := demo.BenchWorkspace(benchScale())
+	m, err := demotest.BenchWorkspace(benchScale())
 	if err != nil {
 		b.Fatal(err)
 	}

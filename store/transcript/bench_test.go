@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 // newlineCount is the baseline of the indexing budget: read the file and
@@ -40,7 +40,7 @@ func newlineCount(path string) (int, error) {
 // takes at most 4× a bare newline count of the same file, and the index
 // keeps at most 256 bytes of heap per entry.
 func BenchmarkIndexVsNewlineCount(b *testing.B) {
-	m, err := demo.BenchWorkspace(demo.BenchScale())
+	m, err := demotest.BenchWorkspace(demotest.BenchScale())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func retainedPerEntry(b *testing.B, path string, size int64) float64 {
 
 // BenchmarkReopen: an unchanged transcript comes from the cache.
 func BenchmarkReopen(b *testing.B) {
-	m, err := demo.BenchWorkspace(demo.BenchScale())
+	m, err := demotest.BenchWorkspace(demotest.BenchScale())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func BenchmarkReopen(b *testing.B) {
 // from where its index stopped; only the new bytes are read and sniffed
 // (the tree, derived from all entries, is rebuilt).
 func BenchmarkReopenGrown(b *testing.B) {
-	m, err := demo.BenchWorkspace(demo.BenchScale())
+	m, err := demotest.BenchWorkspace(demotest.BenchScale())
 	if err != nil {
 		b.Fatal(err)
 	}

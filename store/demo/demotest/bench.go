@@ -1,4 +1,4 @@
-package demo
+package demotest
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"clawvault-tui/store/demo"
 	"clawvault-tui/store/lockfile"
 )
 
@@ -28,7 +29,7 @@ func BenchScale() int {
 // generated once into the system temp folder and reused by later runs and
 // other packages (a scale-100 workspace is ~600 MB and takes seconds to
 // write). It never lives in the repository; delete the folder at will.
-func BenchWorkspace(scale int) (*Manifest, error) {
+func BenchWorkspace(scale int) (*demo.Manifest, error) {
 	dir := filepath.Join(os.TempDir(), "clawvault-tui-bench", fmt.Sprintf("scale-%d-seed-1", scale))
 	done := filepath.Join(dir, "manifest.json")
 	if m, ok := readManifest(done); ok {
@@ -46,7 +47,7 @@ func BenchWorkspace(scale int) (*Manifest, error) {
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
-	m, err := Generate(filepath.Join(dir, "ws"), ScaleOptions(scale, 1, BenchClock))
+	m, err := demo.Generate(filepath.Join(dir, "ws"), demo.ScaleOptions(scale, 1, BenchClock))
 	if err != nil {
 		return nil, err
 	}
@@ -58,12 +59,12 @@ func BenchWorkspace(scale int) (*Manifest, error) {
 	return m, os.WriteFile(done, data, 0o644)
 }
 
-func readManifest(path string) (*Manifest, bool) {
+func readManifest(path string) (*demo.Manifest, bool) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, false
 	}
-	var m Manifest
+	var m demo.Manifest
 	if json.Unmarshal(data, &m) != nil {
 		return nil, false
 	}
