@@ -130,13 +130,13 @@ func FuzzRulesCompressor(f *testing.F) {
 // deadline with a date). The declared words of every rule are checked by
 // model's FuzzRuleNeeds.
 func FuzzIsCritical(f *testing.F) {
+	// One seed per alternative of criticalRE, a deadline with a date either
+	// side, and near misses.
 	for _, s := range []string{
-		"12:00 [main] user: We decided to ship; deadline is Friday, TODO: post it to #releases before the demo (v2.1).",
-		"Routine maintenance window: rotated logs, health checks stayed green, no incidents, workers restarted, no alerts. Thanks, round done.",
-		"I'll publish v2.1.0 after CI; we agreed on pricing at $48K; talked with Elena and she approved shipping; keep search terms",
-		"Lesson learned: Elena prefers email; Marco asked the client about the API roadmap; pricing is TBD; let me check [doc](x)",
-		"meeting recap starts now; the migration failed with an ERROR; blocked by DNS; merged PR 12; signed the contract",
-		"ſhipped and \u212aeep; SHIPPED; DeAdLiNe Is; 2026-11-21 09:30",
+		"Decision: Postgres", "we decided it", "an error", "it failed", "blocked by DNS", "breaking changes",
+		"critical path", "Rust chosen over Go", "published @1.2", "merged PR 7", "shipped", "released v2.1",
+		"signed the deal", "pricing at $40", "demo done", "meeting finished", "strategy pivot",
+		"deadline 2026-11-28", "11/28 is the due date", "cutoff Nov 3", "decide later? no: decidedly", "ſhipped, Kritical",
 	} {
 		f.Add(s)
 	}
