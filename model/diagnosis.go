@@ -14,27 +14,30 @@ const (
 	CodeMissingFile       DiagnosisCode = "missing-file"
 	CodeSQLiteStore       DiagnosisCode = "sqlite-store"
 	CodeCursorFileCorrupt DiagnosisCode = "cursor-file-corrupt"
-	CodeCursorInvalid     DiagnosisCode = "cursor-invalid"
-	CodeNotDiscovered     DiagnosisCode = "not-discovered"
-	CodeResetArchive      DiagnosisCode = "reset-archive"
-	CodeScanOnly          DiagnosisCode = "scan-only"
-	CodeCheckpointCopy    DiagnosisCode = "checkpoint-copy"
-	CodeNoCursor          DiagnosisCode = "no-cursor"
-	CodeCursorPastEOF     DiagnosisCode = "cursor-past-eof"
-	CodeStale             DiagnosisCode = "stale"
-	CodeCandidate         DiagnosisCode = "candidate"
-	CodeOverdue           DiagnosisCode = "overdue"
-	CodeBelowThreshold    DiagnosisCode = "below-threshold"
-	CodePartialTail       DiagnosisCode = "partial-tail"
-	CodeNoMessages        DiagnosisCode = "no-messages"
-	CodeFlushSkipped      DiagnosisCode = "flush-skipped"
+	// CodeCursorFileUnreadable: the cursor file exists but cannot be read;
+	// its content is unknown, so sweeps stop until it can be.
+	CodeCursorFileUnreadable DiagnosisCode = "cursor-file-unreadable"
+	CodeCursorInvalid        DiagnosisCode = "cursor-invalid"
+	CodeNotDiscovered        DiagnosisCode = "not-discovered"
+	CodeResetArchive         DiagnosisCode = "reset-archive"
+	CodeScanOnly             DiagnosisCode = "scan-only"
+	CodeCheckpointCopy       DiagnosisCode = "checkpoint-copy"
+	CodeNoCursor             DiagnosisCode = "no-cursor"
+	CodeCursorPastEOF        DiagnosisCode = "cursor-past-eof"
+	CodeStale                DiagnosisCode = "stale"
+	CodeCandidate            DiagnosisCode = "candidate"
+	CodeOverdue              DiagnosisCode = "overdue"
+	CodeBelowThreshold       DiagnosisCode = "below-threshold"
+	CodePartialTail          DiagnosisCode = "partial-tail"
+	CodeNoMessages           DiagnosisCode = "no-messages"
+	CodeFlushSkipped         DiagnosisCode = "flush-skipped"
 )
 
 // Severity orders codes for display: problems first.
 func (c DiagnosisCode) Severity() int {
 	switch c {
 	// Content that will never be observed, or sweeps that do not run.
-	case CodeSQLiteStore, CodeCursorFileCorrupt, CodeNotDiscovered, CodeResetArchive, CodeOverdue:
+	case CodeSQLiteStore, CodeCursorFileCorrupt, CodeCursorFileUnreadable, CodeNotDiscovered, CodeResetArchive, CodeOverdue:
 		return 3
 	case CodeMissingFile, CodeCursorInvalid, CodeScanOnly, CodeCheckpointCopy, CodeCursorPastEOF, CodeStale, CodeFlushSkipped, CodeNoMessages:
 		return 2
@@ -89,6 +92,9 @@ func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 	if cursors.Corrupt != "" {
 		add(CodeCursorFileCorrupt, "%s does not parse (%s); ClawVault loads it as empty, so every session counts as never observed and is re-read from byte 0.", cursorFileName(cursors), cursors.Corrupt)
 	}
+	if cursors.ReadError != nil {
+		add(CodeCursorFileUnreadable, "%s cannot be read (%s): clawvault-tui's sweeps stop until it can, and ClawVault would load it as empty and re-read every session from byte 0.", cursorFileName(cursors), OSReason(cursors.ReadError))
+	}
 	if row.CursorProblem != "" {
 		add(CodeCursorInvalid, "The cursor entry for %s fails ClawVault's validation (%s) and is ignored: the session counts as never observed.", row.CursorID, row.CursorProblem)
 	}
@@ -116,7 +122,7 @@ func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 		}
 	}
 
-	if row.Cursor == nil && row.CursorProblem == "" && cursors.Corrupt == "" && (row.Discovered || row.Name.Kind == FileResetArchive) && row.Size > 0 {
+	if row.Cursor == nil && row.CursorProblem == "" && cursors.Corrupt == "" && cursors.ReadError == nil && (row.Discovered || row.Name.Kind == FileResetArchive) && row.Size > 0 {
 		add(CodeNoCursor, "Never observed: %s has no cursor for %s.", cursorFileName(cursors), row.CursorID)
 	}
 	if sel.PastEOF {

@@ -66,9 +66,14 @@ type CursorState struct {
 	Path     string
 	Store    *CursorStore
 	Problems map[string]string // session id → why ClawVault ignores its entry
-	// Corrupt is the parse error of a file that exists but does not parse.
+	// Corrupt is the parse error of a file that exists but does not parse
+	// (ClawVault then loads it as empty).
 	Corrupt string
-	Missing bool
+	// ReadError is why a file that exists could not be read (permission,
+	// I/O error, a directory in its place): its content is not corrupt but
+	// unknown, so a sweep must not run on it. Store is empty then.
+	ReadError error
+	Missing   bool
 }
 
 // TailFacts are what reading a transcript's unobserved range found; only

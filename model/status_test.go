@@ -3,8 +3,10 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -37,6 +39,7 @@ type scenario struct {
 	files   []DirFile
 	cursors map[string]Cursor
 	corrupt string
+	readErr error
 	invalid map[string]string
 	sqlite  bool
 	outside map[string]DirFile
@@ -53,7 +56,7 @@ func (s scenario) build() []SessionRow {
 	for id, c := range s.cursors {
 		store.Set(id, c)
 	}
-	cs := CursorState{Path: "/vault/.clawvault/observe-cursors.json", Store: store, Problems: s.invalid, Corrupt: s.corrupt}
+	cs := CursorState{Path: "/vault/.clawvault/observe-cursors.json", Store: store, Problems: s.invalid, Corrupt: s.corrupt, ReadError: s.readErr}
 	return BuildRows(snap, cs, StatusOptions{Now: testNow})
 }
 
@@ -173,6 +176,13 @@ func TestDiagnosisCodes(t *testing.T) {
 			file:     "c.jsonl",
 			want:     []DiagnosisCode{CodeCursorFileCorrupt, CodeBelowThreshold},
 			mentions: []string{"unexpected end of JSON input"},
+		},
+		{
+			name:     "a cursor file that cannot be read is not corrupt",
+			scenario: scenario{rows: []StoreRow{row("agent:main:main", "c", "")}, files: []DirFile{file("c.jsonl", 100)}, readErr: &fs.PathError{Op: "open", Path: "/vault/.clawvault/observe-cursors.json", Err: syscall.EACCES}},
+			file:     "c.jsonl",
+			want:     []DiagnosisCode{CodeCursorFileUnreadable, CodeBelowThreshold},
+			mentions: []string{"cannot be read (permission denied)", "sweeps stop"},
 		},
 		{
 			name:     "a name that is not a valid session id",

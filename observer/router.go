@@ -3,7 +3,9 @@ package observer
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -224,9 +226,14 @@ func compareCreatedDesc(a, b workItem) int {
 }
 
 func (r *router) loadWorkItems(dir string) ([]workItem, error) {
-	entries, err := r.fsys.ReadDir(filepath.Join(r.vault, dir))
-	if err != nil {
+	folder := filepath.Join(r.vault, dir)
+	entries, err := r.fsys.ReadDir(folder)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // a missing folder is no items, as in ClawVault
+	}
+	if err != nil {
+		// Unread items would be created again under duplicate names.
+		return nil, &store.UnreadableError{What: "the " + dir + " folder", Path: folder, Err: err}
 	}
 	var items []workItem
 	for _, e := range entries {
@@ -234,9 +241,12 @@ func (r *router) loadWorkItems(dir string) ([]workItem, error) {
 			continue
 		}
 		slug := strings.TrimSuffix(e.Name(), ".md")
-		data, exists, err := r.files.read(filepath.Join(r.vault, dir, e.Name()))
-		if err != nil || !exists {
-			continue
+		data, exists, err := r.files.read(filepath.Join(folder, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		if !exists {
+			continue // removed since the listing
 		}
 		doc, err := model.ParseMatter(string(data))
 		if err != nil {

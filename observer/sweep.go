@@ -340,6 +340,11 @@ func (s *sweeper) selectCandidates(ctx context.Context) ([]Candidate, error) {
 	}
 	fresh := *snap
 	fresh.Cursors = store.LoadCursors(s.fsys, s.vault)
+	if err := fresh.Cursors.ReadError; err != nil {
+		// Not ClawVault's "corrupt": the content is unknown, and writing the
+		// new cursors alone would drop every other one.
+		return nil, err
+	}
 	if fresh.Cursors.Corrupt != "" {
 		s.report.Notes = append(s.report.Notes, fmt.Sprintf("%s does not parse (%s): as ClawVault does, every session counts as never observed, and the file is rewritten with the new cursors only", fresh.Cursors.Path, fresh.Cursors.Corrupt))
 	}
@@ -591,7 +596,7 @@ func (s *sweeper) day(now time.Time) (*dayState, error) {
 	path := filepath.Join(s.vault, "ledger", "observations", date[:4], date[5:7], date[8:]+".md")
 	text, exists, err := s.files.read(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the day file %s: %w", path, err)
+		return nil, err
 	}
 	content := ""
 	if exists {
@@ -600,7 +605,7 @@ func (s *sweeper) day(now time.Time) (*dayState, error) {
 	if content == "" {
 		legacy := filepath.Join(s.vault, "observations", date+".md")
 		if text, exists, err := s.files.read(legacy); err != nil {
-			return nil, fmt.Errorf("cannot read the day file %s: %w", legacy, err)
+			return nil, err
 		} else if exists {
 			content = model.JSTrim(string(text))
 		}
@@ -645,6 +650,9 @@ func (s *sweeper) mergeAndRoute(day *dayState, obs []model.Observation, c Candid
 	}
 	routed, err := s.router.route(day.file.TakeChanged(), routeContext{Source: "openclaw", SessionKey: c.SessionKey, TranscriptID: c.SessionID})
 	if err != nil {
+		if _, ok := errors.AsType[*store.UnreadableError](err); ok {
+			return err // one sentence already
+		}
 		return fmt.Errorf("routing %s: %w", c.SessionKey, err)
 	}
 	perFile := map[string]int{}
@@ -677,6 +685,9 @@ func (s *sweeper) commit() error {
 	s.progress("flush", "")
 	for _, p := range s.files.dirty() {
 		replayed, err := s.files.commitFile(s.w, p)
+		if _, ok := errors.AsType[*store.UnreadableError](err); ok {
+			return s.commitFailed(err)
+		}
 		if err != nil {
 			return s.commitFailed(fmt.Errorf("cannot write %s: %w", p, err))
 		}
@@ -758,6 +769,9 @@ func (s *sweeper) saveCursors(updates []model.CursorUpdate) error {
 		return nil
 	}
 	onDisk := store.LoadCursors(s.fsys, s.vault)
+	if onDisk.ReadError != nil {
+		return onDisk.ReadError
+	}
 	merged := model.MergeCursors(onDisk.Store, updates)
 	if err := store.SaveCursors(s.w, s.vault, merged); err != nil {
 		return fmt.Errorf("cannot write the cursor file: %w", err)

@@ -3,10 +3,11 @@ package observer
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 
 	"clawvault-tui/store"
 	"clawvault-tui/store/fileid"
@@ -66,6 +67,9 @@ func (v *vaultFiles) get(path string) (*vaultFile, error) {
 	return f, nil
 }
 
+// load reads the file. Only a missing file is "no content"; any other
+// error stops the sweep (a *store.UnreadableError): the sweep would
+// otherwise write the file back without what it could not read.
 func (f *vaultFile) load(fsys store.FS) error {
 	fi, err := fsys.Stat(f.path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -73,18 +77,35 @@ func (f *vaultFile) load(fsys store.FS) error {
 		return nil
 	}
 	if err != nil {
-		return err
+		return &store.UnreadableError{What: vaultFileKind(f.path), Path: f.path, Err: err}
+	}
+	if fi.IsDir() {
+		return &store.UnreadableError{What: vaultFileKind(f.path), Path: f.path, Err: &fs.PathError{Op: "read", Path: f.path, Err: syscall.EISDIR}}
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", f.path)
+		return &store.UnreadableError{What: vaultFileKind(f.path), Path: f.path, Err: errors.New("not a regular file")}
 	}
 	data, err := fsys.ReadFile(f.path)
 	if err != nil {
-		return err
+		return &store.UnreadableError{What: vaultFileKind(f.path), Path: f.path, Err: err}
 	}
 	f.stamp = stampOf(fi, nil)
 	f.base, f.content, f.exists = data, data, true
 	return nil
+}
+
+// vaultFileKind names a vault file for a message.
+func vaultFileKind(path string) string {
+	dir := filepath.Base(filepath.Dir(path))
+	switch {
+	case strings.Contains(filepath.ToSlash(path), "/ledger/observations/"), dir == "observations":
+		return "the day file"
+	case dir == "backlog":
+		return "the backlog item"
+	case dir == "tasks":
+		return "the task"
+	}
+	return "the vault file"
 }
 
 // read returns a file's current content in the sweep.

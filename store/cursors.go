@@ -18,7 +18,9 @@ func CursorFile(vault string) string {
 
 // LoadCursors reads the vault's cursor file with ClawVault's validation. A
 // missing file is an empty store; a corrupt one loads as empty too, as in
-// ClawVault, and says why.
+// ClawVault, and says why. A file that cannot be read (permissions, an I/O
+// error, a directory in its place) is not corrupt: ReadError says why, and
+// a sweep refuses to run (it would replace every cursor with its own).
 func LoadCursors(fsys FS, vault string) model.CursorState {
 	st := model.CursorState{Path: CursorFile(vault), Store: model.NewCursorStore(), Problems: map[string]string{}}
 	if vault == "" {
@@ -31,7 +33,7 @@ func LoadCursors(fsys FS, vault string) model.CursorState {
 		return st
 	}
 	if err != nil {
-		st.Corrupt = err.Error()
+		st.ReadError = &UnreadableError{What: "the cursor file", Path: st.Path, Err: err}
 		return st
 	}
 	store, problems, err := ParseCursorStore(data)

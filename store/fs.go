@@ -5,10 +5,14 @@
 package store
 
 import (
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
+
+	"clawvault-tui/model"
 )
 
 // FS is the file system the store reads through. OS is the real one; tests
@@ -87,6 +91,9 @@ func WriteFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode) erro
 func WriteFileAtomicChecked(w WriteFS, path string, data []byte, perm fs.FileMode, check func() error) (err error) {
 	dir := filepath.Dir(path)
 	if fi, statErr := w.Stat(path); statErr == nil {
+		if fi.IsDir() { // rename would say "file exists"
+			return &fs.PathError{Op: "write", Path: path, Err: syscall.EISDIR}
+		}
 		perm = fi.Mode().Perm()
 	}
 	tmp, err := w.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -121,3 +128,18 @@ func WriteFileAtomicChecked(w WriteFS, path string, data []byte, perm fs.FileMod
 	}
 	return w.SyncDir(dir)
 }
+
+// UnreadableError is a file a sweep (or an apply) must read before it
+// changes it, and cannot: it stops, and changes nothing. Its message is one
+// sentence that names the file and the OS error.
+type UnreadableError struct {
+	What string // "the cursor file", "the day file", …
+	Path string
+	Err  error
+}
+
+func (e *UnreadableError) Error() string {
+	return fmt.Sprintf("cannot read %s %s (%s): it was left as it is; fix it and run again", e.What, e.Path, model.OSReason(e.Err))
+}
+
+func (e *UnreadableError) Unwrap() error { return e.Err }

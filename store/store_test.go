@@ -208,6 +208,33 @@ func TestLoadCursors(t *testing.T) {
 	if st := LoadCursors(OS, vault); st.Problems["a"] == "" {
 		t.Errorf("invalid: %+v", st)
 	}
+	// A file that cannot be read is not corrupt: its content is unknown.
+	if err := os.Remove(CursorFile(vault)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(CursorFile(vault), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st := LoadCursors(OS, vault)
+	if st.Corrupt != "" || st.ReadError == nil || !strings.Contains(st.ReadError.Error(), "is a directory") || !strings.Contains(st.ReadError.Error(), CursorFile(vault)) {
+		t.Errorf("a directory: corrupt %q, read error %v", st.Corrupt, st.ReadError)
+	}
+}
+
+// Writing over a directory says so (it was "rename: file exists").
+func TestWriteFileAtomicOverADirectory(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.Mkdir(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteFileAtomic(OSWriter, p, []byte("x"), 0o644)
+	if err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("err = %v", err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(p))
+	if len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
 }
 
 func TestSaveCursorsKeepsModeAndFormat(t *testing.T) {
