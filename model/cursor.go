@@ -38,11 +38,31 @@ type Cursor struct {
 	LastFileSize       float64
 }
 
-// Offset is the cursor's byte offset as an integer.
-func (c Cursor) Offset() int64 { return int64(c.LastObservedOffset) }
+// Offset is the cursor's byte offset as an integer. ClawVault keeps any
+// finite offset ≥ 0, 1e300 included, and compares it with the file's size
+// as a double: an offset beyond int64 saturates, so it lies past the end of
+// any file as it does there (and the file is re-read from byte 0).
+func (c Cursor) Offset() int64 { return SaturatingInt64(c.LastObservedOffset) }
 
-// FileSize is the file size recorded when the cursor was written.
-func (c Cursor) FileSize() int64 { return int64(c.LastFileSize) }
+// FileSize is the file size recorded when the cursor was written
+// (saturating as Offset).
+func (c Cursor) FileSize() int64 { return SaturatingInt64(c.LastFileSize) }
+
+// OffsetText is the offset for people: digits grouped when it is a whole
+// number int64 holds, else as JavaScript prints it (1e+300, 12.5).
+func (c Cursor) OffsetText() string {
+	if n, ok := Int64Of(c.LastObservedOffset); ok && float64(n) == c.LastObservedOffset {
+		return Count(n)
+	}
+	return string(AppendJSNumber(nil, c.LastObservedOffset))
+}
+
+// WholeOffset reports whether the offset is a whole number of bytes.
+// ClawVault 3.5.2 fails a session whose cursor is not (Node's read stream
+// refuses a fractional start) and keeps the cursor; so does a sweep here.
+func (c Cursor) WholeOffset() bool {
+	return c.LastObservedOffset == math.Trunc(c.LastObservedOffset)
+}
 
 // ObservedAt parses LastObservedAt; ok is false when it does not parse.
 func (c Cursor) ObservedAt() (time.Time, bool) {

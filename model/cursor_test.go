@@ -108,3 +108,77 @@ func TestParseISOTime(t *testing.T) {
 		}
 	}
 }
+
+// Offsets a JSON number can hold but int64 cannot: ClawVault 3.5.2 keeps
+// such a cursor (it is finite and ≥ 0), finds it past the end of any file
+// and re-reads the file from byte 0. Go's conversion of such a float is
+// undefined (on amd64 it gave -2⁶³: a start before the file, negative
+// pending bytes, a panic in status --deep). Before the fix these failed.
+func TestHugeCursorOffsets(t *testing.T) {
+	for _, off := range []float64{1 << 53, 1<<53 + 2, 1 << 63, 1e19, 1e300, math.MaxFloat64} {
+		c := Cursor{LastObservedOffset: off, LastObservedAt: "2026-11-21T00:00:00.000Z", SessionKey: "k", LastFileSize: off}
+		if c.Offset() < 0 || c.FileSize() < 0 {
+			t.Errorf("%g: offset %d, file size %d", off, c.Offset(), c.FileSize())
+		}
+		s := Select(35263, &c, 0)
+		if !s.PastEOF || s.StartOffset != 0 || s.NewBytes != 35263 {
+			t.Errorf("%g: %+v, want past EOF, read from 0", off, s)
+		}
+		if IsStale(&c, 35263, testNow) {
+			t.Errorf("%g: stale (the recorded size is not below the file's)", off)
+		}
+	}
+	if got := (Cursor{LastObservedOffset: 1e19}).OffsetText(); got != "10000000000000000000" {
+		t.Errorf("OffsetText(1e19) = %q", got)
+	}
+	if got := (Cursor{LastObservedOffset: 1e300}).OffsetText(); got != "1e+300" {
+		t.Errorf("OffsetText(1e300) = %q", got)
+	}
+	if got := (Cursor{LastObservedOffset: 1234567}).OffsetText(); got != "1,234,567" {
+		t.Errorf("OffsetText(1234567) = %q", got)
+	}
+}
+
+func TestInt64Of(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		want int64
+		ok   bool
+	}{
+		{0, 0, true}, {12.9, 12, true}, {-12.9, -12, true},
+		{1 << 53, 1 << 53, true}, {-(1 << 63), math.MinInt64, true},
+		{1 << 63, 0, false}, {1e19, 0, false}, {-1e19, 0, false}, {1e300, 0, false},
+		{math.Inf(1), 0, false}, {math.Inf(-1), 0, false}, {math.NaN(), 0, false},
+	} {
+		got, ok := Int64Of(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("Int64Of(%g) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	if got := SaturatingInt64(1e19); got != math.MaxInt64 {
+		t.Errorf("SaturatingInt64(1e19) = %d", got)
+	}
+	if got := SaturatingInt64(-1e19); got != math.MinInt64 {
+		t.Errorf("SaturatingInt64(-1e19) = %d", got)
+	}
+	if got := SaturatingInt64(math.NaN()); got != 0 {
+		t.Errorf("SaturatingInt64(NaN) = %d", got)
+	}
+}
+
+// Numbers from sessions.json and front matter out of int64's range read
+// as absent, not as whatever the conversion gives.
+func TestJSNumberMsOutOfRange(t *testing.T) {
+	for _, raw := range []string{"1e19", "1e300", "-1e19", `"1e300"`} {
+		var n JSNumber
+		if err := n.UnmarshalJSON([]byte(raw)); err != nil {
+			t.Fatal(err)
+		}
+		if n.Ms() != 0 {
+			t.Errorf("%s: Ms() = %d, want 0", raw, n.Ms())
+		}
+	}
+	if ms, ok := (FrontValue{Kind: FrontNumber, Num: 1e19}).DateMillis(); ok {
+		t.Errorf("DateMillis(1e19) = %d, true", ms)
+	}
+}

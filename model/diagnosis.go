@@ -126,7 +126,7 @@ func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 		add(CodeNoCursor, "Never observed: %s has no cursor for %s.", cursorFileName(cursors), row.CursorID)
 	}
 	if sel.PastEOF {
-		add(CodeCursorPastEOF, "The cursor at byte %s lies past the end of the %s file (it shrank or was rotated); the next sweep re-reads it from byte 0.", Count(row.Cursor.Offset()), BytesExact(row.Size))
+		add(CodeCursorPastEOF, "The cursor at byte %s lies past the end of the %s file (it shrank or was rotated); the next sweep re-reads it from byte 0.", row.Cursor.OffsetText(), BytesExact(row.Size))
 	}
 	if row.Stale {
 		at, _ := row.Cursor.ObservedAt()

@@ -77,10 +77,7 @@ func (v FrontValue) DateMillis() (int64, bool) {
 	case FrontTime:
 		return v.Time, true
 	case FrontNumber:
-		if math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
-			return 0, false
-		}
-		return int64(v.Num), true
+		return Int64Of(v.Num)
 	case FrontString:
 		return ParseISOTime(v.Str)
 	}

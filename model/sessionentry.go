@@ -148,10 +148,8 @@ func (n JSNumber) Value() float64 { return n.v }
 
 // Ms is the number as epoch milliseconds, 0 when absent or not finite.
 func (n JSNumber) Ms() int64 {
-	if math.IsNaN(n.v) || math.IsInf(n.v, 0) {
-		return 0
-	}
-	return int64(n.v)
+	ms, _ := Int64Of(n.v)
+	return ms
 }
 
 // Set reports whether the field was present.

@@ -58,6 +58,9 @@ func SelectResets(snap *store.Snapshot, agentID string, minNewBytes int64) []Can
 				} else {
 					c.PastEOF = true
 				}
+				if !cur.WholeOffset() {
+					c.fractionalOffset = cur.OffsetText()
+				}
 			} else if cur, ok := snap.Cursors.Store.Get(oldID); ok {
 				key = cur.SessionKey
 				if cursorPredates(cur, name.Stamp) || !live[oldID] {

@@ -29,6 +29,9 @@ type Candidate struct {
 	// PastEOF: the cursor lies past the end of the file (it was truncated
 	// or rotated), so the read starts over at 0.
 	PastEOF bool `json:"pastEof,omitempty"`
+	// fractionalOffset is the cursor offset as written when it is not a
+	// whole number: ClawVault lists the session, then fails it.
+	fractionalOffset string
 }
 
 // Selection is one agent's dry run.
@@ -76,7 +79,7 @@ func Select(snap *store.Snapshot, agentID string, minNewBytes int64) Selection {
 			if !s.Candidate {
 				continue
 			}
-			sel.Candidates = append(sel.Candidates, Candidate{
+			c := Candidate{
 				Agent:          agentID,
 				SessionKey:     d.SessionKey,
 				SessionID:      d.SessionID,
@@ -88,7 +91,11 @@ func Select(snap *store.Snapshot, agentID string, minNewBytes int64) Selection {
 				ThresholdBytes: s.ThresholdBytes,
 				CursorID:       d.SessionID,
 				PastEOF:        s.PastEOF,
-			})
+			}
+			if cursor != nil && !cursor.WholeOffset() {
+				c.fractionalOffset = cursor.OffsetText()
+			}
+			sel.Candidates = append(sel.Candidates, c)
 		}
 	}
 	return sel

@@ -426,6 +426,13 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 			comp.Add(cleaned)
 		}
 	}
+	if c.fractionalOffset != "" {
+		err := fmt.Errorf("its cursor offset %s in %s is not a whole number of bytes (ClawVault 3.5.2 fails on it too): set it to the end of a line, or remove the entry to observe the session from byte 0", c.fractionalOffset, store.CursorFile(s.vault))
+		res.Error = err.Error()
+		s.report.Failed = append(s.report.Failed, res)
+		s.report.Errors = append(s.report.Errors, fmt.Sprintf("%s (%s): %v", c.SessionKey, c.SessionID, err))
+		return nil
+	}
 	doneBefore, covered := s.bytesDone, int64(0)
 	defer func() { s.bytesDone = doneBefore + c.NewBytes }()
 	var read readResult
@@ -520,7 +527,7 @@ type prefetch struct {
 const prefetchLimit = 2 * readChunk
 
 func (s *sweeper) startPrefetch(ctx context.Context, c Candidate) *prefetch {
-	if c.NewBytes >= prefetchLimit {
+	if c.NewBytes >= prefetchLimit || c.fractionalOffset != "" {
 		return nil
 	}
 	p := &prefetch{done: make(chan struct{})}

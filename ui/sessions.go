@@ -491,7 +491,7 @@ func cursorFacts(r model.SessionRow, now time.Time) string {
 		}
 		return "never"
 	}
-	s := fmt.Sprintf("up to byte %s", model.Count(c.Offset()))
+	s := "up to byte " + c.OffsetText()
 	if at, ok := c.ObservedAt(); ok {
 		s += " · " + ago(now, at)
 	}

@@ -290,13 +290,15 @@ func unquoteAt(b []byte, start, end int) string {
 	return s
 }
 
-// Int reads a JSON number as an int64, truncating a fraction.
+// Int reads a JSON number as an int64, truncating a fraction; ok is false
+// for a number outside int64's range (1e19, 1e300), whose conversion Go
+// leaves undefined.
 func Int(b []byte) (int64, bool) {
 	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
 		return n, true
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
+	if err != nil || !(f >= -(1<<63) && f < 1<<63) {
 		return 0, false
 	}
 	return int64(f), true

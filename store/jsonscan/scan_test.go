@@ -76,3 +76,20 @@ func TestKeyIs(t *testing.T) {
 		t.Error("KeyIs")
 	}
 }
+
+// A number outside int64's range is not an int64 (the conversion was
+// undefined, -2⁶³ on amd64).
+func TestIntRange(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"42", 42, true}, {"-7", -7, true}, {"12.9", 12, true}, {"9007199254740993", 9007199254740993, true},
+		{"1e19", 0, false}, {"-1e19", 0, false}, {"1e300", 0, false}, {"9223372036854775808", 0, false}, {"x", 0, false},
+	} {
+		if got, ok := Int([]byte(c.in)); got != c.want || ok != c.ok {
+			t.Errorf("Int(%s) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
