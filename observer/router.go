@@ -2,6 +2,7 @@ package observer
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -121,6 +122,10 @@ type router struct {
 	// route marks them seen again, as ClawVault's does.
 	touched []*workItem
 	notes   []string
+	// known is the work item list as the duplicate check walks it; rebuilt
+	// only when an item was created or retagged since (knownStale).
+	known      *knownItems
+	knownStale bool
 }
 
 type routeRule struct {
@@ -166,7 +171,10 @@ func (r *router) load() error {
 // walk (in day order), skips those decided before, and re-marks the work
 // items touched before: the same files, without the quadratic walk that
 // made ClawVault hang on 100+ sessions (#55).
-func (r *router) route(changed []model.Observation, ctx routeContext) (routeResult, error) {
+//
+// A cancelled ctx stops it between items (with ctx.Err()); what it routed
+// so far is in the vault files' pending changes, which the caller drops.
+func (r *router) route(cctx context.Context, changed []model.Observation, ctx routeContext) (routeResult, error) {
 	var res routeResult
 	if err := r.load(); err != nil {
 		return res, err
@@ -176,8 +184,16 @@ func (r *router) route(changed []model.Observation, ctx routeContext) (routeResu
 			return res, err
 		}
 	}
-	known := newKnownItems(r.knownWorkItems())
-	for _, item := range changed {
+	if r.known == nil || r.knownStale {
+		r.known, r.knownStale = newKnownItems(r.knownWorkItems()), false
+	}
+	known := r.known
+	for i, item := range changed {
+		if i%256 == 255 {
+			if err := cctx.Err(); err != nil {
+				return res, err
+			}
+		}
 		if item.Importance < 0.4 {
 			continue
 		}
@@ -393,6 +409,7 @@ func (r *router) routeTask(item model.Observation, ctx routeContext, known *know
 	it.created, it.hasTime = model.ParseISOTime(created)
 	known.add(it)
 	r.backlog = append(r.backlog, it)
+	r.knownStale = true // the next route sorts it in
 	res.Backlog = append(res.Backlog, rel)
 	return nil
 }
@@ -471,7 +488,9 @@ func (k *knownItems) add(it workItem) {
 
 // findDuplicate is findDuplicateWorkItem: the first item, in list order,
 // whose normalized title equals this one's or shares more than 0.8 of its
-// words (Jaccard). Only items sharing a word can qualify.
+// words (Jaccard). Such an item holds one of any similarityProbe(a) of the
+// title's a words (see dedup.go): only the items listed under its rarest
+// words are compared.
 func (k *knownItems) findDuplicate(title string) *workItem {
 	n := normalizeTaskTitle(title)
 	if n == "" {
@@ -482,18 +501,29 @@ func (k *knownItems) findDuplicate(title string) *workItem {
 		best = pos[0]
 	}
 	words := wordSet(n)
-	shared := map[int]int{}
+	a := len(words)
+	rare := make([]string, 0, a)
 	for w := range words {
-		for _, pos := range k.byWord[w] {
-			shared[pos]++
-		}
+		rare = append(rare, w)
 	}
-	for pos, inter := range shared {
-		if best >= 0 && pos > best {
-			continue
-		}
-		if float64(inter)/float64(len(words)+len(k.items[pos].words)-inter) > 0.8 {
-			best = pos
+	slices.SortFunc(rare, func(p, q string) int { return cmp.Or(len(k.byWord[p])-len(k.byWord[q]), strings.Compare(p, q)) })
+	seen := map[int]bool{}
+	for _, w := range rare[:min(len(rare), similarityProbe(a))] {
+		for _, pos := range k.byWord[w] {
+			if seen[pos] || best >= 0 && pos > best {
+				continue
+			}
+			seen[pos] = true
+			other := k.items[pos].words
+			inter := 0
+			for w := range words {
+				if other[w] {
+					inter++
+				}
+			}
+			if float64(inter)/float64(a+len(other)-inter) > 0.8 {
+				best = pos
+			}
 		}
 	}
 	if best < 0 {
@@ -591,6 +621,9 @@ func (r *router) touch(item *workItem, res *routeResult) error {
 		return nil
 	}
 	if item.kind == "backlog" {
+		if !slices.Equal(item.tags, newTags) {
+			r.knownStale = true
+		}
 		item.tags = newTags
 		for i := range r.backlog {
 			if r.backlog[i].slug == item.slug {
@@ -615,17 +648,6 @@ func mergeTags(groups ...[]string) []string {
 		}
 	}
 	return out
-}
-
-// lineIndex caches a category file's lines as the dedup compares them:
-// their normalized texts, and an inverted index of their word bigrams, so
-// that the similarity test looks only at lines sharing a bigram.
-type lineIndex struct {
-	norms    []string
-	lens     []int // UTF-16 lengths of norms
-	exact    map[string]bool
-	nGrams   []int            // distinct bigrams per line
-	postings map[string][]int // bigram → lines holding it
 }
 
 // catFile is a category file the sweep appends to: its content when first
@@ -711,83 +733,12 @@ func (r *router) committed() {
 	r.cats = map[string]*catFile{}
 }
 
-// indexLines indexes a trimmed category file's lines ("".split(/\r?\n/) is
-// [""]: an empty file has one empty line).
-func indexLines(existing string, date string) *lineIndex {
-	idx := &lineIndex{exact: map[string]bool{}}
-	for _, line := range strings.Split(existing, "\n") {
-		idx.add(normalizeLineForDedup(strings.TrimSuffix(line, "\r"), date))
-	}
-	return idx
-}
-
 func normalizeLineForDedup(line, date string) string {
 	lineContent := model.JSTrim(lineDashRE.ReplaceFirst(line, ""))
 	if o, ok := model.ParseObservationLine(lineContent, date); ok {
 		return normalizeForDedup(o.Content)
 	}
 	return normalizeForDedup(lineContent)
-}
-
-func (x *lineIndex) add(norm string) {
-	id := len(x.norms)
-	x.norms = append(x.norms, norm)
-	x.lens = append(x.lens, model.UTF16Len(norm))
-	x.exact[norm] = true
-	grams := bigrams(norm)
-	x.nGrams = append(x.nGrams, len(grams))
-	if x.postings == nil {
-		x.postings = map[string][]int{}
-	}
-	for g := range grams {
-		x.postings[g] = append(x.postings[g], id)
-	}
-}
-
-// isDuplicate is appendToCategory's two passes: an identical line, then a
-// line containing the other (or contained in it) or one whose word bigrams
-// overlap by more than 0.8 (Jaccard), both longer than 10. The order of the
-// tests does not change the answer.
-func (x *lineIndex) isDuplicate(n string) bool {
-	if x.exact[n] {
-		return true
-	}
-	nl := model.UTF16Len(n)
-	if nl <= 10 {
-		return false
-	}
-	for i, e := range x.norms {
-		el := x.lens[i]
-		if el <= 10 {
-			continue
-		}
-		shorter, longer := e, n
-		if nl < el {
-			shorter, longer = n, e
-		}
-		if strings.Contains(longer, shorter) {
-			return true
-		}
-	}
-	grams := bigrams(n)
-	if len(grams) == 0 {
-		return false
-	}
-	shared := map[int]int{}
-	for g := range grams {
-		for _, id := range x.postings[g] {
-			shared[id]++
-		}
-	}
-	for id, inter := range shared {
-		if x.lens[id] <= 10 {
-			continue
-		}
-		if float64(inter)/float64(len(grams)+x.nGrams[id]-inter) > 0.8 {
-			return true
-		}
-	}
-	return false
 }
 
 func bigrams(s string) map[string]bool {
@@ -797,19 +748,6 @@ func bigrams(s string) map[string]bool {
 		m[words[i]+" "+words[i+1]] = true
 	}
 	return m
-}
-
-func jaccardSets(a, b map[string]bool) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
-	}
-	inter := 0
-	for g := range a {
-		if b[g] {
-			inter++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
 // normalizeForDedup is the router's: wiki-link brackets removed, then the

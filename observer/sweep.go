@@ -303,8 +303,14 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 		}
 		if err := s.observe(ctx, c, pre); err != nil {
 			// Something the sweep cannot continue after (a vault file it
-			// cannot read): what is not committed is dropped, untouched.
+			// cannot read, a cancel while routing): what is not committed
+			// is dropped, untouched.
 			s.abortPending()
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				s.report.Cancelled = true
+				s.report.Skipped = append(s.report.Skipped, candidates[i:]...)
+				return s.report, err
+			}
 			s.report.Skipped = append(s.report.Skipped, candidates[i+1:]...)
 			s.report.Errors = append(s.report.Errors, err.Error())
 			return s.report, err
@@ -489,7 +495,7 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 			s.report.Fallbacks = append(s.report.Fallbacks, FallbackNote{SessionKey: c.SessionKey, Reason: reason})
 		}
 		s.progress("route", c.SessionKey)
-		if err := s.mergeAndRoute(day, out.Observations, c, &res); err != nil {
+		if err := s.mergeAndRoute(ctx, day, out.Observations, c, &res); err != nil {
 			return err
 		}
 	} else if err := raw.Rollback(mark); err != nil { // nothing was written; keep the append clean
@@ -624,7 +630,7 @@ func (s *sweeper) day(now time.Time) (*dayState, error) {
 
 // mergeAndRoute merges a session's observations into the day file and
 // routes the whole day, as ClawVault's Observer does after every session.
-func (s *sweeper) mergeAndRoute(day *dayState, obs []model.Observation, c Candidate, res *SessionResult) error {
+func (s *sweeper) mergeAndRoute(ctx context.Context, day *dayState, obs []model.Observation, c Candidate, res *SessionResult) error {
 	for _, o := range obs {
 		day.file.Merge(o)
 		res.ByType[o.Type]++
@@ -655,7 +661,7 @@ func (s *sweeper) mergeAndRoute(day *dayState, obs []model.Observation, c Candid
 	if err := s.files.applyLazy(day.path, replay, func() ([]byte, bool) { return []byte(day.render() + "\n"), true }); err != nil {
 		return err
 	}
-	routed, err := s.router.route(day.file.TakeChanged(), routeContext{Source: "openclaw", SessionKey: c.SessionKey, TranscriptID: c.SessionID})
+	routed, err := s.router.route(ctx, day.file.TakeChanged(), routeContext{Source: "openclaw", SessionKey: c.SessionKey, TranscriptID: c.SessionID})
 	if err != nil {
 		if _, ok := errors.AsType[*store.UnreadableError](err); ok {
 			return err // one sentence already
