@@ -14,8 +14,10 @@ import (
 // DeepCheck reads the unobserved range of one row's transcript and reports
 // what only content can tell: whether the last line still waits for its
 // newline, and whether any pending line yields a message for the observer.
-// It stops at the first message unless countAll is set.
-func DeepCheck(fsys store.FS, row *model.SessionRow, countAll bool) *model.TailFacts {
+// It stops at the first message unless countAll is set. A line longer
+// than maxLine (0: transcript.DefaultMaxLineBytes) is not decoded: it
+// yields no message, as the sweep skips it.
+func DeepCheck(fsys store.FS, row *model.SessionRow, countAll bool, maxLine int64) *model.TailFacts {
 	facts := &model.TailFacts{}
 	if !row.Exists || row.Origin == model.OriginSQLite || !row.Name.Kind.IsTranscript() {
 		return nil
@@ -27,12 +29,15 @@ func DeepCheck(fsys store.FS, row *model.SessionRow, countAll bool) *model.TailF
 	}
 	defer f.Close()
 	start := row.Selection.StartOffset
-	err = transcript.ForEachLine(f, start, row.Size, func(l transcript.Line) bool {
+	if maxLine <= 0 {
+		maxLine = transcript.DefaultMaxLineBytes
+	}
+	err = transcript.ForEachLine(f, start, row.Size, maxLine, func(l transcript.Line) bool {
 		if !l.Terminated {
 			facts.PartialTail = true
-			facts.TailBytes = int64(len(l.Bytes))
+			facts.TailBytes = l.Len
 		}
-		if NormalizeLine(l.Bytes) != "" {
+		if !l.TooLong && NormalizeLine(l.Bytes) != "" {
 			facts.Messages++
 			if !countAll && l.Terminated {
 				// Keep going only to learn about the tail, cheaply.
@@ -93,7 +98,7 @@ func Deepen(ctx context.Context, fsys store.FS, snap *store.Snapshot, progress f
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				snap.Rows[i].Tail = DeepCheck(fsys, &snap.Rows[i], false)
+				snap.Rows[i].Tail = DeepCheck(fsys, &snap.Rows[i], false, snap.MaxLineBytes)
 				snap.Rediagnose(i)
 				if progress != nil {
 					mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -55,6 +56,11 @@ func TestReadParallelMatchesSequential(t *testing.T) {
 		"torn tail":      base + `{"type":"message","message":{"role":"user","con`,
 		"parsable tail":  base + `{"role":"user","content":"last"}`,
 		"long last line": base + `{"role":"user","content":"` + strings.Repeat("y", 9<<20) + `"}` + "\n",
+		// Over the cap (6 MiB here): skipped, numbered, never loaded.
+		"lines over the cap": base + `{"role":"user","content":"` + strings.Repeat("y", 9<<20) + `"}` + "\n" +
+			`{"role":"user","content":"` + strings.Repeat("z", 5<<20) + `"}` + "\n" + base +
+			strings.Repeat("w", 7<<20) + "\n" + `{"role":"user","content":"after"}` + "\n",
+		"a torn tail over the cap": base + strings.Repeat("t", 7<<20),
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "t.jsonl")
@@ -62,14 +68,18 @@ func TestReadParallelMatchesSequential(t *testing.T) {
 			for _, start := range []int64{0, 12345} {
 				f, _ := os.Open(path)
 				var seqMsgs, parMsgs []string
-				seq, err1 := readSequential(context.Background(), f, start, int64(len(data)), func(m string) { seqMsgs = append(seqMsgs, m) }, nil)
-				par, err2 := readParallel(context.Background(), f, start, int64(len(data)), 3, func(m string) { parMsgs = append(parMsgs, m) }, nil)
+				const maxLine = 6 << 20
+				seq, err1 := readSequential(context.Background(), f, start, int64(len(data)), maxLine, func(m string) { seqMsgs = append(seqMsgs, m) }, nil)
+				par, err2 := readParallel(context.Background(), f, start, int64(len(data)), maxLine, 3, func(m string) { parMsgs = append(parMsgs, m) }, nil)
 				f.Close()
 				if err1 != nil || err2 != nil {
 					t.Fatal(err1, err2)
 				}
-				if seq != par || !slices.Equal(seqMsgs, parMsgs) {
+				if !reflect.DeepEqual(seq, par) || !slices.Equal(seqMsgs, parMsgs) {
 					t.Errorf("start %d: sequential %+v (%d messages), parallel %+v (%d)", start, seq, len(seqMsgs), par, len(parMsgs))
+				}
+				if strings.Contains(name, "over the cap") && len(seq.LongLines) != 2 && !seq.PartialTail {
+					t.Errorf("start %d: long lines %+v", start, seq.LongLines)
 				}
 			}
 		})

@@ -85,14 +85,14 @@ func TestDeepCheck(t *testing.T) {
 			p := writeFile(t, dir, "s.jsonl", tt.data)
 			row := model.SessionRow{File: p, Exists: true, Size: int64(len(tt.data)), Name: model.FileName{Kind: model.FilePrimary},
 				Selection: model.Selection{StartOffset: tt.start, NewBytes: int64(len(tt.data)) - tt.start}}
-			facts := DeepCheck(store.OS, &row, true)
+			facts := DeepCheck(store.OS, &row, true, 0)
 			if facts.Err != "" {
 				t.Fatal(facts.Err)
 			}
 			if facts.PartialTail != tt.partial || facts.TailBytes != tt.tailBytes || (facts.Messages > 0) != tt.hasMessages {
 				t.Errorf("facts = %+v", facts)
 			}
-			quick := DeepCheck(store.OS, &row, false)
+			quick := DeepCheck(store.OS, &row, false, 0)
 			if quick.PartialTail != tt.partial || (quick.Messages > 0) != tt.hasMessages {
 				t.Errorf("stopping at the first message changed the answer: %+v", quick)
 			}

@@ -25,6 +25,17 @@ type readResult struct {
 	// PartialTail is a last line without a newline that was left for the
 	// next sweep (it does not parse, or yields no message).
 	PartialTail bool
+	// LongLines are lines longer than the cap: skipped (the cursor moves
+	// past them, as past a malformed line), never loaded whole.
+	LongLines []LongLine
+}
+
+// LongLine is a transcript line a read skipped for its length.
+type LongLine struct {
+	// Line is the line's number in the file (1-based).
+	Line   int   `json:"line"`
+	Offset int64 `json:"offset"`
+	Bytes  int64 `json:"bytes"`
 }
 
 // errTranscriptChanged is a transcript that shrank or was replaced while it
@@ -37,9 +48,14 @@ var errTranscriptChanged = errors.New("the transcript changed while it was read"
 // taken only when it parses and yields a message, so partial JSON waits.
 // Each message ("<role>: <text>") goes to emit. Content appended during the
 // read is left for the next sweep; a file that shrinks or is replaced
-// during the read is an error (errTranscriptChanged).
-func readIncremental(ctx context.Context, fsys store.FS, path string, start int64, emit func(msg string), progress func(n int64)) (readResult, error) {
+// during the read is an error (errTranscriptChanged). A line longer than
+// maxLine is skipped (LongLines), never loaded whole; a torn last line that
+// long waits like any torn line.
+func readIncremental(ctx context.Context, fsys store.FS, path string, start, maxLine int64, emit func(msg string), progress func(n int64)) (readResult, error) {
 	res := readResult{NextOffset: start}
+	if maxLine <= 0 {
+		maxLine = transcript.DefaultMaxLineBytes
+	}
 	f, err := fsys.Open(path)
 	if err != nil {
 		return res, err
@@ -54,14 +70,25 @@ func readIncremental(ctx context.Context, fsys store.FS, path string, start int6
 		return res, fmt.Errorf("%w: it is shorter (%d bytes) than where the read starts (%d)", errTranscriptChanged, end, start)
 	}
 	if workers := runtime.GOMAXPROCS(0); workers > 1 && end-start >= 2*readChunk {
-		res, err = readParallel(ctx, f, start, end, workers, emit, progress)
+		res, err = readParallel(ctx, f, start, end, maxLine, workers, emit, progress)
 	} else {
-		res, err = readSequential(ctx, f, start, end, emit, progress)
+		res, err = readSequential(ctx, f, start, end, maxLine, emit, progress)
 	}
 	if err != nil {
 		return res, err
 	}
 	res.BytesRead = res.NextOffset - start
+	if len(res.LongLines) > 0 && start > 0 {
+		// Numbered within the range so far; the lines before it are counted
+		// only now, in the rare read that needs it.
+		before, err := countLines(ctx, f, start)
+		if err != nil {
+			return res, err
+		}
+		for i := range res.LongLines {
+			res.LongLines[i].Line += before
+		}
+	}
 	// What was read is only sound if the file is still the one opened, at
 	// least as long as it was. os.SameFile asks the system (device and
 	// inode; volume and file index on Windows).
@@ -78,14 +105,32 @@ func readIncremental(ctx context.Context, fsys store.FS, path string, start int6
 	return res, nil
 }
 
+// countLines counts the newlines of [0, end).
+func countLines(ctx context.Context, f store.File, end int64) (int, error) {
+	buf := make([]byte, 1<<20)
+	n := 0
+	for pos := int64(0); pos < end; {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		k, err := f.ReadAt(buf[:min(int64(len(buf)), end-pos)], pos)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		pos += int64(k)
+		if k == 0 {
+			return 0, fmt.Errorf("%w: it ended at %d bytes (%v)", errTranscriptChanged, pos, err)
+		}
+	}
+	return n, nil
+}
+
 // readSequential reads [start, end) line by line on this goroutine.
-func readSequential(ctx context.Context, f store.File, start, end int64, emit func(msg string), progress func(n int64)) (readResult, error) {
+func readSequential(ctx context.Context, f store.File, start, end, maxLine int64, emit func(msg string), progress func(n int64)) (readResult, error) {
 	res := readResult{NextOffset: start}
 	var readErr error
 	lastReport := start
-	err := transcript.ForEachLine(f, start, end, func(l transcript.Line) bool {
+	err := transcript.ForEachLine(f, start, end, maxLine, func(l transcript.Line) bool {
 		res.Lines++
-		if res.Lines%4096 == 0 {
+		if res.Lines%4096 == 0 || l.TooLong {
 			if readErr = ctx.Err(); readErr != nil {
 				return false
 			}
@@ -93,6 +138,15 @@ func readSequential(ctx context.Context, f store.File, start, end int64, emit fu
 				progress(l.Offset - lastReport)
 				lastReport = l.Offset
 			}
+		}
+		if l.TooLong {
+			if !l.Terminated {
+				res.PartialTail = true
+				return true
+			}
+			res.LongLines = append(res.LongLines, LongLine{Line: res.Lines, Offset: l.Offset, Bytes: l.Len})
+			res.NextOffset = l.Offset + l.Len + 1
+			return true
 		}
 		msg := normalizeLineFast(l.Bytes)
 		if !l.Terminated {
@@ -102,7 +156,7 @@ func readSequential(ctx context.Context, f store.File, start, end int64, emit fu
 			}
 			emit(msg)
 			res.Messages++
-			res.NextOffset = l.Offset + int64(len(l.Bytes))
+			res.NextOffset = l.Offset + l.Len
 			return true
 		}
 		if msg != "" {
@@ -111,7 +165,7 @@ func readSequential(ctx context.Context, f store.File, start, end int64, emit fu
 		} else if !isBlankOrValidJSON(l.Bytes) {
 			res.Malformed++
 		}
-		res.NextOffset = l.Offset + int64(len(l.Bytes)) + 1
+		res.NextOffset = l.Offset + l.Len + 1
 		return true
 	})
 	if err == nil {
@@ -130,20 +184,26 @@ func readSequential(ctx context.Context, f store.File, start, end int64, emit fu
 const readChunk = 4 << 20
 
 // chunk is a run of whole lines (the last chunk may end with a line
-// without a newline) and, once a worker is done with it, their messages.
+// without a newline) and, once a worker is done with it, their messages;
+// or one line longer than the cap (long > 0), which is not read.
 type chunk struct {
-	data  []byte
-	last  bool // the range ends in this chunk
-	msgs  []string
-	res   readResult // counts, and NextOffset as a length within data
-	err   error
-	ready chan struct{}
+	data     []byte
+	maxLine  int64
+	long     int64 // the length of a line over the cap
+	longTerm bool  // … and whether it has its newline
+	msgs     []string
+	res      readResult // counts, and NextOffset as a length within data
+	err      error
+	ready    chan struct{}
 }
 
 // readParallel reads [start, end) in chunks cut at newlines: one goroutine
 // reads, workers turn lines into messages, and this goroutine emits them in
-// file order. It gives what readSequential gives, on all cores.
-func readParallel(ctx context.Context, f store.File, start, end int64, workers int, emit func(msg string), progress func(n int64)) (readResult, error) {
+// file order. It gives what readSequential gives, on all cores. Each byte
+// is read once, but for the partial line at the end of a chunk, read again
+// at the start of the next; a line longer than a chunk is measured first,
+// then read whole, or skipped when it is over the cap.
+func readParallel(ctx context.Context, f store.File, start, end, maxLine int64, workers int, emit func(msg string), progress func(n int64)) (readResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan *chunk, workers)
@@ -157,9 +217,11 @@ func readParallel(ctx context.Context, f store.File, start, end int64, workers i
 			defer wg.Done()
 			for c := range jobs {
 				c.parse()
-				select {
-				case free <- c.data[:0]:
-				default:
+				if cap(c.data) == readChunk {
+					select {
+					case free <- c.data[:0]:
+					default:
+					}
 				}
 				c.data = nil
 				close(c.ready)
@@ -169,46 +231,74 @@ func readParallel(ctx context.Context, f store.File, start, end int64, workers i
 	go func() {
 		defer close(ordered)
 		defer close(jobs)
-		var carry []byte // a line begun in the previous read
-		for pos := start; pos < end || len(carry) > 0; {
+		send := func(c *chunk) {
+			ordered <- c
+			if c.err == nil {
+				jobs <- c
+			} else {
+				close(c.ready)
+			}
+		}
+		changed := func(pos int64, err error) *chunk {
+			return &chunk{ready: make(chan struct{}), err: fmt.Errorf("%w: it ended at %d bytes instead of %d during the read (%v)", errTranscriptChanged, pos, end, err)}
+		}
+		for pos := start; pos < end; {
 			if ctx.Err() != nil {
 				return
 			}
 			var buf []byte
 			select {
 			case buf = <-free:
+				buf = buf[:readChunk]
 			default:
+				buf = make([]byte, readChunk)
 			}
 			want := min(int64(readChunk), end-pos)
-			if cap(buf) < len(carry)+int(want) {
-				buf = make([]byte, 0, max(len(carry)+int(want), readChunk+len(carry)))
-			}
-			buf = append(buf[:0], carry...)
-			n, err := f.ReadAt(buf[len(buf):len(buf)+int(want)], pos)
-			buf = buf[:len(buf)+n]
-			pos += int64(n)
-			c := &chunk{ready: make(chan struct{})}
+			n, err := f.ReadAt(buf[:want], pos)
 			if int64(n) < want {
-				c.err = fmt.Errorf("%w: it ended at %d bytes instead of %d during the read (%v)", errTranscriptChanged, pos, end, err)
-				close(c.ready)
-				ordered <- c
+				send(changed(pos+int64(n), err))
 				return
 			}
-			cut := len(buf)
-			if pos < end {
-				cut = bytes.LastIndexByte(buf, '\n') + 1
-				if cut == 0 { // a line longer than the chunk: read on
-					carry = buf
-					continue
+			c := &chunk{maxLine: maxLine, ready: make(chan struct{})}
+			cut := n
+			if pos+int64(n) < end {
+				cut = bytes.LastIndexByte(buf[:n], '\n') + 1
+			}
+			if cut > 0 {
+				c.data = buf[:cut]
+				pos += int64(cut)
+				send(c)
+				continue
+			}
+			// A line longer than a chunk: find its end, then read it whole
+			// or, over the cap, skip it.
+			length, terminated, err := lineLength(ctx, f, pos, end, buf)
+			select {
+			case free <- buf[:0]:
+			default:
+			}
+			if err != nil {
+				send(&chunk{ready: make(chan struct{}), err: err})
+				return
+			}
+			if length > maxLine {
+				c.long, c.longTerm = length, terminated
+			} else {
+				line := make([]byte, length, length+1)
+				if k, err := f.ReadAt(line, pos); int64(k) < length {
+					send(changed(pos+int64(k), err))
+					return
 				}
+				if terminated {
+					line = append(line, '\n')
+				}
+				c.data = line
 			}
-			carry = append([]byte(nil), buf[cut:]...)
-			c.data, c.last = buf[:cut], pos >= end && len(carry) == 0
-			ordered <- c
-			jobs <- c
-			if c.last {
-				return
+			pos += length
+			if terminated {
+				pos++
 			}
+			send(c)
 		}
 	}()
 	res := readResult{NextOffset: start}
@@ -229,6 +319,11 @@ func readParallel(ctx context.Context, f store.File, start, end int64, workers i
 		for _, m := range c.msgs {
 			emit(m)
 		}
+		for _, l := range c.res.LongLines {
+			l.Line += res.Lines
+			l.Offset += res.NextOffset
+			res.LongLines = append(res.LongLines, l)
+		}
 		res.Lines += c.res.Lines
 		res.Messages += c.res.Messages
 		res.Malformed += c.res.Malformed
@@ -242,14 +337,47 @@ func readParallel(ctx context.Context, f store.File, start, end int64, workers i
 	return res, err
 }
 
+// lineLength measures the line at pos: its length without the newline,
+// and whether it has one before end. buf is scratch space.
+func lineLength(ctx context.Context, f store.File, pos, end int64, buf []byte) (int64, bool, error) {
+	for p := pos; p < end; {
+		if err := ctx.Err(); err != nil {
+			return 0, false, err
+		}
+		want := min(int64(len(buf)), end-p)
+		n, err := f.ReadAt(buf[:want], p)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return p + int64(i) - pos, true, nil
+		}
+		if int64(n) < want {
+			return 0, false, fmt.Errorf("%w: it ended at %d bytes instead of %d during the read (%v)", errTranscriptChanged, p+int64(n), end, err)
+		}
+		p += int64(n)
+	}
+	return end - pos, false, nil
+}
+
 // parse turns a chunk's lines into messages with readSequential's rules;
-// res.NextOffset becomes the length of what the chunk consumed.
+// res.NextOffset becomes the length of what the chunk consumed (and
+// LongLines' offsets and numbers are within the chunk).
 func (c *chunk) parse() {
+	if c.long > 0 {
+		c.res.Lines++
+		if !c.longTerm {
+			c.res.PartialTail = true
+			return
+		}
+		c.res.LongLines = append(c.res.LongLines, LongLine{Line: 1, Bytes: c.long})
+		c.res.NextOffset = c.long + 1
+		return
+	}
 	data := c.data
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 { // the range's last line, without a newline
-			if msg := normalizeLineFast(data); msg != "" {
+			if int64(len(data)) > c.maxLine {
+				c.res.PartialTail = true
+			} else if msg := normalizeLineFast(data); msg != "" {
 				c.msgs = append(c.msgs, msg)
 				c.res.Messages++
 				c.res.NextOffset += int64(len(data))
@@ -261,11 +389,16 @@ func (c *chunk) parse() {
 		}
 		line := data[:i]
 		c.res.Lines++
-		if msg := normalizeLineFast(line); msg != "" {
-			c.msgs = append(c.msgs, msg)
-			c.res.Messages++
-		} else if !isBlankOrValidJSON(line) {
-			c.res.Malformed++
+		switch {
+		case int64(i) > c.maxLine: // only when the cap is below a chunk
+			c.res.LongLines = append(c.res.LongLines, LongLine{Line: c.res.Lines, Offset: c.res.NextOffset, Bytes: int64(i)})
+		default:
+			if msg := normalizeLineFast(line); msg != "" {
+				c.msgs = append(c.msgs, msg)
+				c.res.Messages++
+			} else if !isBlankOrValidJSON(line) {
+				c.res.Malformed++
+			}
 		}
 		c.res.NextOffset += int64(i + 1)
 		data = data[i+1:]

@@ -12,6 +12,7 @@ import (
 
 	"clawvault-tui/model"
 	"clawvault-tui/store"
+	"clawvault-tui/store/transcript"
 )
 
 // SweepOptions configure one observation sweep.
@@ -54,6 +55,10 @@ type SweepOptions struct {
 	CommitEvery time.Duration
 	// Command names the sweep in the lock file ("clawvault-tui observe").
 	Command string
+	// MaxLineBytes caps the transcript lines decoded: a longer line is
+	// skipped and reported (SessionResult.LongLines), never loaded whole.
+	// 0 means transcript.DefaultMaxLineBytes (64 MiB).
+	MaxLineBytes int64
 }
 
 // SweepReport is what a sweep did. Its JSON is observe --json's (docs/ARCHITECTURE.md,
@@ -86,6 +91,8 @@ type SweepReport struct {
 	Notes        []string       `json:"notes"`
 	StartedAt    string         `json:"startedAt"`
 	DurationMs   int64          `json:"durationMs"`
+	// MaxLineBytes is the cap on a transcript line's length.
+	MaxLineBytes int64 `json:"maxLineBytes"`
 	duration     time.Duration
 	// only: the sweep was limited to confirmed sessions (SweepOptions.Only).
 	only bool
@@ -111,7 +118,9 @@ type SessionResult struct {
 	// ClawVault skips them, and counted here.
 	MalformedLines int `json:"malformedLines"`
 	// PartialTail: the last line has no newline yet; it waits.
-	PartialTail  bool           `json:"partialTail,omitempty"`
+	PartialTail bool `json:"partialTail,omitempty"`
+	// LongLines were longer than the cap: skipped, never loaded whole.
+	LongLines    []LongLine     `json:"longLines,omitempty"`
 	Observations int            `json:"observations"`
 	ByType       map[string]int `json:"byType"`
 	Routed       []RoutedFile   `json:"routed"`
@@ -233,11 +242,14 @@ func newSweeper(opt SweepOptions) (*sweeper, error) {
 	if s.opt.Command == "" {
 		s.opt.Command = "clawvault-tui observe"
 	}
+	if s.opt.MaxLineBytes <= 0 {
+		s.opt.MaxLineBytes = transcript.DefaultMaxLineBytes
+	}
 	s.files = newVaultFiles(s.fsys)
 	s.router = newRouter(s.vault, s.files, s.fsys, s.fixes, s.now)
 	s.report = &SweepReport{Candidates: []Candidate{}, Observed: []SessionResult{}, Errors: []string{}, Failed: []SessionResult{},
 		Skipped: []Candidate{}, Fallbacks: []FallbackNote{}, ByType: map[string]int{}, Routed: map[string]int{}, Notes: []string{},
-		Compressor: s.comp.Name(), ClawVaultCompat: s.fixes == Fixes{}}
+		Compressor: s.comp.Name(), ClawVaultCompat: s.fixes == Fixes{}, MaxLineBytes: s.opt.MaxLineBytes}
 	return s, nil
 }
 
@@ -451,7 +463,7 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 			}
 		}
 	} else {
-		read, err = readIncremental(ctx, s.fsys, c.File, c.StartOffset, emit, func(n int64) {
+		read, err = readIncremental(ctx, s.fsys, c.File, c.StartOffset, s.opt.MaxLineBytes, emit, func(n int64) {
 			covered += n
 			s.bytesDone = doneBefore + min(covered, c.NewBytes)
 			s.progress("read", c.SessionKey)
@@ -478,7 +490,7 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 		return fail(err)
 	}
 	res.NextOffset, res.BytesRead, res.Messages = read.NextOffset, read.BytesRead, read.Messages
-	res.MalformedLines, res.PartialTail = read.Malformed, read.PartialTail
+	res.MalformedLines, res.PartialTail, res.LongLines = read.Malformed, read.PartialTail, read.LongLines
 
 	if read.Messages > 0 {
 		s.progress("compress", c.SessionKey)
@@ -539,7 +551,7 @@ func (s *sweeper) startPrefetch(ctx context.Context, c Candidate) *prefetch {
 	p := &prefetch{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		p.res, p.err = readIncremental(ctx, s.fsys, c.File, c.StartOffset, func(m string) { p.msgs = append(p.msgs, m) }, nil)
+		p.res, p.err = readIncremental(ctx, s.fsys, c.File, c.StartOffset, s.opt.MaxLineBytes, func(m string) { p.msgs = append(p.msgs, m) }, nil)
 	}()
 	return p
 }

@@ -577,7 +577,7 @@ func TestSweepTranscriptAppendedDuringRead(t *testing.T) {
 	}
 }
 
-func fileSize(t *testing.T, path string) int64 {
+func fileSize(t testing.TB, path string) int64 {
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)

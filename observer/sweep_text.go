@@ -52,6 +52,9 @@ func (r *SweepReport) TextLines() []ReportLine {
 		if s.MalformedLines > 0 {
 			add(s.SessionKey, "    %d malformed line(s) skipped", s.MalformedLines)
 		}
+		for _, l := range s.LongLines {
+			add(s.SessionKey, "    line %d (byte %d) skipped: %s, longer than the %s cap (max_line_mb)", l.Line, l.Offset, model.Bytes(l.Bytes), model.Bytes(r.MaxLineBytes))
+		}
 		for _, f := range s.Fallbacks {
 			add(s.SessionKey, "    the rules stood in for the model: %s", f)
 		}

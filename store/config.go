@@ -20,6 +20,8 @@ type Config struct {
 	LLM       LLMConfig       `toml:"llm"`
 	Retention RetentionConfig `toml:"retention"`
 	Search    SearchConfig    `toml:"search"`
+	// Transcripts says how transcripts are read.
+	Transcripts TranscriptsConfig `toml:"transcripts"`
 }
 
 // UIConfig holds the look of the TUI.
@@ -44,11 +46,12 @@ type KeyConfig map[string][]string
 // DefaultConfig is the configuration without a file.
 func DefaultConfig() Config {
 	return Config{
-		UI:        UIConfig{Theme: "auto"},
-		Keys:      KeyConfig{},
-		LLM:       DefaultLLMConfig(),
-		Retention: DefaultRetentionConfig(),
-		Search:    DefaultSearchConfig(),
+		UI:          UIConfig{Theme: "auto"},
+		Keys:        KeyConfig{},
+		LLM:         DefaultLLMConfig(),
+		Retention:   DefaultRetentionConfig(),
+		Search:      DefaultSearchConfig(),
+		Transcripts: DefaultTranscriptsConfig(),
 	}
 }
 

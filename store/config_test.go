@@ -46,3 +46,17 @@ func TestDefaultConfigRoundTrips(t *testing.T) {
 		t.Errorf("the printed defaults do not load: %v\n%s", err, data)
 	}
 }
+
+func TestTranscriptsConfig(t *testing.T) {
+	if got := DefaultConfig().Transcripts.MaxLineBytes(); got != 64<<20 {
+		t.Errorf("default cap = %d", got)
+	}
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte("[transcripts]\nmax_line_mb = 8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(path)
+	if err != nil || cfg.Transcripts.MaxLineBytes() != 8<<20 {
+		t.Errorf("cap = %d, %v", cfg.Transcripts.MaxLineBytes(), err)
+	}
+}

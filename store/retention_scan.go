@@ -46,11 +46,11 @@ func RetentionLines(ctx context.Context, fsys FS, path string, cache *transcript
 	lines := make([]model.RetentionLine, 0, len(ix.Entries)+len(ix.Malformed)+1)
 	entries := ix.Entries
 	next := 0
-	err = transcript.ForEachLine(f, 0, size, func(l transcript.Line) bool {
+	err = transcript.ForEachLine(f, 0, size, transcript.DefaultMaxLineBytes, func(l transcript.Line) bool {
 		if len(lines)%4096 == 0 && ctx.Err() != nil {
 			return false
 		}
-		span := int64(len(l.Bytes))
+		span := l.Len
 		if l.Terminated {
 			span++
 		}
@@ -70,7 +70,10 @@ func RetentionLines(ctx context.Context, fsys FS, path string, cache *transcript
 				rl.Kind = model.LineEntry
 			}
 			if e.Type == model.TypeMessage && e.Role == model.RoleAssistant {
-				rl.Reply = classifyReply(l.Bytes)
+				rl.Reply = model.ReplyText // a line over the cap is not read: it is kept as speech
+				if !l.TooLong {
+					rl.Reply = classifyReply(l.Bytes)
+				}
 			}
 		}
 		lines = append(lines, rl)

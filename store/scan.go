@@ -27,12 +27,16 @@ type Snapshot struct {
 	Problems    []string
 	TakenAt     time.Time
 	MinNewBytes int64
+	// MaxLineBytes caps the lines deep checks decode (0: the default).
+	MaxLineBytes int64
 }
 
 // ScanOptions tune a scan.
 type ScanOptions struct {
 	Now         time.Time
 	MinNewBytes int64
+	// MaxLineBytes is kept for deep checks (Snapshot.MaxLineBytes).
+	MaxLineBytes int64
 }
 
 // Scan lists every agent's sessions folder, reads sessions.json and the
@@ -42,7 +46,7 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 	if opt.Now.IsZero() {
 		opt.Now = time.Now()
 	}
-	snap := &Snapshot{Workspace: ws, TakenAt: opt.Now, MinNewBytes: opt.MinNewBytes}
+	snap := &Snapshot{Workspace: ws, TakenAt: opt.Now, MinNewBytes: opt.MinNewBytes, MaxLineBytes: opt.MaxLineBytes}
 	snap.Cursors = LoadCursors(fsys, ws.Vault)
 
 	snap.Agents = make([]model.AgentSnapshot, len(ws.Agents))

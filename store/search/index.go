@@ -19,6 +19,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -614,8 +615,8 @@ func (w *writer) indexTranscript(f fileRef) error {
 	if old != nil && old.Indexed <= state.Size {
 		// Hash the part indexed before and count its lines, in one read.
 		lines := 0
-		err := transcript.ForEachLine(file, 0, old.Indexed, func(l transcript.Line) bool {
-			h.Write(l.Bytes)
+		err := transcript.ForEachLine(file, 0, old.Indexed, w.maxLine(), func(l transcript.Line) bool {
+			hashLine(h, l)
 			if l.Terminated {
 				h.Write([]byte{'\n'})
 				lines++
@@ -639,19 +640,22 @@ func (w *writer) indexTranscript(f fileRef) error {
 	terms := pathTerms(f.rel)
 	state.Indexed = from
 	var addErr error
-	err = transcript.ForEachLine(file, from, state.Size, func(l transcript.Line) bool {
+	err = transcript.ForEachLine(file, from, state.Size, w.maxLine(), func(l transcript.Line) bool {
 		if !l.Terminated {
 			return false // a torn last line waits until it is complete
 		}
-		h.Write(l.Bytes)
+		hashLine(h, l)
 		h.Write([]byte{'\n'})
+		if l.TooLong {
+			w.st.Problems = append(w.st.Problems, fmt.Sprintf("%s:%d: the line is %d bytes, longer than the %d-byte cap (max_line_mb); it is not searched", f.path(), line, l.Len, w.maxLine()))
+		}
 		for _, s := range SplitTranscript(l.Bytes, line, int(l.Offset)) {
 			state.Docs = append(state.Docs, docRef{int32(s.Line), sectionSum(s)})
 			if addErr = w.add(f, s, terms); addErr != nil {
 				return false
 			}
 		}
-		state.Indexed = l.Offset + int64(len(l.Bytes)) + 1
+		state.Indexed = l.Offset + l.Len + 1
 		line++
 		return true
 	})
@@ -674,6 +678,24 @@ func (w *writer) indexTranscript(f fileRef) error {
 	w.dirty = true
 	w.st.Indexed++
 	return nil
+}
+
+// hashLine hashes a line for the manifest; a line over the cap is read
+// through, not kept, so its length stands for it.
+func hashLine(h hash.Hash, l transcript.Line) {
+	if l.TooLong {
+		fmt.Fprintf(h, "\x00too long: %d bytes\x00", l.Len)
+		return
+	}
+	h.Write(l.Bytes)
+}
+
+// maxLine is the longest transcript line the index decodes.
+func (w *writer) maxLine() int64 {
+	if w.ix.opt.MaxLineBytes > 0 {
+		return w.ix.opt.MaxLineBytes
+	}
+	return transcript.DefaultMaxLineBytes
 }
 
 // commit applies the batch. The last batch of a run carries the manifest;

@@ -52,6 +52,10 @@ type Options struct {
 	// BusyTimeout is how long Open waits for another process that has the
 	// index open before it gives up with ErrBusy.
 	BusyTimeout time.Duration
+	// MaxLineBytes caps the transcript lines decoded; a longer line is
+	// skipped and reported in Stats.Problems. 0 means
+	// transcript.DefaultMaxLineBytes.
+	MaxLineBytes int64
 }
 
 // DefaultBusyTimeout is how long a second process waits for the index.

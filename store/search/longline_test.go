@@ -1,0 +1,64 @@
+package search
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// A 200 MB single-line message in a transcript: the index skips that line
+// (Stats.Problems names it by path and line), indexes the others, and
+// never holds it. Before the cap it was decoded whole: 4.7 GB.
+func TestTranscriptLineOverTheCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 200 MB transcript")
+	}
+	e := newEnv(t)
+	p := e.path("sessions/big.jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString(`{"type":"message","message":{"role":"user","content":"firstword before"}}` + "\n")
+	w.WriteString(`{"type":"message","message":{"role":"user","content":"`)
+	chunk := strings.Repeat("hugeword ", 1<<17)
+	for n := 0; n < 200<<20; n += len(chunk) {
+		w.WriteString(chunk)
+	}
+	w.WriteString(`"}}` + "\n")
+	w.WriteString(`{"type":"message","message":{"role":"user","content":"lastword after"}}` + "\n")
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	ix, err := Open(e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	st, err := ix.Sync(context.Background(), nil)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Problems) != 1 || !strings.Contains(st.Problems[0], "big.jsonl:2:") || !strings.Contains(st.Problems[0], "longer than") {
+		t.Errorf("problems = %q", st.Problems)
+	}
+	for word, want := range map[string]int{"firstword": 1, "lastword": 3, "hugeword": 0} {
+		hits := find(t, ix, word)
+		if want == 0 && len(hits) != 0 || want > 0 && (len(hits) != 1 || hits[0].Line != want) {
+			t.Errorf("%s: %v", word, where(hits))
+		}
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 150<<20 {
+		t.Errorf("indexing allocated %d MB for a 200 MB line it skips", alloc>>20)
+	}
+}
