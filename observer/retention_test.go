@@ -419,7 +419,7 @@ type failingMover struct {
 }
 
 func (f *failingMover) fails(oldname string) bool {
-	if strings.HasSuffix(oldname, "sessions.json") || strings.Contains(filepath.Base(oldname), ".tmp-") {
+	if strings.HasSuffix(oldname, "sessions.json") || isTempName(oldname) {
 		return false // the store rewrite and the manifest go through
 	}
 	f.mu.Lock()

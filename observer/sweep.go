@@ -278,6 +278,8 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 	if err := s.recover(); err != nil {
 		return s.report, err
 	}
+	// After the recovery, which uses the temp files its journal names.
+	s.removeStaleTemps()
 	s.progress("discover", "")
 	if err := ctx.Err(); err != nil {
 		s.report.Cancelled = true
@@ -897,6 +899,22 @@ func (s *sweeper) recover() error {
 	note.CursorsApplied = len(updates)
 	s.report.Recovered = note
 	return nil
+}
+
+// removeStaleTemps removes the temp files a killed writer of ours left in
+// the vault (the lock keeps our live writers out).
+func (s *sweeper) removeStaleTemps() {
+	removed, err := store.RemoveStaleTemps(s.w, s.vault)
+	if len(removed) > 0 {
+		var rel []string
+		for _, p := range removed {
+			rel = append(rel, s.rel(p))
+		}
+		s.report.Notes = append(s.report.Notes, fmt.Sprintf("removed %d temp file(s) a killed sweep left behind: %s", len(removed), strings.Join(rel, ", ")))
+	}
+	if err != nil {
+		s.report.Notes = append(s.report.Notes, fmt.Sprintf("some temp files a killed sweep left behind could not be removed: %v", err))
+	}
 }
 
 func (s *sweeper) rel(p string) string {

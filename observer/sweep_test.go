@@ -129,10 +129,16 @@ func (f *fixture) files() map[string]string {
 func (f *fixture) checkClean() {
 	f.t.Helper()
 	for rel := range f.files() {
-		if strings.Contains(rel, ".tmp-") || strings.Contains(rel, "clawvault-tui-sweep") {
+		if isTempName(rel) || strings.Contains(rel, "clawvault-tui-sweep") {
 			f.t.Errorf("left behind: %s", rel)
 		}
 	}
+}
+
+// isTempName: a temp file name of ours.
+func isTempName(p string) bool {
+	_, ok := store.TempOwner(filepath.Base(p))
+	return ok
 }
 
 func testdataSession(t *testing.T) string {

@@ -70,7 +70,7 @@ func BeginAppend(w WriteFS, fsys FS, path string) (*PendingAppend, error) {
 
 // copyBase creates a temp file holding the log's current content.
 func (a *PendingAppend) copyBase() (TempFile, fileid.ID, error) {
-	tmp, err := a.w.CreateTemp(filepath.Dir(a.path), "."+filepath.Base(a.path)+".tmp-*")
+	tmp, err := a.w.CreateTemp(filepath.Dir(a.path), tempPattern(filepath.Base(a.path)))
 	if err != nil {
 		return nil, fileid.ID{}, err
 	}

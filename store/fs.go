@@ -96,7 +96,7 @@ func WriteFileAtomicChecked(w WriteFS, path string, data []byte, perm fs.FileMod
 		}
 		perm = fi.Mode().Perm()
 	}
-	tmp, err := w.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := w.CreateTemp(dir, tempPattern(filepath.Base(path)))
 	if err != nil {
 		return err
 	}

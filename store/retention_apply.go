@@ -129,7 +129,7 @@ func copyFile(m MoveFS, src, dst string) (err error) {
 	if err != nil {
 		return err
 	}
-	tmp, err := m.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+	tmp, err := m.CreateTemp(filepath.Dir(dst), tempPattern(filepath.Base(dst)))
 	if err != nil {
 		return err
 	}
