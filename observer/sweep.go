@@ -269,7 +269,9 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 	if err := store.CheckVault(s.vault); err != nil {
 		return s.report, err
 	}
-	unlock, err := store.LockVault(s.vault, store.CurrentOwner(s.opt.Command, start))
+	// The lock says when the sweep really started: Now may be a fixed
+	// clock (--now) for the files' sake.
+	unlock, err := store.LockVault(s.vault, store.CurrentOwner(s.opt.Command, wall))
 	if err != nil {
 		return s.report, err
 	}

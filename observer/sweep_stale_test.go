@@ -1,10 +1,12 @@
 package observer
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"clawvault-tui/store"
 )
@@ -57,5 +59,26 @@ func TestTempNames(t *testing.T) {
 		if _, ok := store.TempOwner(other); ok {
 			t.Errorf("%q is taken for ours", other)
 		}
+	}
+}
+
+// The lock names when its sweep really started, not the --now clock the
+// sweep writes its files with (a fixed 2026 date in tests and conformance
+// runs made a running sweep look months old).
+func TestSweepLockStartedAtIsTheRealClock(t *testing.T) {
+	f := twoSessions(t)
+	var owner store.LockOwner
+	before := time.Now().Add(-time.Second).UTC().Truncate(time.Second)
+	f.mustSweep(SweepOptions{Progress: func(p Progress) {
+		if owner.PID == 0 {
+			data, err := os.ReadFile(store.SweepLockFile(f.vault))
+			if err == nil {
+				_ = json.Unmarshal(data, &owner)
+			}
+		}
+	}})
+	started, err := time.Parse(time.RFC3339, owner.StartedAt)
+	if err != nil || started.Before(before) || owner.PID != os.Getpid() {
+		t.Errorf("lock owner %+v (the sweep's clock says %s)", owner, testNow)
 	}
 }
