@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -478,7 +479,10 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 	}
 	fail := func(err error) error {
 		if rbErr := raw.Rollback(mark); rbErr != nil {
-			return fmt.Errorf("%v; and the raw ledger could not be rolled back: %w", err, rbErr)
+			// The append cannot be cut back to before this session: the
+			// sweep stops, and drops it whole (nothing is left behind
+			// unless its temp file cannot be removed, which is said then).
+			return fmt.Errorf("%w; the sweep stops, dropping what it had not recorded", err)
 		}
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			s.report.Cancelled = true
@@ -702,9 +706,14 @@ func (s *sweeper) mergeAndRoute(ctx context.Context, day *dayState, obs []model.
 	return nil
 }
 
-// commit writes what the pending sessions did: the vault's Markdown files,
-// then (under a journal) the raw ledger and the cursors. A commit that has
-// begun is not cancelled: it is a handful of atomic writes.
+// commit writes what the pending sessions did, as one step (see the
+// journal in store/journal.go): every new version of a vault file and the
+// raw ledger is staged under a temp name; the journal naming them is
+// written; then they are renamed into place, the ledger last, and the
+// cursors saved. A failure before the journal changes nothing visible; a
+// failure after it is rolled forward, now or by the next sweep, to exactly
+// what this commit writes. A commit that has begun is not cancelled: it is
+// a handful of atomic writes.
 func (s *sweeper) commit() error {
 	s.lastCommit = time.Now()
 	if len(s.pending) == 0 && len(s.files.dirty()) == 0 {
@@ -712,12 +721,21 @@ func (s *sweeper) commit() error {
 		return nil
 	}
 	s.progress("flush", "")
-	for _, p := range s.files.dirty() {
-		replayed, err := s.files.commitFile(s.w, p)
-		if _, ok := errors.AsType[*store.UnreadableError](err); ok {
-			return s.commitFailed(err)
+	j := &store.Journal{CreatedAt: model.FormatISOTime(s.now())}
+	var staged []*store.StagedFile
+	dirs := map[string]bool{}
+	unstage := func() {
+		for _, st := range staged {
+			_ = st.Abort()
 		}
+	}
+	for _, p := range s.files.dirty() {
+		st, jf, replayed, err := s.files.stage(s.w, p)
 		if err != nil {
+			unstage()
+			if _, ok := errors.AsType[*store.UnreadableError](err); ok {
+				return s.commitFailed(err)
+			}
 			return s.commitFailed(fmt.Errorf("cannot write %s: %w", p, err))
 		}
 		if replayed {
@@ -728,23 +746,28 @@ func (s *sweeper) commit() error {
 				}
 			}
 		}
+		if st != nil {
+			staged = append(staged, st)
+			j.Files = append(j.Files, jf)
+			dirs[filepath.Dir(p)] = true
+		}
 	}
-	s.files.committed()
-	s.router.committed()
-
-	j := &store.Journal{Version: 1, CreatedAt: model.FormatISOTime(s.now())}
 	appendIndex := map[string]int{}
+	var appends []*store.PendingAppend
 	for _, path := range s.rawOrder {
 		a := s.raws[path]
 		if a.Appended() == 0 {
 			continue
 		}
 		if err := a.Prepare(); err != nil {
+			unstage()
 			return s.commitFailed(fmt.Errorf("cannot write the raw ledger %s: %w", path, err))
 		}
 		off, n, crc := a.Region()
 		appendIndex[path] = len(j.Appends)
-		j.Appends = append(j.Appends, store.JournalAppend{Path: path, Offset: off, Length: n, CRC32C: crc})
+		appends = append(appends, a)
+		j.Appends = append(j.Appends, store.JournalAppend{Path: path, Offset: off, Length: n, CRC32C: crc, Temp: a.Temp(), Base: store.StampOf(a.Base())})
+		dirs[filepath.Dir(path)] = true
 	}
 	var updates []model.CursorUpdate
 	for _, p := range s.pending {
@@ -762,33 +785,55 @@ func (s *sweeper) commit() error {
 			Truncated: u.Truncated, Append: idx})
 		updates = append(updates, *u)
 	}
+	// The temp files' names must be on disk before the journal names them.
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		if err := s.w.SyncDir(d); err != nil {
+			unstage()
+			return s.commitFailed(fmt.Errorf("cannot write %s: %w", d, err))
+		}
+	}
 	if err := store.SaveJournal(s.w, s.vault, j); err != nil {
-		return s.commitFailed(fmt.Errorf("cannot write the sweep journal: %w", err))
-	}
-	for _, path := range s.rawOrder {
-		a := s.raws[path]
-		if a.Appended() == 0 {
-			a.Abort()
-			continue
+		if _, serr := s.fsys.Stat(store.JournalFile(s.vault)); serr != nil {
+			unstage()
+			return s.commitFailed(fmt.Errorf("cannot write the sweep journal: %w", err))
 		}
+		// In place, only its folder's sync failed: the commit is decided.
+		return s.commitFailedAfterJournal(fmt.Errorf("cannot write the sweep journal: %w", err))
+	}
+	// From here on, the commit is decided: what fails is rolled forward.
+	for _, st := range staged {
+		if err := st.Commit(); err != nil {
+			return s.commitFailedAfterJournal(fmt.Errorf("cannot write %s: %w", st.Path, err))
+		}
+		s.files.placed(st.Path)
+	}
+	for _, a := range appends {
 		if err := a.Commit(); err != nil {
-			s.abortRaw()
-			return s.commitFailedAfterJournal(fmt.Errorf("cannot write the raw ledger %s: %w", path, err))
+			return s.commitFailedAfterJournal(fmt.Errorf("cannot write the raw ledger: %w", err))
 		}
 	}
-	s.raws, s.rawOrder = map[string]*store.PendingAppend{}, nil
+	s.abortRaw() // the appends that wrote nothing
 	if err := s.saveCursors(updates); err != nil {
 		return s.commitFailedAfterJournal(err)
 	}
 	if err := store.RemoveJournal(s.w, s.vault); err != nil {
-		s.report.Notes = append(s.report.Notes, fmt.Sprintf("the sweep journal could not be removed (%v); the next sweep finds it and changes nothing", err))
+		if _, serr := s.fsys.Stat(store.JournalFile(s.vault)); serr == nil {
+			s.report.Notes = append(s.report.Notes, fmt.Sprintf("the sweep journal could not be removed (%v); the next sweep finds it and changes nothing", err))
+		}
 	}
+	s.committed()
+	return nil
+}
+
+// committed records the pending sessions as done.
+func (s *sweeper) committed() {
+	s.files.committed()
+	s.router.committed()
 	s.report.Commits++
 	for _, p := range s.pending {
 		s.finish(p.result)
 	}
 	s.pending = nil
-	return nil
 }
 
 // saveCursors re-reads the cursor file (ClawVault may have written it
@@ -825,24 +870,31 @@ func (s *sweeper) finish(r SessionResult) {
 }
 
 // commitFailed drops the uncommitted work: nothing of it reached the
-// ledger or the cursors, so the next sweep observes those sessions again
-// (the Markdown files already written take the same lines without
-// doubling them: the day file merges, the router deduplicates).
+// vault (its staged files are removed), so the next sweep observes those
+// sessions again as if this one had not run.
 func (s *sweeper) commitFailed(err error) error {
 	s.abortPending()
 	s.report.Errors = append(s.report.Errors, err.Error()+"; nothing of the unfinished sessions was recorded, the next sweep observes them again")
 	return err
 }
 
-// commitFailedAfterJournal applies what the journal allows right away; if
-// that fails too, the journal stays for the next sweep.
+// commitFailedAfterJournal rolls the commit forward right away (the
+// failure may have been passing); if that fails too, the journal stays and
+// the next sweep completes the commit. Either way the sweep stops.
 func (s *sweeper) commitFailedAfterJournal(err error) error {
-	s.abortPending()
-	if rerr := s.recover(); rerr != nil {
-		s.report.Errors = append(s.report.Errors, fmt.Sprintf("%v; the sweep journal stays and the next sweep completes this commit", err))
+	// The journal owns the staged temp files now: they are not removed.
+	s.raws, s.rawOrder = map[string]*store.PendingAppend{}, nil
+	earlier := s.report.Recovered
+	rerr := s.recover()
+	s.report.Recovered = earlier
+	if rerr != nil {
+		s.abortPending()
+		s.report.Errors = append(s.report.Errors, fmt.Sprintf("%v; the sweep journal stays and the next sweep completes this commit (%v)", err, rerr))
 		return err
 	}
-	s.report.Errors = append(s.report.Errors, err.Error())
+	// Rolled forward: the pending sessions are recorded.
+	s.committed()
+	s.report.Errors = append(s.report.Errors, err.Error()+"; the commit was completed, the sweep stops here")
 	return err
 }
 
@@ -860,27 +912,32 @@ func (s *sweeper) abortPending() {
 }
 
 func (s *sweeper) abortRaw() {
+	var left []string
 	for _, a := range s.raws {
-		a.Abort()
+		if err := a.Abort(); err != nil {
+			left = append(left, err.Error())
+		}
 	}
 	s.raws, s.rawOrder = map[string]*store.PendingAppend{}, nil
+	if len(left) > 0 {
+		// Only now is anything left behind: the next sweep removes it.
+		s.report.Notes = append(s.report.Notes, "a temp file of the raw ledger could not be removed ("+strings.Join(left, "; ")+"); the next sweep removes it")
+	}
 }
 
-// recover completes a commit an earlier sweep left half done: the cursors
-// of sessions whose ledger lines are on disk are applied; the others will
-// be observed again.
+// recover completes a commit an earlier sweep (or this one) left half
+// done: its staged files and ledger appends are rolled forward, and the
+// cursors of the sessions whose ledger lines are on disk applied; the
+// others will be observed again.
 func (s *sweeper) recover() error {
 	j, err := store.LoadJournal(s.fsys, s.vault)
 	if err != nil || j == nil {
 		return err
 	}
-	landed := make([]bool, len(j.Appends))
-	for i, a := range j.Appends {
-		ok, err := store.RegionHolds(s.fsys, a.Path, a.Offset, a.Length, a.CRC32C)
-		if err != nil {
-			return fmt.Errorf("cannot check the raw ledger %s against the sweep journal: %w", a.Path, err)
-		}
-		landed[i] = ok
+	landed, notes, err := store.RollForward(s.w, s.fsys, j)
+	s.report.Notes = append(s.report.Notes, notes...)
+	if err != nil {
+		return fmt.Errorf("cannot complete the commit the sweep journal %s describes: %w", store.JournalFile(s.vault), err)
 	}
 	note := &RecoveryNote{Redo: []string{}}
 	var updates []model.CursorUpdate

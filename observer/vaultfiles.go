@@ -172,16 +172,18 @@ func (v *vaultFiles) dirty() []string {
 	return out
 }
 
-// commitFile writes one changed file atomically. When the file on disk is
-// no longer the version read, the operations are replayed on it.
-func (v *vaultFiles) commitFile(w store.WriteFS, path string) (replayed bool, err error) {
+// stage writes one changed file's new version under a temp name beside
+// it (store.StageFile), for the commit to record in its journal and rename.
+// When the file on disk is no longer the version read, the operations are
+// replayed on it first. staged is nil when there is nothing to write.
+func (v *vaultFiles) stage(w store.WriteFS, path string) (staged *store.StagedFile, journal store.JournalStaged, replayed bool, err error) {
 	f := v.files[path]
 	f.materialize()
 	now := stampOf(v.fsys.Stat(path))
 	if !now.Same(f.stamp) {
 		fresh := &vaultFile{path: path}
 		if err := fresh.load(v.fsys); err != nil {
-			return false, err
+			return nil, journal, false, err
 		}
 		content, exists := fresh.content, fresh.exists
 		for _, op := range f.ops {
@@ -191,17 +193,23 @@ func (v *vaultFiles) commitFile(w store.WriteFS, path string) (replayed bool, er
 		replayed = true
 	}
 	if !f.exists {
-		return replayed, nil // the observer never deletes
+		return nil, journal, replayed, nil // the observer never deletes
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return replayed, err
+		return nil, journal, replayed, err
 	}
-	if err := store.WriteFileAtomic(w, path, f.content, 0o644); err != nil {
-		return replayed, err
+	st, err := store.StageFile(w, path, f.content, 0o644)
+	if err != nil {
+		return nil, journal, replayed, err
 	}
+	return st, store.JournalStagedOf(st, f.base, f.stamp.Exists()), replayed, nil
+}
+
+// placed records that a staged version is in place.
+func (v *vaultFiles) placed(path string) {
+	f := v.files[path]
 	f.stamp = stampOf(v.fsys.Stat(path))
 	f.base, f.ops = f.content, nil
-	return replayed, nil
 }
 
 // committed ends a commit: every change is on disk.

@@ -25,7 +25,8 @@ type PendingAppend struct {
 	path string
 	perm fs.FileMode
 
-	tmp      TempFile
+	tmp      TempFile // open until Prepare
+	temp     string   // the prepared temp file, until Commit
 	buf      *bufio.Writer
 	base     fileid.ID // the log as copied into tmp (zero: there was none)
 	appended int64
@@ -151,9 +152,10 @@ func (a *PendingAppend) Region() (offset, length int64, crc uint32) {
 	return a.base.Size, a.appended, a.crc
 }
 
-// Prepare flushes and syncs the temp file; if the log changed since it was
-// copied (another writer appended), the temp file is rebuilt on the new
-// content. After Prepare, Commit only renames.
+// Prepare flushes, syncs and closes the temp file; if the log changed
+// since it was copied (another writer appended), the temp file is rebuilt
+// on the new content first. After Prepare, Commit only renames, and Temp
+// and Base say what a journal needs to finish the append after a crash.
 func (a *PendingAppend) Prepare() error {
 	if err := a.buf.Flush(); err != nil {
 		return err
@@ -170,8 +172,20 @@ func (a *PendingAppend) Prepare() error {
 	if err := a.tmp.Chmod(a.perm); err != nil {
 		return err
 	}
-	return a.tmp.Sync()
+	if err := a.tmp.Sync(); err != nil {
+		return err
+	}
+	a.temp = a.tmp.Name()
+	err = a.tmp.Close()
+	a.tmp = nil
+	return err
 }
+
+// Temp is the prepared temp file (after Prepare).
+func (a *PendingAppend) Temp() string { return a.temp }
+
+// Base is the identity of the log the temp file was built on.
+func (a *PendingAppend) Base() fileid.ID { return a.base }
 
 // rebuild copies the log's current content and then our appended bytes
 // into a fresh temp file.
@@ -193,27 +207,33 @@ func (a *PendingAppend) rebuild() error {
 	return err
 }
 
-// Commit renames the prepared temp file over the log and syncs the folder.
+// Commit renames the prepared temp file over the log and syncs the
+// folder. On an error the temp file stays, for the journal's recovery.
 func (a *PendingAppend) Commit() error {
-	if err := a.tmp.Close(); err != nil {
-		a.Abort()
+	if err := a.w.Rename(a.temp, a.path); err != nil {
 		return err
 	}
-	if err := a.w.Rename(a.tmp.Name(), a.path); err != nil {
-		_ = a.w.Remove(a.tmp.Name())
-		return err
-	}
-	a.tmp = nil
+	a.temp = ""
 	return a.w.SyncDir(filepath.Dir(a.path))
 }
 
-// Abort removes the temp file; the log is untouched.
-func (a *PendingAppend) Abort() {
+// Abort removes the temp file; the log is untouched. It says whether the
+// temp file could not be removed (it is left behind, for the next sweep's
+// clean-up).
+func (a *PendingAppend) Abort() error {
+	var err error
 	if a.tmp != nil {
 		_ = a.tmp.Close()
-		_ = a.w.Remove(a.tmp.Name())
+		err = a.w.Remove(a.tmp.Name())
 		a.tmp = nil
+	} else if a.temp != "" {
+		err = a.w.Remove(a.temp)
+		a.temp = ""
 	}
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil
+	}
+	return err
 }
 
 // RegionHolds reports whether the file at path holds bytes with the given

@@ -5,7 +5,9 @@
 package store
 
 import (
+	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -88,17 +90,51 @@ func WriteFileAtomic(w WriteFS, path string, data []byte, perm fs.FileMode) erro
 // and an error from it leaves path untouched (the temp file is removed).
 // An editor checks there that nobody changed the file since it was read:
 // the window in which another writer can slip in is the rename alone.
-func WriteFileAtomicChecked(w WriteFS, path string, data []byte, perm fs.FileMode, check func() error) (err error) {
+func WriteFileAtomicChecked(w WriteFS, path string, data []byte, perm fs.FileMode, check func() error) error {
+	st, err := StageFile(w, path, data, perm)
+	if err != nil {
+		return err
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			_ = st.Abort()
+			return err
+		}
+	}
+	if err := st.Commit(); err != nil {
+		_ = st.Abort()
+		return err
+	}
+	return nil
+}
+
+// StagedFile is a new version of a file, written and synced under a temp
+// name beside it (TempName), not yet in place: a commit that spans several
+// files stages them all, records them in its journal, then renames them.
+type StagedFile struct {
+	w    WriteFS
+	Path string
+	Temp string
+	// Size and CRC32C are the new version's, for the journal.
+	Size   int64
+	CRC32C uint32
+	// renamed: Commit put it in place.
+	renamed bool
+}
+
+// StageFile writes data to a temp file beside path, with path's mode (perm
+// for a new file), syncs and closes it. A directory at path is refused.
+func StageFile(w WriteFS, path string, data []byte, perm fs.FileMode) (st *StagedFile, err error) {
 	dir := filepath.Dir(path)
 	if fi, statErr := w.Stat(path); statErr == nil {
 		if fi.IsDir() { // rename would say "file exists"
-			return &fs.PathError{Op: "write", Path: path, Err: syscall.EISDIR}
+			return nil, &fs.PathError{Op: "write", Path: path, Err: syscall.EISDIR}
 		}
 		perm = fi.Mode().Perm()
 	}
 	tmp, err := w.CreateTemp(dir, tempPattern(filepath.Base(path)))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer func() {
 		if err != nil {
@@ -107,27 +143,44 @@ func WriteFileAtomicChecked(w WriteFS, path string, data []byte, perm fs.FileMod
 		}
 	}()
 	if _, err = tmp.Write(data); err != nil {
-		return err
+		return nil, err
 	}
 	if err = tmp.Chmod(perm); err != nil {
-		return err
+		return nil, err
 	}
 	if err = tmp.Sync(); err != nil {
-		return err
+		return nil, err
 	}
 	if err = tmp.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	if check != nil {
-		if err = check(); err != nil {
-			return err
-		}
-	}
-	if err = w.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	return w.SyncDir(dir)
+	return &StagedFile{w: w, Path: path, Temp: tmp.Name(), Size: int64(len(data)), CRC32C: Checksum(data)}, nil
 }
+
+// Commit renames the staged version into place and syncs the folder. On
+// an error the temp file stays, for a journal's recovery to use (Abort
+// removes it).
+func (s *StagedFile) Commit() error {
+	if err := s.w.Rename(s.Temp, s.Path); err != nil {
+		return err
+	}
+	s.renamed = true
+	return s.w.SyncDir(filepath.Dir(s.Path))
+}
+
+// Abort removes the temp file of a version not put in place.
+func (s *StagedFile) Abort() error {
+	if s.renamed {
+		return nil
+	}
+	if err := s.w.Remove(s.Temp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// Checksum is the CRC-32C journals record content by.
+func Checksum(data []byte) uint32 { return crc32.Checksum(data, castagnoli) }
 
 // UnreadableError is a file a sweep (or an apply) must read before it
 // changes it, and cannot: it stops, and changes nothing. Its message is one

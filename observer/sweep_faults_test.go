@@ -1,0 +1,410 @@
+package observer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"clawvault-tui/store"
+	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
+	"clawvault-tui/store/fileid"
+)
+
+// faultSpec is the demo the fault cases sweep (generated once per test
+// binary; the state dir is only read, the vault copied per case).
+var faultSpec = demotest.Spec{Options: demo.ScaleOptions(1, 1, testNow)}
+
+// demoVault is the demo's vault as the fault cases copy and compare it:
+// each file by its relative path, with its inode. A case's vault is the
+// demo's files hard-linked (a sweep replaces files by rename, never writes
+// into one, so a link keeps the demo's bytes and the sweep's versions are
+// files of their own), reset between cases by relinking what a sweep
+// replaced; a file still linked is known to hold the demo's bytes unread.
+type demoVault struct {
+	root   string
+	inodes map[string]uint64 // rel → inode
+	dirs   map[string]bool
+}
+
+func newDemoVault(t testing.TB, root string) *demoVault {
+	t.Helper()
+	d := &demoVault{root: root, inodes: map[string]uint64{}, dirs: map[string]bool{}}
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if e.IsDir() {
+			d.dirs[rel] = true
+			return nil
+		}
+		fi, err := e.Info()
+		if err == nil {
+			d.inodes[rel] = fileid.Of(fi).Inode
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// reset makes dst the demo vault again: what a sweep added is removed,
+// what it replaced is linked back.
+func (d *demoVault) reset(dst string) error {
+	var extraDirs []string
+	seen := map[string]bool{}
+	err := filepath.WalkDir(dst, func(p string, e fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == dst {
+			return fs.SkipAll
+		}
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dst, p)
+		if e.IsDir() {
+			if !d.dirs[rel] {
+				extraDirs = append(extraDirs, p)
+			}
+			return nil
+		}
+		fi, err := e.Info()
+		if err != nil {
+			return err
+		}
+		ino, ok := d.inodes[rel]
+		if ok && fileid.Of(fi).Inode == ino {
+			seen[rel] = true
+			return nil
+		}
+		return os.Remove(p)
+	})
+	if err != nil {
+		return err
+	}
+	slices.Reverse(extraDirs) // deepest first
+	for _, p := range extraDirs {
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+	}
+	for rel := range d.dirs {
+		if err := os.MkdirAll(filepath.Join(dst, rel), 0o755); err != nil {
+			return err
+		}
+	}
+	for rel := range d.inodes {
+		if !seen[rel] {
+			if err := os.Link(filepath.Join(d.root, rel), filepath.Join(dst, rel)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// tree is a vault's files by relative path: "" for a file still linked to
+// the demo's (its bytes are the demo's), else its content.
+func (d *demoVault) tree(root string) (map[string]string, error) {
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		fi, err := e.Info()
+		if err != nil {
+			return err
+		}
+		if ino, ok := d.inodes[rel]; ok && fileid.Of(fi).Inode == ino {
+			out[rel] = ""
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		out[rel] = "\x00" + string(data) // never "", even for an empty file
+		return err
+	})
+	return out, err
+}
+
+// faultyWriter counts every write operation (creating, writing, syncing,
+// closing a temp file, renames, removals, folder syncs) and fails one:
+// op failAt fails, and with crash every later one too, as if the process
+// had died there (nothing it does afterwards reaches the disk). Temp files
+// are named as a dead process's, as a killed sweep's are. Syncs are
+// counted but not made: what is tested is which writes happened (fsync
+// made the cases I/O-bound, a second per sweep on a busy disk).
+type faultyWriter struct {
+	store.WriteFS
+	ops    int
+	failAt int // 1-based; 0 never fails
+	crash  bool
+}
+
+type faultyTemp struct {
+	*os.File
+	w *faultyWriter
+}
+
+func (w *faultyWriter) step(op, path string) error {
+	w.ops++
+	if w.failAt > 0 && (w.ops == w.failAt || w.crash && w.ops > w.failAt) {
+		errno := syscall.ENOSPC
+		if w.crash {
+			errno = syscall.EIO
+		}
+		return &fs.PathError{Op: op, Path: path, Err: errno}
+	}
+	return nil
+}
+
+func (w *faultyWriter) CreateTemp(dir, pattern string) (store.TempFile, error) {
+	if err := w.step("create", dir); err != nil {
+		return nil, err
+	}
+	pattern = strings.Replace(pattern, "-"+strconv.Itoa(os.Getpid())+"-", "-"+strconv.Itoa(deadPID)+"-", 1)
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	return &faultyTemp{File: f, w: w}, nil
+}
+
+func (w *faultyWriter) Rename(oldpath, newpath string) error {
+	if err := w.step("rename", newpath); err != nil {
+		return err
+	}
+	return w.WriteFS.Rename(oldpath, newpath)
+}
+
+func (w *faultyWriter) Remove(name string) error {
+	if err := w.step("remove", name); err != nil {
+		return err
+	}
+	return w.WriteFS.Remove(name)
+}
+
+func (w *faultyWriter) SyncDir(dir string) error {
+	return w.step("sync", dir)
+}
+
+func (t *faultyTemp) Write(p []byte) (int, error) {
+	if err := t.w.step("write", t.Name()); err != nil {
+		return 0, err
+	}
+	return t.File.Write(p)
+}
+
+// ReadFrom keeps copies going through Write.
+func (t *faultyTemp) ReadFrom(r io.Reader) (int64, error) {
+	return io.Copy(struct{ io.Writer }{t}, r)
+}
+
+func (t *faultyTemp) Chmod(mode fs.FileMode) error {
+	if err := t.w.step("chmod", t.Name()); err != nil {
+		return err
+	}
+	return t.File.Chmod(mode)
+}
+
+func (t *faultyTemp) Sync() error {
+	return t.w.step("sync", t.Name())
+}
+
+func (t *faultyTemp) Close() error {
+	err := t.w.step("close", t.Name())
+	if cerr := t.File.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// faultSweep is a sweep of a few of the demo's sessions into a copy of its
+// vault: the main agent's three smallest candidates, which write every kind
+// of file (day file, category files, backlog items, the raw ledger,
+// cursors, the journal) in a sweep short enough to repeat for every write.
+type faultSweep struct {
+	man  *demo.Manifest
+	work string // the cases' vaults go here, beside the demo vault's copy
+	demo *demoVault
+	only []string
+	// snap is the state dir's scan, taken once: it is only read.
+	snap *store.Snapshot
+}
+
+func newFaultSweep(t *testing.T) *faultSweep {
+	man := demotest.Shared(t, faultSpec)
+	// The cases create and rename thousands of files: in memory (tmpfs)
+	// where there is one, as the disk is shared with other builds.
+	parent := ""
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		parent = "/dev/shm"
+	}
+	work, err := os.MkdirTemp(parent, "cvtui-faults-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(work) })
+	src := filepath.Join(work, "demo-vault")
+	if err := os.CopyFS(src, os.DirFS(man.VaultDir)); err != nil {
+		t.Fatal(err)
+	}
+	fs := &faultSweep{man: man, work: work, demo: newDemoVault(t, src)}
+	ws := fs.workspace(t, man.VaultDir)
+	snap, err := store.Scan(context.Background(), store.OS, ws, store.ScanOptions{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs.snap = snap
+	cands := Select(snap, "main", 0).Candidates
+	slices.SortFunc(cands, func(a, b Candidate) int { return int(a.NewBytes - b.NewBytes) })
+	for _, c := range cands[:min(3, len(cands))] {
+		fs.only = append(fs.only, c.CursorID)
+	}
+	if len(fs.only) < 3 {
+		t.Fatalf("the demo has %d candidates", len(fs.only))
+	}
+	return fs
+}
+
+func (fs *faultSweep) workspace(t testing.TB, vault string) *store.Workspace {
+	ws, err := store.Locate(store.Env{Getenv: func(string) string { return "" }, Home: "/nonexistent", Cwd: "/"},
+		store.LocateOptions{StateDir: fs.man.StateDir, Vault: vault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+func (fs *faultSweep) run(t testing.TB, vault string, w store.WriteFS) (*SweepReport, error) {
+	return Sweep(context.Background(), SweepOptions{Workspace: fs.workspace(t, vault), Snapshot: fs.snap, Only: fs.only, WriteFS: w,
+		Now: func() time.Time { return testNow }})
+}
+
+// A sweep that fails at any of its writes, by a full disk (that write
+// fails) or a crash (that write and all later ones), then a sweep that
+// runs to the end: the vault holds exactly the bytes of one sweep that
+// never failed, every file of it. Before the journal carried the Markdown
+// files, a failure after some of them were renamed made the rerun route
+// differently (backlog items missing, extra or changed).
+func TestSweepFaultAtEveryWrite(t *testing.T) {
+	fs := newFaultSweep(t)
+	refVault := filepath.Join(fs.work, "reference")
+	if err := fs.demo.reset(refVault); err != nil {
+		t.Fatal(err)
+	}
+	counter := &faultyWriter{WriteFS: store.OSWriter}
+	if _, err := fs.run(t, refVault, counter); err != nil {
+		t.Fatal(err)
+	}
+	want, err := fs.demo.tree(refVault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := counter.ops
+	t.Logf("a clean sweep of %d sessions makes %d write operations; %d files in the vault", len(fs.only), total, len(want))
+	step := 1
+	if testing.Short() {
+		step = 7
+	}
+	type fault struct {
+		at    int
+		crash bool
+	}
+	cases := make(chan fault)
+	var wg sync.WaitGroup
+	for w := range 2 {
+		vault := filepath.Join(fs.work, fmt.Sprint("case", w))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range cases {
+				name := "a full disk"
+				if c.crash {
+					name = "a crash"
+				}
+				if err := fs.demo.reset(vault); err != nil {
+					t.Error(err)
+					return
+				}
+				r, err := fs.run(t, vault, &faultyWriter{WriteFS: store.OSWriter, failAt: c.at, crash: c.crash})
+				// What the sweep says was left behind was (a crashed sweep
+				// says nothing).
+				if msg := reportText(r, err); !c.crash && (strings.Contains(msg, "rolled back") ||
+					strings.Contains(msg, "temp file of the raw ledger could not be removed") != leftTemps(vault) ||
+					strings.Contains(msg, "journal could not be removed") != fileExists(store.JournalFile(vault))) {
+					t.Errorf("%s at write %d: the report says what was left behind wrongly:\n%s", name, c.at, msg)
+				}
+				if _, rerr := fs.run(t, vault, &faultyWriter{WriteFS: store.OSWriter}); rerr != nil {
+					t.Errorf("%s at write %d (%v), then the rerun: %v", name, c.at, err, rerr)
+					continue
+				}
+				got, terr := fs.demo.tree(vault)
+				if terr != nil {
+					t.Error(terr)
+					return
+				}
+				if diffs := diffStates(want, got); len(diffs) > 0 {
+					t.Errorf("%s at write %d (%v), then a rerun: %d difference(s) from a clean sweep: %s",
+						name, c.at, err, len(diffs), strings.Join(diffs[:min(len(diffs), 8)], "; "))
+				}
+			}
+		}()
+	}
+	for _, crash := range []bool{false, true} {
+		for at := 1; at <= total; at += step {
+			cases <- fault{at, crash}
+		}
+	}
+	close(cases)
+	wg.Wait()
+}
+
+// reportText is everything a sweep said.
+func reportText(r *SweepReport, err error) string {
+	var b strings.Builder
+	if err != nil {
+		b.WriteString(err.Error() + "\n")
+	}
+	if r != nil {
+		for _, l := range r.TextLines() {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
+// leftTemps says whether temp files of ours are in the vault that no
+// journal names (those are the next sweep's to finish, not leftovers).
+func leftTemps(vault string) bool {
+	named := ""
+	if data, err := os.ReadFile(store.JournalFile(vault)); err == nil {
+		named = string(data)
+	}
+	left := false
+	filepath.WalkDir(vault, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && isTempName(p) && !strings.Contains(named, filepath.Base(p)) {
+			left = true
+		}
+		return nil
+	})
+	return left
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
