@@ -187,6 +187,7 @@ type sweeper struct {
 	now      func() time.Time
 	comp     Compressor
 	files    *vaultFiles
+	root     *store.Root
 	router   *router
 	days     map[string]*dayState
 	raws     map[string]*store.PendingAppend
@@ -269,6 +270,18 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 	}()
 	if err := store.CheckVault(s.vault); err != nil {
 		return s.report, err
+	}
+	// Every path the sweep writes must stay in the vault once symbolic
+	// links are followed: its own files first, before the lock is taken.
+	root, err := store.NewRoot(s.vault)
+	if err != nil {
+		return s.report, err
+	}
+	s.root, s.files.resolve = root, root.Resolve
+	for _, p := range []string{store.SweepLockFile(s.vault), store.CursorFile(s.vault), store.JournalFile(s.vault)} {
+		if _, err := root.Resolve(p); err != nil {
+			return s.report, err
+		}
 	}
 	// The lock says when the sweep really started: Now may be a fixed
 	// clock (--now) for the files' sake.
@@ -419,6 +432,9 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 
 	rawPath := rawLedgerPath(s.vault, now)
 	raw, err := s.rawAppend(rawPath)
+	if _, ok := errors.AsType[*store.OutsideError](err); ok {
+		return err // one sentence already
+	}
 	if err != nil {
 		return fmt.Errorf("cannot prepare the raw ledger %s: %w", rawPath, err)
 	}
@@ -568,7 +584,11 @@ func (s *sweeper) rawAppend(path string) (*store.PendingAppend, error) {
 	if a := s.raws[path]; a != nil {
 		return a, nil
 	}
-	a, err := store.BeginAppend(s.w, s.fsys, path)
+	real, err := s.root.Resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	a, err := store.BeginAppend(s.w, s.fsys, real)
 	if err != nil {
 		return nil, err
 	}
@@ -683,7 +703,9 @@ func (s *sweeper) mergeAndRoute(ctx context.Context, day *dayState, obs []model.
 	}
 	routed, err := s.router.route(ctx, day.file.TakeChanged(), routeContext{Source: "openclaw", SessionKey: c.SessionKey, TranscriptID: c.SessionID})
 	if err != nil {
-		if _, ok := errors.AsType[*store.UnreadableError](err); ok {
+		_, unreadable := errors.AsType[*store.UnreadableError](err)
+		_, outside := errors.AsType[*store.OutsideError](err)
+		if unreadable || outside {
 			return err // one sentence already
 		}
 		return fmt.Errorf("routing %s: %w", c.SessionKey, err)
@@ -723,6 +745,7 @@ func (s *sweeper) commit() error {
 	s.progress("flush", "")
 	j := &store.Journal{CreatedAt: model.FormatISOTime(s.now())}
 	var staged []*store.StagedFile
+	var stagedPaths []string // as the sweep names them (staged names where they really are)
 	dirs := map[string]bool{}
 	unstage := func() {
 		for _, st := range staged {
@@ -748,8 +771,9 @@ func (s *sweeper) commit() error {
 		}
 		if st != nil {
 			staged = append(staged, st)
+			stagedPaths = append(stagedPaths, p)
 			j.Files = append(j.Files, jf)
-			dirs[filepath.Dir(p)] = true
+			dirs[filepath.Dir(st.Path)] = true
 		}
 	}
 	appendIndex := map[string]int{}
@@ -766,8 +790,8 @@ func (s *sweeper) commit() error {
 		off, n, crc := a.Region()
 		appendIndex[path] = len(j.Appends)
 		appends = append(appends, a)
-		j.Appends = append(j.Appends, store.JournalAppend{Path: path, Offset: off, Length: n, CRC32C: crc, Temp: a.Temp(), Base: store.StampOf(a.Base())})
-		dirs[filepath.Dir(path)] = true
+		j.Appends = append(j.Appends, store.JournalAppend{Path: a.Path(), Offset: off, Length: n, CRC32C: crc, Temp: a.Temp(), Base: store.StampOf(a.Base())})
+		dirs[filepath.Dir(a.Path())] = true
 	}
 	var updates []model.CursorUpdate
 	for _, p := range s.pending {
@@ -801,11 +825,11 @@ func (s *sweeper) commit() error {
 		return s.commitFailedAfterJournal(fmt.Errorf("cannot write the sweep journal: %w", err))
 	}
 	// From here on, the commit is decided: what fails is rolled forward.
-	for _, st := range staged {
+	for i, st := range staged {
 		if err := st.Commit(); err != nil {
 			return s.commitFailedAfterJournal(fmt.Errorf("cannot write %s: %w", st.Path, err))
 		}
-		s.files.placed(st.Path)
+		s.files.placed(stagedPaths[i])
 	}
 	for _, a := range appends {
 		if err := a.Commit(); err != nil {
@@ -963,7 +987,7 @@ func (s *sweeper) recover() error {
 // removeStaleTemps removes the temp files a killed writer of ours left in
 // the vault (the lock keeps our live writers out).
 func (s *sweeper) removeStaleTemps() {
-	removed, err := store.RemoveStaleTemps(s.w, s.vault)
+	removed, err := store.RemoveStaleTemps(s.w, s.root.Real())
 	if len(removed) > 0 {
 		var rel []string
 		for _, p := range removed {

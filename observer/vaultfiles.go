@@ -22,6 +22,10 @@ type vaultFiles struct {
 	fsys  store.FS
 	files map[string]*vaultFile
 	order []string // first-change order: the order of the writes
+	// resolve says where a path really is (store.Root.Resolve: symbolic
+	// links followed, refused when they lead out of the vault); nil keeps
+	// paths as they are.
+	resolve func(path string) (string, error)
 }
 
 // stampOf is the identity of a stat's file, the zero ID (no file) when
@@ -39,7 +43,8 @@ func stampOf(fi fs.FileInfo, err error) fileid.ID {
 type fileOp func(content []byte, exists bool) ([]byte, bool)
 
 type vaultFile struct {
-	path    string
+	path    string    // as the sweep names it
+	real    string    // where it is read and written
 	stamp   fileid.ID // of the version read
 	base    []byte
 	content []byte
@@ -59,7 +64,14 @@ func (v *vaultFiles) get(path string) (*vaultFile, error) {
 	if f, ok := v.files[path]; ok {
 		return f, nil
 	}
-	f := &vaultFile{path: path}
+	f := &vaultFile{path: path, real: path}
+	if v.resolve != nil {
+		real, err := v.resolve(path)
+		if err != nil {
+			return nil, err
+		}
+		f.real = real
+	}
 	if err := f.load(v.fsys); err != nil {
 		return nil, err
 	}
@@ -71,7 +83,7 @@ func (v *vaultFiles) get(path string) (*vaultFile, error) {
 // error stops the sweep (a *store.UnreadableError): the sweep would
 // otherwise write the file back without what it could not read.
 func (f *vaultFile) load(fsys store.FS) error {
-	fi, err := fsys.Stat(f.path)
+	fi, err := fsys.Stat(f.real)
 	if errors.Is(err, fs.ErrNotExist) {
 		f.stamp, f.base, f.content, f.exists = fileid.ID{}, nil, nil, false
 		return nil
@@ -85,7 +97,7 @@ func (f *vaultFile) load(fsys store.FS) error {
 	if !fi.Mode().IsRegular() {
 		return &store.UnreadableError{What: vaultFileKind(f.path), Path: f.path, Err: errors.New("not a regular file")}
 	}
-	data, err := fsys.ReadFile(f.path)
+	data, err := fsys.ReadFile(f.real)
 	if err != nil {
 		return &store.UnreadableError{What: vaultFileKind(f.path), Path: f.path, Err: err}
 	}
@@ -179,9 +191,9 @@ func (v *vaultFiles) dirty() []string {
 func (v *vaultFiles) stage(w store.WriteFS, path string) (staged *store.StagedFile, journal store.JournalStaged, replayed bool, err error) {
 	f := v.files[path]
 	f.materialize()
-	now := stampOf(v.fsys.Stat(path))
+	now := stampOf(v.fsys.Stat(f.real))
 	if !now.Same(f.stamp) {
-		fresh := &vaultFile{path: path}
+		fresh := &vaultFile{path: path, real: f.real}
 		if err := fresh.load(v.fsys); err != nil {
 			return nil, journal, false, err
 		}
@@ -195,10 +207,10 @@ func (v *vaultFiles) stage(w store.WriteFS, path string) (staged *store.StagedFi
 	if !f.exists {
 		return nil, journal, replayed, nil // the observer never deletes
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(f.real), 0o755); err != nil {
 		return nil, journal, replayed, err
 	}
-	st, err := store.StageFile(w, path, f.content, 0o644)
+	st, err := store.StageFile(w, f.real, f.content, 0o644)
 	if err != nil {
 		return nil, journal, replayed, err
 	}
@@ -208,7 +220,7 @@ func (v *vaultFiles) stage(w store.WriteFS, path string) (staged *store.StagedFi
 // placed records that a staged version is in place.
 func (v *vaultFiles) placed(path string) {
 	f := v.files[path]
-	f.stamp = stampOf(v.fsys.Stat(path))
+	f.stamp = stampOf(v.fsys.Stat(f.real))
 	f.base, f.ops = f.content, nil
 }
 

@@ -181,6 +181,9 @@ func (a *PendingAppend) Prepare() error {
 	return err
 }
 
+// Path is the log's path.
+func (a *PendingAppend) Path() string { return a.path }
+
 // Temp is the prepared temp file (after Prepare).
 func (a *PendingAppend) Temp() string { return a.temp }
 
