@@ -31,6 +31,10 @@ const (
 	CodePartialTail          DiagnosisCode = "partial-tail"
 	CodeNoMessages           DiagnosisCode = "no-messages"
 	CodeFlushSkipped         DiagnosisCode = "flush-skipped"
+	// CodeOutsideStateDir: the transcript lies outside the state dir and
+	// the agent's sessions folder (sessions.json's sessionFile says so, or
+	// a link leads there): reported, never read.
+	CodeOutsideStateDir DiagnosisCode = "outside-state-dir"
 )
 
 // Severity orders codes for display: problems first.
@@ -39,7 +43,7 @@ func (c DiagnosisCode) Severity() int {
 	// Content that will never be observed, or sweeps that do not run.
 	case CodeSQLiteStore, CodeCursorFileCorrupt, CodeCursorFileUnreadable, CodeNotDiscovered, CodeResetArchive, CodeOverdue:
 		return 3
-	case CodeMissingFile, CodeCursorInvalid, CodeScanOnly, CodeCheckpointCopy, CodeCursorPastEOF, CodeStale, CodeFlushSkipped, CodeNoMessages:
+	case CodeMissingFile, CodeOutsideStateDir, CodeCursorInvalid, CodeScanOnly, CodeCheckpointCopy, CodeCursorPastEOF, CodeStale, CodeFlushSkipped, CodeNoMessages:
 		return 2
 	case CodeNoCursor, CodeCandidate, CodePartialTail:
 		return 1
@@ -76,6 +80,14 @@ func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 	}
 	sel := row.Selection
 
+	if row.OutsideStateDir != "" {
+		if row.OutsideStateDir == row.File {
+			add(CodeOutsideStateDir, "%s lies outside the state dir and this agent's sessions folder: it is never read (sessions.json names it, but a transcript is looked for only there).", row.File)
+		} else {
+			add(CodeOutsideStateDir, "%s leads to %s, outside the state dir and this agent's sessions folder: it is never read.", row.File, row.OutsideStateDir)
+		}
+		return withFlush(out, row)
+	}
 	if row.Origin == OriginIndex && !row.Exists {
 		add(CodeMissingFile, "sessions.json points at %s, which does not exist (OpenClaw writes nothing before the first assistant reply, and archives on reset or delete).", row.File)
 	}

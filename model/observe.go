@@ -247,6 +247,11 @@ type DirFile struct {
 	Size    int64
 	ModTime time.Time
 	Inode   uint64
+	// Link: the name is a symbolic link (the stat facts are its target's).
+	Link bool
+	// Outside is where a link leads when that is outside the state dir and
+	// the agent's sessions folder: such a file is reported, never read.
+	Outside string
 }
 
 // IndexRow is the part of one sessions.json row that ClawVault's discovery

@@ -56,6 +56,10 @@ type AgentSnapshot struct {
 	StoreMissing bool
 	// Outside holds stats of files that rows name outside the sessions folder.
 	Outside map[string]DirFile
+	// OutsideStateDir holds the files rows name that lie outside the state
+	// dir and the sessions folder once symbolic links are followed (path →
+	// where it leads): never stat'ed, never read.
+	OutsideStateDir map[string]string
 	// SQLitePath is the SQLite-era store, when the agent has one.
 	SQLitePath string
 	SQLite     *DirFile
@@ -114,6 +118,11 @@ type SessionRow struct {
 	// ScanOnly: ClawVault finds the file only by its folder scan, under its
 	// agent:<a>:unknown:<id> fallback key.
 	ScanOnly bool
+
+	// OutsideStateDir is where the row's file really is when that is
+	// outside the state dir and the sessions folder: it is not read (and
+	// Exists is false).
+	OutsideStateDir string
 
 	Cursor        *Cursor
 	CursorProblem string
@@ -184,8 +193,11 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 		}
 		row.File, row.Name = rowFile(snap, byName, sr)
 		if f, ok := lookupFile(snap, byName, row.File); ok {
-			row.Exists = f.IsFile
+			row.Exists = f.IsFile && f.Outside == ""
 			row.Size, row.ModTime, row.Inode = f.Size, f.ModTime, f.Inode
+			row.OutsideStateDir = f.Outside
+		} else if real, ok := snap.OutsideStateDir[row.File]; ok {
+			row.OutsideStateDir = real
 		}
 		if filepath.Dir(row.File) == snap.SessionsDir {
 			claimed[filepath.Base(row.File)] = true
@@ -201,15 +213,16 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 			continue
 		}
 		row := SessionRow{
-			Agent:     snap.AgentID,
-			SessionID: name.SessionID,
-			File:      filepath.Join(snap.SessionsDir, f.Name),
-			Name:      name,
-			Origin:    OriginScan,
-			Exists:    true,
-			Size:      f.Size,
-			ModTime:   f.ModTime,
-			Inode:     f.Inode,
+			Agent:           snap.AgentID,
+			SessionID:       name.SessionID,
+			File:            filepath.Join(snap.SessionsDir, f.Name),
+			Name:            name,
+			Origin:          OriginScan,
+			Exists:          f.Outside == "",
+			Size:            f.Size,
+			ModTime:         f.ModTime,
+			Inode:           f.Inode,
+			OutsideStateDir: f.Outside,
 		}
 		if name.Kind.IsArchive() {
 			row.Origin = OriginArchive
@@ -297,6 +310,7 @@ func ResetCursorID(fileName string) string { return fileName }
 func rowFile(snap AgentSnapshot, byName map[string]DirFile, sr *StoreRow) (string, FileName) {
 	p := RowFile(snap.SessionsDir, sr.Entry)
 	if _, ok := snap.Outside[p]; !ok && filepath.Dir(p) != snap.SessionsDir {
+		// Also when p is outside the state dir: the file here is read instead.
 		if _, local := byName[filepath.Base(p)]; local {
 			p = filepath.Join(snap.SessionsDir, filepath.Base(p))
 		}

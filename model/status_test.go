@@ -178,6 +178,13 @@ func TestDiagnosisCodes(t *testing.T) {
 			mentions: []string{"unexpected end of JSON input"},
 		},
 		{
+			name:     "a link in the sessions folder that leads out of the state dir",
+			scenario: scenario{files: []DirFile{{Name: "l.jsonl", IsFile: true, Size: 900, Link: true, Outside: "/etc/shadow"}}},
+			file:     "l.jsonl",
+			want:     []DiagnosisCode{CodeOutsideStateDir},
+			mentions: []string{"leads to /etc/shadow", "never read"},
+		},
+		{
 			name:     "a cursor file that cannot be read is not corrupt",
 			scenario: scenario{rows: []StoreRow{row("agent:main:main", "c", "")}, files: []DirFile{file("c.jsonl", 100)}, readErr: &fs.PathError{Op: "open", Path: "/vault/.clawvault/observe-cursors.json", Err: syscall.EACCES}},
 			file:     "c.jsonl",

@@ -40,7 +40,7 @@ func SelectResets(snap *store.Snapshot, agentID string, minNewBytes int64) []Can
 		}
 		for _, f := range a.Files {
 			name := model.ClassifyFileName(f.Name)
-			if name.Kind != model.FileResetArchive || name.Compressed || !f.IsFile {
+			if name.Kind != model.FileResetArchive || name.Compressed || !f.IsFile || f.Outside != "" {
 				continue
 			}
 			id := model.ResetCursorID(f.Name)

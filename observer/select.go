@@ -71,6 +71,9 @@ func Select(snap *store.Snapshot, agentID string, minNewBytes int64) Selection {
 		sel.Checked = len(descriptors)
 		for _, d := range descriptors {
 			f := files[d.FileName]
+			if f.Outside != "" {
+				continue // a link out of the state dir: never read
+			}
 			var cursor *model.Cursor
 			if c, ok := snap.Cursors.Store.Get(d.SessionID); ok {
 				cursor = &c

@@ -40,15 +40,31 @@ func (e *OutsideError) Error() string {
 	return fmt.Sprintf("refusing to write %s: through a symbolic link it leads to %s, outside the vault %s; nothing was written there, remove the link or move what it points at into the vault", e.Path, e.Real, e.Root)
 }
 
-// Resolve says where path (inside Dir, as written) really is: its
-// existing part with every symbolic link followed (the last component
-// too), then the part still to be created. An *OutsideError when that is
-// not inside the resolved Dir.
+// Resolve says where path (inside Dir, as written) really is (see
+// RealPath); an *OutsideError when that is not inside the resolved Dir.
 func (r *Root) Resolve(path string) (string, error) {
 	path = filepath.Clean(path)
 	if !within(filepath.Clean(r.Dir), path) {
 		return "", &OutsideError{Path: path, Real: path, Root: r.Dir}
 	}
+	real, err := RealPath(path)
+	if err != nil {
+		return "", err
+	}
+	if !r.Contains(real) {
+		return "", &OutsideError{Path: path, Real: real, Root: r.Dir}
+	}
+	return real, nil
+}
+
+// Contains reports whether a resolved path (RealPath) is in the folder.
+func (r *Root) Contains(real string) bool { return within(r.real, real) }
+
+// RealPath says where path really is: its existing part with every
+// symbolic link followed (the last component too; a dangling link, to
+// where it points), then the part that does not exist yet.
+func RealPath(path string) (string, error) {
+	path = filepath.Clean(path)
 	existing, rest := path, ""
 	for {
 		_, err := os.Lstat(existing)
@@ -67,17 +83,12 @@ func (r *Root) Resolve(path string) (string, error) {
 	}
 	real, err := filepath.EvalSymlinks(existing)
 	if errors.Is(err, fs.ErrNotExist) {
-		// A link to nothing: where it points is where a write would go.
 		real, err = resolveDangling(existing)
 	}
 	if err != nil {
 		return "", err
 	}
-	real = filepath.Join(real, rest)
-	if !within(r.real, real) {
-		return "", &OutsideError{Path: path, Real: real, Root: r.Dir}
-	}
-	return real, nil
+	return filepath.Join(real, rest), nil
 }
 
 // resolveDangling follows a chain of links to the first name that does not

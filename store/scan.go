@@ -59,7 +59,7 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			snap.Agents[i], errs[i] = snapshotAgent(ctx, fsys, a)
+			snap.Agents[i], errs[i] = snapshotAgent(ctx, fsys, a, ws.StateDir)
 			var err error
 			if memory[i], err = WorkspaceMemory(fsys, a.Workspace); err != nil {
 				errs[i] = errors.Join(errs[i], err)
@@ -84,8 +84,34 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 	return snap, nil
 }
 
-func snapshotAgent(ctx context.Context, fsys FS, a Agent) (model.AgentSnapshot, error) {
-	snap := model.AgentSnapshot{AgentID: a.ID, SessionsDir: a.SessionsDir, Outside: map[string]model.DirFile{}}
+// snapshotAgent lists one agent's sessions. A transcript is followed only
+// inside the agent's sessions folder or the state dir, symbolic links
+// resolved: sessions.json may name any path (an absolute sessionFile, one
+// climbing out with ..), and a link in the folder may lead anywhere; those
+// are listed as outside (outside-state-dir) and never stat'ed or read.
+func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string) (model.AgentSnapshot, error) {
+	snap := model.AgentSnapshot{AgentID: a.ID, SessionsDir: a.SessionsDir, Outside: map[string]model.DirFile{}, OutsideStateDir: map[string]string{}}
+	var allowed []string // the sessions folder and the state dir, resolved
+	for _, dir := range []string{a.SessionsDir, stateDir} {
+		if dir == "" {
+			continue
+		}
+		if real, err := RealPath(dir); err == nil {
+			allowed = append(allowed, real)
+		}
+	}
+	inside := func(p string) (string, bool) {
+		real, err := RealPath(p)
+		if err != nil {
+			return p, false
+		}
+		for _, dir := range allowed {
+			if within(dir, real) {
+				return real, true
+			}
+		}
+		return real, false
+	}
 	if a.SQLitePath != "" {
 		if fi, err := fsys.Stat(a.SQLitePath); err == nil {
 			snap.SQLitePath = a.SQLitePath
@@ -97,6 +123,13 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent) (model.AgentSnapshot, 
 	if err != nil {
 		return snap, err
 	}
+	for i := range files {
+		if files[i].Link {
+			if real, ok := inside(filepath.Join(a.SessionsDir, files[i].Name)); !ok {
+				files[i].Outside = real
+			}
+		}
+	}
 	snap.Files = files
 
 	st := LoadSessionStore(fsys, a.StorePath)
@@ -104,6 +137,10 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent) (model.AgentSnapshot, 
 	for _, r := range snap.Rows {
 		p := model.RowFile(a.SessionsDir, r.Entry)
 		if filepath.Dir(p) == a.SessionsDir {
+			continue
+		}
+		if real, ok := inside(p); !ok {
+			snap.OutsideStateDir[p] = real
 			continue
 		}
 		if fi, err := fsys.Stat(p); err == nil {
@@ -150,6 +187,7 @@ func listDir(ctx context.Context, fsys FS, dir string, followLinks bool) ([]mode
 		}
 		df := dirFile(fi)
 		df.Name = e.Name()
+		df.Link = e.Type()&fs.ModeSymlink != 0
 		files = append(files, df)
 	}
 	return files, nil

@@ -62,3 +62,17 @@ func TestTranscriptLineOverTheCap(t *testing.T) {
 		t.Errorf("indexing allocated %d MB for a 200 MB line it skips", alloc>>20)
 	}
 }
+
+// A link in a sessions folder to a transcript elsewhere is not indexed
+// (transcripts are read only where the state dir keeps them).
+func TestTranscriptLinksAreNotFollowed(t *testing.T) {
+	e := newEnv(t)
+	secret := e.write("elsewhere/secret.jsonl", `{"type":"message","message":{"role":"user","content":"secretword"}}`+"\n")
+	if err := os.Symlink(secret, e.path("sessions/linked.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	ix := e.open()
+	if hits := find(t, ix, "secretword"); len(hits) != 0 {
+		t.Errorf("indexed through a link: %v", where(hits))
+	}
+}
