@@ -600,7 +600,7 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		var lines []string
 		var total int64
 		for _, c := range cands {
-			lines = append(lines, fmt.Sprintf("%s [%s] Δ%s", c.SessionKey, c.Source, model.Bytes(c.NewBytes)))
+			lines = append(lines, fmt.Sprintf("%s [%s] Δ%s", inert(c.SessionKey), inert(c.Source), model.Bytes(c.NewBytes)))
 			total += c.NewBytes
 		}
 		snap, run := a.snap, a.opt.Jobs.Sweep
@@ -751,7 +751,7 @@ func (a *App) tabBar() string {
 	bar := strings.Join(tabs, "")
 	info := a.summary()
 	if a.opt.Banner != "" {
-		info += " · " + a.opt.Banner
+		info += " · " + inert(a.opt.Banner)
 	}
 	return cut(bar+"  "+t.Muted.Render(info), a.width)
 }
@@ -759,9 +759,9 @@ func (a *App) tabBar() string {
 func (a *App) summary() string {
 	switch {
 	case a.scanErr != nil:
-		return "scan failed: " + a.scanErr.Error()
+		return "scan failed: " + inert(a.scanErr.Error())
 	case a.snap == nil:
-		return "scanning " + a.opt.Workspace.StateDir + " …"
+		return "scanning " + inert(a.opt.Workspace.StateDir) + " …"
 	}
 	var candidates, never, problems int
 	for _, r := range a.snap.Rows {
@@ -786,7 +786,7 @@ func (a *App) summary() string {
 func (a *App) footer() string {
 	t := a.c.Theme
 	if a.status != "" {
-		return t.BadgeCandidate.Render(cut(a.status, a.width))
+		return t.BadgeCandidate.Render(cut(inert(a.status), a.width))
 	}
 	// help.Model lets the last item overflow when its ellipsis does not
 	// fit (bubbles v2.2.1), so the line is cut here too.

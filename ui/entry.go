@@ -15,6 +15,7 @@ import (
 // indented JSON, and usage and cost. It runs in a command, off the event
 // loop, with the theme captured when the command was made.
 func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e model.Entry, width int) string {
+	b = inertBody(b)
 	var out []string
 	add := func(s string) { out = append(out, s) }
 	md := func(text string) {
@@ -77,7 +78,7 @@ func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e
 				}
 			case model.BlockToolCall:
 				add(t.Label.Render("→ " + bl.Name + " " + bl.CallID))
-				add(t.Value.Render(indentJSON(bl.Arguments, "  ")))
+				add(t.Value.Render(inertText(indentJSON(bl.Arguments, "  "))))
 			case model.BlockImage:
 				add(t.Muted.Render(fmt.Sprintf("[image %s, %s of base64]", bl.MimeType, model.Bytes(int64(bl.DataBytes)))))
 			default:
@@ -124,11 +125,39 @@ func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e
 		add("thinking level → " + b.ThinkingLevel)
 	case "custom":
 		add(t.Label.Render("custom type " + b.CustomType + " (state only, never in context)"))
-		add(t.Value.Render(indentJSON(b.Data, "  ")))
+		add(t.Value.Render(inertText(indentJSON(b.Data, "  "))))
 	default:
-		add(t.Value.Render(indentJSON(b.Raw, "")))
+		add(t.Value.Render(inertText(indentJSON(b.Raw, ""))))
 	}
 	return strings.Join(out, "\n")
+}
+
+// inertBody is a copy of b with every text escaped for the terminal
+// (inert, inertText for the multi-line ones); the JSON fields are escaped
+// once indented.
+func inertBody(b *model.EntryBody) *model.EntryBody {
+	c := *b
+	for _, f := range []*string{&c.Type, &c.ID, &c.ParentID, &c.Timestamp, &c.Role, &c.API, &c.Provider, &c.Model, &c.StopReason,
+		&c.ToolName, &c.ToolCallID, &c.Command, &c.FirstKeptEntryID, &c.FromID, &c.TargetID, &c.Label, &c.Name, &c.ModelID,
+		&c.ThinkingLevel, &c.CustomType} {
+		*f = inert(*f)
+	}
+	c.ErrorMessage, c.Summary = inertText(c.ErrorMessage), inertText(c.Summary)
+	c.ReadFiles, c.ModifiedFiles = inertAll(c.ReadFiles), inertAll(c.ModifiedFiles)
+	c.Blocks = make([]model.Block, len(b.Blocks))
+	for i, bl := range b.Blocks {
+		bl.Text, bl.Name, bl.CallID, bl.MimeType = inertText(bl.Text), inert(bl.Name), inert(bl.CallID), inert(bl.MimeType)
+		c.Blocks[i] = bl
+	}
+	return &c
+}
+
+func inertAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = inert(s)
+	}
+	return out
 }
 
 func files(t *themes.Theme, add func(string), b *model.EntryBody, width int) {

@@ -105,11 +105,17 @@ func (p *jobsPane) SetSize(w, h int) {
 	p.width, p.height = w, h
 }
 
+// resultLines are a result's lines as drawn: plain text, escaped (they
+// name sessions, files and errors from disk).
 func resultLines(r JobResult, width int) []string {
 	if r == nil {
 		return nil
 	}
-	return r.Lines(width)
+	lines := r.Lines(width)
+	for i, l := range lines {
+		lines[i] = inert(l)
+	}
+	return lines
 }
 
 // start records a new job and runs it; work reports progress through emit.
@@ -320,7 +326,7 @@ func (p *jobsPane) jobLine(j *job, selected bool) string {
 	case jobDone:
 		state = t.BadgeOK.Render("done ") + summary(j)
 	case jobFailed:
-		state = t.Error.Render("failed ") + j.err.Error()
+		state = t.Error.Render("failed ") + inert(j.err.Error())
 	case jobCancelled:
 		state = t.BadgeStale.Render("cancelled")
 	}
@@ -335,7 +341,7 @@ func summary(j *job) string {
 	if j.result == nil {
 		return ""
 	}
-	return j.result.Summary()
+	return inert(j.result.Summary())
 }
 
 func progressText(pr observer.Progress) string {
@@ -347,7 +353,7 @@ func progressText(pr observer.Progress) string {
 		}
 	}
 	if pr.Item != "" {
-		s += " · " + pr.Item
+		s += " · " + inert(pr.Item)
 	}
 	return s
 }
@@ -366,7 +372,7 @@ func (p *jobsPane) resultView(j *job, height int) []string {
 	if j.result == nil {
 		switch j.state {
 		case jobFailed:
-			return strings.Split(wrap(t.Error.Render(j.err.Error()), p.width), "\n")
+			return strings.Split(wrap(t.Error.Render(inert(j.err.Error())), p.width), "\n")
 		case jobRunning:
 			return []string{t.Muted.Render("running… x cancels")}
 		}

@@ -9,7 +9,19 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"clawvault-tui/model"
 )
+
+// inert is text from files (keys, names, messages, paths) made safe to
+// draw: its control and bidirectional characters escaped
+// (model.EscapeControls), so that only our styles reach the terminal as
+// sequences. Every such text goes through it before it is styled.
+func inert(s string) string { return model.EscapeControls(s) }
+
+// inertText is inert for text drawn as lines (a message body, a summary):
+// its newlines and tabs stay.
+func inertText(s string) string { return model.EscapeControlsText(s) }
 
 // fit cuts or pads a styled line to exactly width cells.
 func fit(s string, width int) string {

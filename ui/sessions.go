@@ -332,7 +332,7 @@ func (p *sessionsPane) View() string {
 	var lines []string
 	agent := "all agents"
 	if p.agent != "" {
-		agent = "agent " + p.agent
+		agent = "agent " + inert(p.agent)
 	}
 	info := fmt.Sprintf("%s · %d of %d sessions · sorted by %s", agent, len(p.view), len(p.rows), p.sort)
 	lines = append(lines, t.Muted.Render(cut(info, lw)))
@@ -371,7 +371,7 @@ func (p *sessionsPane) renderRow(i, kw, width int) string {
 	}
 	gauge, pct := gauge(t, r)
 	codes := strings.Join(codeList(r), " ")
-	line := fmt.Sprintf("%s%s %-*s %-*s %*s %s %*s ", mark, badgeStyle.Render(badge), kw-2, keyText, colLabel, ansi.Truncate(r.Label, colLabel, "…"), colSize, size, gauge, colPct, pct)
+	line := fmt.Sprintf("%s%s %-*s %-*s %*s %s %*s ", mark, badgeStyle.Render(badge), kw-2, keyText, colLabel, ansi.Truncate(inert(r.Label), colLabel, "…"), colSize, size, gauge, colPct, pct)
 	rest := max(0, width-ansi.StringWidth(line))
 	line = ansi.Truncate(line+ansi.Truncate(codes, rest, "…"), width, "")
 	if selected {
@@ -422,14 +422,15 @@ func rowBadge(t *themes.Theme, r model.SessionRow) (string, lipgloss.Style) {
 	return "✓", t.BadgeOK
 }
 
+// displayKey is the row's key (or file) as drawn, escaped (inert).
 func displayKey(r model.SessionRow) string {
 	if k := r.DisplayKey(); k != "" {
-		return k
+		return inert(k)
 	}
 	if r.Origin == model.OriginSQLite {
-		return "(sqlite store) agent " + r.Agent
+		return "(sqlite store) agent " + inert(r.Agent)
 	}
-	return "(" + r.Name.Kind.String() + ") " + filepath.Base(r.File)
+	return "(" + r.Name.Kind.String() + ") " + inert(filepath.Base(r.File))
 }
 
 func codeList(r model.SessionRow) []string {
@@ -450,7 +451,7 @@ func (p *sessionsPane) detail(width, height int) string {
 	}
 	var lines []string
 	field := func(name, value string) {
-		lines = append(lines, t.Label.Render(fmt.Sprintf("%-9s", name))+cut(t.Value.Render(value), width-9))
+		lines = append(lines, t.Label.Render(fmt.Sprintf("%-9s", name))+cut(t.Value.Render(inert(value)), width-9))
 	}
 	lines = append(lines, t.Title.Render(cut(displayKey(r), width)))
 	origin := r.Origin.String()
@@ -474,7 +475,7 @@ func (p *sessionsPane) detail(width, height int) string {
 		field("Siblings", strings.Join(r.Siblings, ", "))
 	}
 	for _, d := range r.Diagnosis {
-		text := t.Label.Render(string(d.Code)+": ") + t.Value.Render(d.Message)
+		text := t.Label.Render(string(d.Code)+": ") + t.Value.Render(inert(d.Message))
 		lines = append(lines, strings.Split(wrap(text, width), "\n")...)
 	}
 	if len(r.Diagnosis) == 0 {

@@ -681,7 +681,7 @@ func (p *transcriptPane) View() string {
 	head := p.header()
 	switch {
 	case p.loadErr != nil && p.ix == nil:
-		return block(head+"\n"+t.Error.Render(wrap("Cannot read the transcript: "+p.loadErr.Error(), w)), w, h)
+		return block(head+"\n"+t.Error.Render(wrap("Cannot read the transcript: "+inert(p.loadErr.Error()), w)), w, h)
 	case p.ix == nil:
 		return block(head+"\n"+p.progress(), w, h)
 	}
@@ -690,7 +690,7 @@ func (p *transcriptPane) View() string {
 	if p.searching {
 		b.WriteString("\n" + cut(p.searchInput.View(), w))
 	} else if p.query != "" {
-		state := fmt.Sprintf("%d matches for %q · n/N", len(p.matches), p.query)
+		state := fmt.Sprintf("%d matches for %q · n/N", len(p.matches), inert(p.query))
 		if p.searchBusy {
 			state = "searching…"
 		}
@@ -702,14 +702,14 @@ func (p *transcriptPane) View() string {
 
 func (p *transcriptPane) header() string {
 	t := p.c.Theme
-	title := p.row.DisplayKey()
+	title := inert(p.row.DisplayKey())
 	if title == "" {
-		title = filepath.Base(p.path)
+		title = inert(filepath.Base(p.path))
 	}
 	var facts []string
 	if ix := p.ix; ix != nil {
 		if ix.Tree.Name != "" {
-			title += " · " + ix.Tree.Name
+			title += " · " + inert(ix.Tree.Name)
 		}
 		facts = append(facts, plural(ix.Tree.Nodes, "entry", "entries"), plural(len(ix.Tree.Compactions), "compaction", "compactions"),
 			plural(len(ix.Tree.BranchPoints), "branch point", "branch points"))
@@ -761,7 +761,7 @@ func (p *transcriptPane) renderRow(r model.TreeRow, selected bool, width int, t 
 	guides := treeGuides(r, width/3)
 	if e.Type == model.TypeCompaction {
 		f := p.ix.Facts[r.Entry]
-		text := fmt.Sprintf("── compaction · %s tokens before · keeps from %s ", model.Count(f.TokensBefore), f.FirstKeptEntryID)
+		text := fmt.Sprintf("── compaction · %s tokens before · keeps from %s ", model.Count(f.TokensBefore), inert(f.FirstKeptEntryID))
 		line := guides + text + strings.Repeat("─", max(0, width-ansi.StringWidth(guides+text)))
 		if selected {
 			return t.Selected.Render(fit(line, width))
@@ -780,9 +780,10 @@ func (p *transcriptPane) renderRow(r model.TreeRow, selected bool, width int, t 
 	if !ok {
 		preview = "…"
 	}
+	preview = inert(preview)
 	label := ""
 	if l, ok := p.ix.Tree.Labels[p.ix.Tree.ID(r.Entry)]; ok {
-		label = " [" + l + "]"
+		label = " [" + inert(l) + "]"
 	}
 	line := fmt.Sprintf("%s%s %s %-5s %s", guides, marker, when, entryTag(e), preview)
 	if label != "" {
