@@ -61,6 +61,9 @@ func (a *app) demo(arg string, scale int, seed int64, nowFlag string) error {
 			return usageError("--now %q is not an RFC 3339 time such as 2026-11-21T12:00:00Z", nowFlag)
 		}
 	}
+	// The folder was empty: if the process must end midway, it is emptied
+	// again rather than left half-written.
+	a.onInterrupt(func() { removeContents(dir) })
 	m, err := demo.Generate(dir, demo.ScaleOptions(scale, seed, clock))
 	if err != nil {
 		return err
@@ -77,4 +80,12 @@ func (a *app) demo(arg string, scale int, seed int64, nowFlag string) error {
 	fmt.Fprintf(stdout, "  clawvault-tui observe --dry-run %s\n", flags)
 	fmt.Fprintf(stdout, "  clawvault-tui %s\n", flags)
 	return nil
+}
+
+// removeContents empties dir.
+func removeContents(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
 }

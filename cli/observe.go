@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -65,7 +63,7 @@ clawvault-tui observe --watch 5m --compressor llm`,
 }
 
 func (a *app) observe(f observeFlags) error {
-	stdout, stderr, common := a.stdout, a.stderr, &a.common
+	stdout, stderr, common := a.human(), a.stderr, &a.common
 	if f.minNew < 0 {
 		return usageError("--min-new must be a positive number of bytes")
 	}
@@ -109,13 +107,14 @@ func (a *app) observe(f observeFlags) error {
 	if f.compat {
 		fixes = observer.Fixes{}
 	}
+	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+	if err != nil {
+		return err
+	}
 	opt := observer.SweepOptions{Workspace: ws, Agents: agents, MinNewBytes: f.minNew, MaxSessions: f.maxSessions,
-		IncludeResets: f.includeResets, Fixes: &fixes, Now: now, Command: strings.Join(append([]string{"clawvault-tui"}, a.args...), " ")}
+		IncludeResets: f.includeResets, Fixes: &fixes, Now: now, Command: strings.Join(append([]string{"clawvault-tui"}, a.args...), " "),
+		MaxLineBytes: cfg.Transcripts.MaxLineBytes()}
 	if f.compressor == "llm" {
-		cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
-		if err != nil {
-			return err
-		}
 		if opt.Compressor, err = observer.NewCompressor("llm", cfg.LLM, os.Getenv, fixes); err != nil {
 			return exitError{2, err}
 		}
@@ -125,9 +124,7 @@ func (a *app) observe(f observeFlags) error {
 		bar = &progressBar{w: stderr}
 		opt.Progress = bar.update
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+	ctx := a.ctx
 	if f.watch > 0 {
 		return observeWatch(ctx, opt, f.watch, common.json, stdout, stderr, bar)
 	}
@@ -246,7 +243,7 @@ func observeDryRun(ws *store.Workspace, agents []string, minNew int64, includeRe
 			}
 			fmt.Fprintf(stdout, "Reset archives (--include-resets): %d would be observed (%d new bytes).\n", len(resets[i]), total)
 			for _, c := range resets[i] {
-				fmt.Fprintf(stdout, "- %s [%s] \u0394%dB (%s)\n", c.SessionKey, c.Source, c.NewBytes, c.CursorID)
+				fmt.Fprintf(stdout, "- %s [%s] \u0394%dB (%s)\n", esc(c.SessionKey), esc(c.Source), c.NewBytes, esc(c.CursorID))
 			}
 		}
 	}
@@ -265,7 +262,7 @@ type observeDoc struct {
 // writeSweepText prints a sweep report for people.
 func writeSweepText(w io.Writer, r *observer.SweepReport) {
 	for _, l := range r.TextLines() {
-		fmt.Fprintln(w, l.Text)
+		fmt.Fprintln(w, esc(l.Text)) // one line each, whatever a key holds
 	}
 }
 

@@ -12,30 +12,82 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
 
 	"charm.land/fang/v2"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"clawvault-tui/model"
 	"clawvault-tui/store"
 )
 
 // Run executes one command line and returns the process's exit code: 0,
 // 1 for a failure, 2 for a usage error, or a command's own (75 when the
-// vault is busy, 130 when a sweep is interrupted).
+// vault is busy, 130 when interrupted).
+//
+// SIGINT and SIGTERM cancel the command's context: every command stops at
+// its next check, finishing no more than the atomic write it is in (a
+// sweep commits what it finished, an apply records how far it got), so
+// only complete files are left. A second signal, or a command still
+// running a second later, ends the process at once (130); what it was
+// writing is then a temp file of ours, which the next sweep removes.
 func Run(args []string, stdout, stderr io.Writer) int {
-	a := &app{stdout: stdout, stderr: stderr, args: args}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	a := &app{stdout: stdout, stderr: stderr, args: args, ctx: ctx}
+	done := make(chan struct{})
+	defer close(done)
+	go a.afterSignal(ctx, stop, done)
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := fang.Execute(context.Background(), root,
+	err := fang.Execute(ctx, root,
 		fang.WithVersion(version(debug.ReadBuildInfo())),
 		fang.WithErrorHandler(a.printError))
 	return exitCode(err)
+}
+
+// afterSignal gives the signals back to the system once one arrived (a
+// second one ends the process), and ends a command that has not stopped a
+// second later: an interactive one (the TUI) restores the terminal first,
+// and is left to it.
+func (a *app) afterSignal(ctx context.Context, stop func(), done chan struct{}) {
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	stop()
+	if a.interactive {
+		return
+	}
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		a.mu.Lock()
+		for _, f := range a.cleanups {
+			f()
+		}
+		a.mu.Unlock()
+		fmt.Fprintln(a.stderr, "clawvault-tui: interrupted")
+		os.Exit(130)
+	}
+}
+
+// onInterrupt registers what to undo if the process must end before the
+// command returns (the half-written demo folder).
+func (a *app) onInterrupt(f func()) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cleanups = append(a.cleanups, f)
 }
 
 // app is one run of the command line: where output goes, and the flags
@@ -44,6 +96,12 @@ type app struct {
 	stdout, stderr io.Writer
 	args           []string // as typed, to name the sweep's owner in the vault's lock
 	common         commonFlags
+	// ctx is cancelled by SIGINT and SIGTERM (see Run).
+	ctx context.Context
+	// interactive: the TUI, which ends itself on a signal.
+	interactive bool
+	mu          sync.Mutex
+	cleanups    []func()
 }
 
 // rootCommand is the TUI's command, with every other command below it.
@@ -129,6 +187,8 @@ func exitCode(err error) int {
 		return 0
 	case errors.As(err, &ee):
 		return ee.code
+	case errors.Is(err, context.Canceled):
+		return 130
 	case isCobraUsageError(err):
 		return 2
 	}
@@ -179,12 +239,16 @@ func flagError(c *cobra.Command, err error) error {
 // stderr is a file or a pipe (scripts and tests read it); fang's styled
 // block on a terminal.
 func (a *app) printError(w io.Writer, styles fang.Styles, err error) {
+	msg := model.EscapeControlsText(err.Error()) // errors name files and keys from disk
+	if errors.Is(err, context.Canceled) {
+		msg = "interrupted: stopped before it finished; what it wrote is complete"
+	}
 	if f, ok := a.stderr.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
-		fmt.Fprintf(w, "clawvault-tui: %v\n", err)
+		fmt.Fprintf(w, "clawvault-tui: %s\n", msg)
 		return
 	}
 	fmt.Fprintln(w, styles.ErrorHeader.String())
-	fmt.Fprintln(w, styles.ErrorText.UnsetTransform().Render(err.Error()))
+	fmt.Fprintln(w, styles.ErrorText.UnsetTransform().Render(msg))
 	fmt.Fprintln(w)
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -90,6 +89,7 @@ func (a *app) search(f searchFlags, text string) error {
 		return err
 	}
 	opt, err := search.OptionsFor(ws, cfg.Search, store.OSEnv())
+	opt.MaxLineBytes = cfg.Transcripts.MaxLineBytes()
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (a *app) search(f searchFlags, text string) error {
 		return err
 	}
 	defer ix.Close()
-	ctx := context.Background()
+	ctx := a.ctx
 	progress := buildProgress(stderr, ix.Dir())
 	sync := ix.Sync
 	if f.reindex {
@@ -117,7 +117,7 @@ func (a *app) search(f searchFlags, text string) error {
 		return err
 	}
 	for _, p := range st.Problems {
-		fmt.Fprintf(stderr, "clawvault-tui: warning: %s\n", p)
+		fmt.Fprintf(stderr, "clawvault-tui: warning: %s\n", esc(p))
 	}
 	if strings.TrimSpace(text) == "" {
 		fmt.Fprintf(stdout, "Search index rebuilt: %d files, %d sections, in %s.\n", st.Files, st.Docs, ix.Dir())
@@ -267,7 +267,7 @@ func writeSearchText(w io.Writer, res *search.Results, color bool) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, h := range res.Hits {
-		fmt.Fprintf(tw, "%s:%d\t%.2f\t%s\n", h.Where(), h.Line, h.Score, highlight(h.Snippet, h.Highlights, color))
+		fmt.Fprintf(tw, "%s:%d\t%.2f\t%s\n", esc(h.Where()), h.Line, h.Score, highlight(h.Snippet, h.Highlights, color))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -278,19 +278,21 @@ func writeSearchText(w io.Writer, res *search.Results, color bool) error {
 	return nil
 }
 
+// highlight is a snippet for a terminal: its text escaped (esc), the
+// matches in bold when color.
 func highlight(s string, spans []search.Span, color bool) string {
 	s = strings.ReplaceAll(s, "\t", " ") // tabs would break the columns
 	if !color || len(spans) == 0 {
-		return s
+		return esc(s)
 	}
 	var b strings.Builder
 	prev := 0
 	for _, sp := range spans {
-		b.WriteString(s[prev:sp.Start])
-		b.WriteString("\x1b[1m" + s[sp.Start:sp.End] + "\x1b[22m")
+		b.WriteString(esc(s[prev:sp.Start]))
+		b.WriteString("\x1b[1m" + esc(s[sp.Start:sp.End]) + "\x1b[22m")
 		prev = sp.End
 	}
-	b.WriteString(s[prev:])
+	b.WriteString(esc(s[prev:]))
 	return b.String()
 }
 

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -46,8 +45,16 @@ func (a *app) status(deep, problems bool, minNew int64) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
-	snap, err := store.Scan(ctx, store.OS, ws, store.ScanOptions{MinNewBytes: minNew})
+	ctx := a.ctx
+	scanOpt := store.ScanOptions{MinNewBytes: minNew}
+	if deep {
+		cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+		if err != nil {
+			return err
+		}
+		scanOpt.MaxLineBytes = cfg.Transcripts.MaxLineBytes()
+	}
+	snap, err := store.Scan(ctx, store.OS, ws, scanOpt)
 	if err != nil {
 		return err
 	}
@@ -66,9 +73,13 @@ func (a *app) status(deep, problems bool, minNew int64) error {
 		}
 	}
 	if a.common.json {
-		return writeJSON(a.stdout, statusJSON(snap, rows))
+		doc := statusJSON(snap, rows)
+		if err := snap.Cursors.ReadError; err != nil {
+			doc.Cursors.ReadError = model.OSReason(err)
+		}
+		return writeJSON(a.stdout, doc)
 	}
-	return writeStatusText(a.stdout, snap, rows)
+	return writeStatusText(a.human(), snap, rows)
 }
 
 func worstSeverity(r model.SessionRow) int {
@@ -95,11 +106,13 @@ type statusDoc struct {
 }
 
 type cursorFileDoc struct {
-	Path     string            `json:"path"`
-	Exists   bool              `json:"exists"`
-	Cursors  int               `json:"cursors"`
-	Corrupt  string            `json:"corrupt,omitempty"`
-	Problems map[string]string `json:"invalid,omitempty"`
+	Path    string `json:"path"`
+	Exists  bool   `json:"exists"`
+	Cursors int    `json:"cursors"`
+	Corrupt string `json:"corrupt,omitempty"`
+	// ReadError says why the file could not be read (it exists).
+	ReadError string            `json:"readError,omitempty"`
+	Problems  map[string]string `json:"invalid,omitempty"`
 }
 
 type agentDoc struct {
@@ -128,7 +141,7 @@ type sessionDoc struct {
 	File           string            `json:"file"`
 	Source         string            `json:"source"`
 	SizeBytes      int64             `json:"sizeBytes"`
-	CursorOffset   *int64            `json:"cursorOffset"`
+	CursorOffset   *float64          `json:"cursorOffset"`
 	LastObservedAt *string           `json:"lastObservedAt"`
 	StartOffset    int64             `json:"startOffset"`
 	PendingBytes   int64             `json:"pendingBytes"`
@@ -213,7 +226,7 @@ func sessionJSON(r model.SessionRow) sessionDoc {
 		d.ModifiedAt = model.FormatISOTime(r.ModTime)
 	}
 	if r.Cursor != nil {
-		off := r.Cursor.Offset()
+		off := r.Cursor.LastObservedOffset // as the file says (1e19 too), JSON.stringify's way
 		at := r.Cursor.LastObservedAt
 		d.CursorOffset, d.LastObservedAt = &off, &at
 	}
@@ -242,6 +255,8 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 	}
 	fmt.Fprintf(w, "State dir: %s (%s)\nVault:     %s\n", ws.StateDir, ws.StateDirSource, vault)
 	switch c := snap.Cursors; {
+	case c.ReadError != nil:
+		fmt.Fprintf(w, "Cursors:   %s cannot be read: %s\n", c.Path, model.OSReason(c.ReadError))
 	case c.Corrupt != "":
 		fmt.Fprintf(w, "Cursors:   %s does not parse: %s\n", c.Path, c.Corrupt)
 	case c.Missing:
@@ -257,7 +272,7 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 		fmt.Fprintf(w, "Memory:    %s: %s\n", a.ID, memorySummary(a.Workspace, snap.Memory[a.ID]))
 	}
 	for _, p := range append(snap.Problems, ws.Warnings...) {
-		fmt.Fprintf(w, "Warning:   %s\n", p)
+		fmt.Fprintf(w, "Warning:   %s\n", esc(p))
 	}
 	fmt.Fprintln(w)
 
@@ -278,7 +293,7 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 		if r.Exists {
 			size = model.Bytes(r.Size)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Agent, shortKey(rowKey(r), 44), r.Label, size, observed, pending, threshold, codes(r))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(r.Agent), shortKey(esc(rowKey(r)), 44), esc(r.Label), size, observed, pending, threshold, codes(r))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -293,9 +308,9 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 	if len(explained) > 0 {
 		fmt.Fprintf(w, "\nWhy (%d session(s) need attention):\n", len(explained))
 		for _, r := range explained {
-			fmt.Fprintf(w, "\n  %s  %s\n", rowKey(r), r.File)
+			fmt.Fprintf(w, "\n  %s  %s\n", esc(rowKey(r)), esc(r.File))
 			for _, d := range r.Diagnosis {
-				fmt.Fprintf(w, "    %-19s %s\n", d.Code+":", d.Message)
+				fmt.Fprintf(w, "    %-19s %s\n", d.Code+":", esc(d.Message))
 			}
 		}
 	}

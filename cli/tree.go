@@ -43,7 +43,7 @@ func (a *app) tree(arg string) error {
 	if err != nil {
 		return err
 	}
-	ix, err := transcript.NewCache().Open(context.Background(), path, transcript.Options{})
+	ix, err := transcript.NewCache().Open(a.ctx, path, transcript.Options{})
 	if err != nil {
 		return fmt.Errorf("cannot index %s: %w", path, err)
 	}
@@ -51,7 +51,7 @@ func (a *app) tree(arg string) error {
 	if a.common.json {
 		return writeJSON(a.stdout, doc)
 	}
-	return writeTreeText(a.stdout, ix, doc)
+	return writeTreeText(a.human(), ix, doc)
 }
 
 // resolveTranscript takes a path, or finds a session by id, key, cursor id
@@ -99,6 +99,8 @@ func resolveTranscript(common *commonFlags, arg string) (string, error) {
 			files = append(files, "  "+r.File)
 		}
 		return "", fmt.Errorf("%q matches %d transcripts; name one:\n%s", arg, len(existing), strings.Join(files, "\n"))
+	case len(matches) > 0 && matches[0].OutsideStateDir != "":
+		return "", fmt.Errorf("session %q points at %s, outside the state dir and its sessions folder (it leads to %s), so it is not read; pass that file's path to read it anyway", arg, matches[0].File, matches[0].OutsideStateDir)
 	case len(matches) > 0:
 		return "", fmt.Errorf("session %q points at %s, which does not exist", arg, matches[0].File)
 	}
@@ -191,18 +193,18 @@ func ids(t *model.Tree, idx []int32) []string {
 
 func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 	t := ix.Tree
-	fmt.Fprintf(w, "File:          %s (%s, %d lines)\n", doc.File, model.Bytes(doc.SizeBytes), doc.Lines)
+	fmt.Fprintf(w, "File:          %s (%s, %d lines)\n", esc(doc.File), model.Bytes(doc.SizeBytes), doc.Lines)
 	if !t.HasHeader {
 		fmt.Fprintf(w, "Header:        none: the first parsed line is not a session header, so pi treats the file as empty\n")
 	} else {
 		h := ix.Header
-		fmt.Fprintf(w, "Header:        v%d  id %s  %s  cwd %s\n", doc.Version, h.ID, h.Timestamp, h.Cwd)
+		fmt.Fprintf(w, "Header:        v%d  id %s  %s  cwd %s\n", doc.Version, esc(h.ID), esc(h.Timestamp), esc(h.Cwd))
 		if h.ParentSession != "" {
-			fmt.Fprintf(w, "Forked from:   %s\n", h.ParentSession)
+			fmt.Fprintf(w, "Forked from:   %s\n", esc(h.ParentSession))
 		}
 	}
 	if t.Name != "" {
-		fmt.Fprintf(w, "Name:          %s\n", t.Name)
+		fmt.Fprintf(w, "Name:          %s\n", esc(t.Name))
 	}
 	fmt.Fprintf(w, "Entries:       %d %s\n", doc.Entries, typeCounts(doc.EntryTypes))
 	leaf := "none"
@@ -229,7 +231,7 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 		for id, label := range doc.Labels {
 			l = append(l, id+"="+label)
 		}
-		fmt.Fprintf(w, "Labels:        %s\n", strings.Join(l, ", "))
+		fmt.Fprintf(w, "Labels:        %s\n", esc(strings.Join(l, ", ")))
 	}
 	malformed := "none"
 	if len(doc.MalformedLines) > 0 {

@@ -65,6 +65,7 @@ func unknownCommand(c *cobra.Command, args []string) error {
 }
 
 func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
+	a.interactive = true
 	stdout, stderr, common := a.stdout, a.stderr, &a.common
 	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
 	if err != nil {
@@ -104,7 +105,7 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 		backups = filepath.Join(dir, "backups")
 	}
 	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: theme, Banner: banner, Watch: true, Jobs: jobRunners(cfg), BackupDir: backups})
-	_, err = tea.NewProgram(app, tea.WithOutput(stdout)).Run()
+	_, err = tea.NewProgram(app, tea.WithOutput(stdout), tea.WithContext(a.ctx)).Run()
 	if cerr := app.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("closing the search index: %w", cerr)
 	}

@@ -14,7 +14,9 @@ import (
 func jobRunners(cfg store.Config) ui.JobRunners {
 	return ui.JobRunners{
 		Sweep: func(ctx context.Context, snap *store.Snapshot, confirmed []observer.Candidate, progress observer.ProgressFunc) (ui.JobResult, error) {
-			report, err := observer.Sweep(ctx, sweepOptions(snap, confirmed, progress))
+			opt := sweepOptions(snap, confirmed, progress)
+			opt.MaxLineBytes = cfg.Transcripts.MaxLineBytes()
+			report, err := observer.Sweep(ctx, opt)
 			if report == nil {
 				return nil, err
 			}

@@ -113,7 +113,9 @@ func WriteDryRun(w io.Writer, sel Selection) error {
 	} else {
 		fmt.Fprintf(&b, "Dry run: %d session(s) would be observed (%d new bytes).\n", len(sel.Candidates), sel.NewBytes())
 		for _, c := range sel.Candidates {
-			fmt.Fprintf(&b, "- %s [%s] \u0394%dB (threshold %dB)\n", c.SessionKey, c.Source, c.NewBytes, c.ThresholdBytes)
+			// As ClawVault prints it, but for the characters of a key that
+			// would act on the terminal (model.EscapeControls).
+			fmt.Fprintf(&b, "- %s [%s] \u0394%dB (threshold %dB)\n", model.EscapeControls(c.SessionKey), model.EscapeControls(c.Source), c.NewBytes, c.ThresholdBytes)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

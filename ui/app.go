@@ -128,7 +128,9 @@ func New(opt Options) *App {
 		Space:        vaultfs.New(opt.Workspace, vaultfs.Options{BackupDir: opt.BackupDir, Now: opt.Now}),
 		DefaultAgent: opt.Workspace.ObserverAgent,
 		index: &indexHolder{options: func() (search.Options, error) {
-			return search.OptionsFor(opt.Workspace, opt.Config.Search, env)
+			o, err := search.OptionsFor(opt.Workspace, opt.Config.Search, env)
+			o.MaxLineBytes = opt.Config.Transcripts.MaxLineBytes()
+			return o, err
 		}},
 	}
 	a := &App{c: c, opt: opt}
