@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -38,6 +39,8 @@ type retentionFlags struct {
 	maxSizeMB          float64
 	heartbeats         bool
 	olderThan          int
+	includeUnobserved  bool
+	wait               time.Duration
 	set                func(name string) bool // whether the flag was given
 }
 
@@ -61,6 +64,8 @@ func (f *retentionFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&f.maxSizeMB, "max-size-mb", 0, "transcripts: drop the oldest entries beyond this size (0: off)")
 	fs.BoolVar(&f.heartbeats, "heartbeats", true, "transcripts: drop turns answered only HEARTBEAT_OK or NO_REPLY")
 	fs.IntVar(&f.olderThan, "older-than", 0, "ledger: archive observation days older than this (default 14, as clawvault archive)")
+	fs.BoolVar(&f.includeUnobserved, "include-unobserved", false, "--apply: also move transcripts holding bytes no sweep has observed (by default they stay until a sweep has)")
+	fs.DurationVar(&f.wait, "wait", 0, "--apply, --undo: when a sweep holds the vault, wait up to this long for it to finish (default: refuse at once)")
 }
 
 // maintenanceLayer is the what-if flags as a settings layer.
@@ -112,16 +117,16 @@ clawvault-tui retention --undo MANIFEST`,
 }
 
 func (a *app) retention(f retentionFlags) error {
-	stdout := a.stdout
+	stdout := a.human()
 	if f.apply && f.set("dry-run") && f.dryRun {
 		return usageError("--apply and --dry-run contradict each other: pick one")
 	}
 	if f.undo != "" && (f.apply || f.set("dry-run")) {
 		return usageError("--undo MANIFEST runs alone, without --apply or --dry-run")
 	}
-	ctx := context.Background()
+	ctx := a.ctx
 	if f.undo != "" {
-		return retentionUndo(ctx, f, stdout)
+		return retentionUndo(ctx, a, f, stdout)
 	}
 	opt, err := f.planOptions()
 	if err != nil {
@@ -140,12 +145,12 @@ func (a *app) retention(f retentionFlags) error {
 		if root == "" {
 			root = observer.DefaultArchiveRoot(opt.Workspace)
 		}
-		man, path, err := observer.ApplyRetention(ctx, plan, observer.ApplyOptions{ArchiveRoot: root})
+		man, path, err := observer.ApplyRetention(ctx, plan, f.applyOptions(a, root))
 		switch {
 		case observer.IsNothingToApply(err):
-			applied = &appliedDoc{Nothing: true}
+			applied = &appliedDoc{Nothing: true, Why: err.Error()}
 		case err != nil:
-			return err
+			return busyExit(err)
 		default:
 			applied = appliedJSON(man, path)
 		}
@@ -222,10 +227,28 @@ func (f *retentionFlags) planOptions() (observer.RetentionOptions, error) {
 	return opt, nil
 }
 
-func retentionUndo(ctx context.Context, f retentionFlags, stdout io.Writer) error {
-	man, err := observer.UndoRetention(ctx, f.undo, observer.ApplyOptions{})
+// applyOptions are what --apply and --undo take from the flags.
+func (f retentionFlags) applyOptions(a *app, root string) observer.ApplyOptions {
+	return observer.ApplyOptions{ArchiveRoot: root, IncludeUnobserved: f.includeUnobserved, Wait: f.wait,
+		Command: "clawvault-tui " + strings.Join(a.args, " "),
+		OnWait: func(o store.LockOwner) {
+			fmt.Fprintf(a.stderr, "Waiting up to %s for the sweep that holds the vault (pid %d, started %s) to finish…\n", f.wait, o.PID, o.StartedAt)
+		}}
+}
+
+// busyExit gives a vault a sweep holds exit code 75, and says how to wait.
+func busyExit(err error) error {
+	var busy *store.BusyError
+	if errors.As(err, &busy) {
+		return exitError{75, fmt.Errorf("%w (or pass --wait 5m)", err)}
+	}
+	return err
+}
+
+func retentionUndo(ctx context.Context, a *app, f retentionFlags, stdout io.Writer) error {
+	man, err := observer.UndoRetention(ctx, f.undo, f.applyOptions(a, ""))
 	if err != nil {
-		return err
+		return busyExit(err)
 	}
 	stores, moves := len(man.Stores), len(man.Moves)
 	if f.common.json {
@@ -298,6 +321,10 @@ type fileActionDoc struct {
 	ModifiedAt string `json:"modifiedAt"`
 	Key        string `json:"key,omitempty"`
 	BudgetToo  bool   `json:"budgetToo,omitempty"`
+	// UnobservedBytes no sweep has observed; HeldUntilObserved: --apply
+	// leaves the file (and its row) until a sweep has.
+	UnobservedBytes   int64 `json:"unobservedBytes"`
+	HeldUntilObserved bool  `json:"heldUntilObserved"`
 }
 
 type transcriptsDoc struct {
@@ -371,18 +398,27 @@ type retentionTotalDoc struct {
 }
 
 type appliedDoc struct {
-	Nothing     bool   `json:"nothing"`
-	ArchiveDir  string `json:"archiveDir,omitempty"`
-	Manifest    string `json:"manifest,omitempty"`
-	Stores      int    `json:"stores"`
-	RowsRemoved int    `json:"rowsRemoved"`
-	Moved       int    `json:"moved"`
-	MovedBytes  int64  `json:"movedBytes"`
-	LedgerMoved int    `json:"ledgerMoved"`
+	Nothing bool `json:"nothing"`
+	// Why says why there was nothing to apply.
+	Why string `json:"why,omitempty"`
+	// Kept are the transcripts left in place because no sweep has observed
+	// all of them, and their unobserved bytes; UnobservedMoved what
+	// --include-unobserved moved of such bytes.
+	Kept            int    `json:"kept"`
+	KeptBytes       int64  `json:"keptUnobservedBytes"`
+	UnobservedMoved int64  `json:"unobservedMoved"`
+	ArchiveDir      string `json:"archiveDir,omitempty"`
+	Manifest        string `json:"manifest,omitempty"`
+	Stores          int    `json:"stores"`
+	RowsRemoved     int    `json:"rowsRemoved"`
+	Moved           int    `json:"moved"`
+	MovedBytes      int64  `json:"movedBytes"`
+	LedgerMoved     int    `json:"ledgerMoved"`
 }
 
 func appliedJSON(man *model.RetentionManifest, path string) *appliedDoc {
-	d := &appliedDoc{ArchiveDir: man.ArchiveDir, Manifest: path, Stores: len(man.Stores), Moved: len(man.Moves)}
+	d := &appliedDoc{ArchiveDir: man.ArchiveDir, Manifest: path, Stores: len(man.Stores), Moved: len(man.Moves), UnobservedMoved: man.UnobservedMoved}
+	d.Kept, d.KeptBytes = man.KeptBytes()
 	for _, s := range man.Stores {
 		d.RowsRemoved += len(s.RemovedKeys)
 	}
@@ -421,7 +457,7 @@ func retentionJSON(p *model.RetentionPlan) retentionDoc {
 		}
 		for _, f := range m.Files {
 			d.Files = append(d.Files, fileActionDoc{Step: string(f.Step), Path: f.Path, SizeBytes: f.Size,
-				ModifiedAt: model.FormatISOTime(f.ModTime), Key: f.Key, BudgetToo: f.BudgetToo})
+				ModifiedAt: model.FormatISOTime(f.ModTime), Key: f.Key, BudgetToo: f.BudgetToo, UnobservedBytes: f.Unobserved, HeldUntilObserved: f.Held()})
 		}
 		doc.Maintenance = append(doc.Maintenance, d)
 	}
@@ -486,7 +522,11 @@ func writeRetentionText(w io.Writer, p *model.RetentionPlan, applied *appliedDoc
 	switch {
 	case applied == nil:
 	case applied.Nothing:
-		fmt.Fprintln(w, "Nothing to apply: the plan removes nothing.")
+		why := "the plan removes nothing"
+		if applied.Why != "" {
+			why = strings.TrimPrefix(applied.Why, "the plan removes nothing: there is nothing to apply: ")
+		}
+		fmt.Fprintf(w, "Nothing to apply: %s.\n", strings.TrimSuffix(why, "."))
 	default:
 		ledger := ""
 		if applied.LedgerMoved > 0 {
@@ -494,6 +534,12 @@ func writeRetentionText(w io.Writer, p *model.RetentionPlan, applied *appliedDoc
 		}
 		fmt.Fprintf(w, "\nApplied: %d sessions.json rewritten without %d row(s); %d file(s), %s, moved (into %s%s). Nothing was deleted.\n",
 			applied.Stores, applied.RowsRemoved, applied.Moved, model.Bytes(applied.MovedBytes), applied.ArchiveDir, ledger)
+		if applied.Kept > 0 {
+			fmt.Fprintf(w, "Kept: %d transcript(s) (and their rows) holding %s no sweep has observed; they move once a sweep has (or with --include-unobserved).\n", applied.Kept, model.Bytes(applied.KeptBytes))
+		}
+		if applied.UnobservedMoved > 0 {
+			fmt.Fprintf(w, "Warning: --include-unobserved moved %s no sweep has observed out of every sweep's reach; --undo puts it back.\n", model.Bytes(applied.UnobservedMoved))
+		}
 		fmt.Fprintf(w, "Undo: clawvault-tui retention --undo %s\n", applied.Manifest)
 	}
 	return nil
@@ -538,7 +584,7 @@ func writeMaintenanceText(w io.Writer, now time.Time, m *model.MaintenancePlan, 
 			if r.Protected {
 				frees = "(active)"
 			}
-			line := strings.Join([]string{padEnd(string(r.Action), 14), padEnd(frees, 10), padEnd(truncateKey(r.Key), 26),
+			line := strings.Join([]string{padEnd(string(r.Action), 14), padEnd(frees, 10), padEnd(truncateKey(esc(r.Key)), 26),
 				padEnd(ageCell(now, r.UpdatedAt), 9), padEnd(modelCell(r.Entry, m.DefaultModel), 14), flagsCell(r.Entry)}, " ")
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
 		}
@@ -547,7 +593,7 @@ func writeMaintenanceText(w io.Writer, now time.Time, m *model.MaintenancePlan, 
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Files leaving the sessions folder:")
 		for _, f := range m.Files {
-			fmt.Fprintf(w, "  %-19s %-10s %s%s\n", f.Step, model.Bytes(f.Size), f.Name, fileReason(m, f))
+			fmt.Fprintf(w, "  %-19s %-10s %s%s%s\n", f.Step, model.Bytes(f.Size), esc(f.Name), fileReason(m, f), unobservedNote(f))
 		}
 	}
 }
@@ -760,4 +806,16 @@ func writeLedgerText(w io.Writer, p *model.RetentionPlan) {
 			fmt.Fprintf(w, "A `clawvault reflect` run would archive %d file(s): it always archives at %d days.\n", r.Archived(), r.OlderThanDays)
 		}
 	}
+}
+
+// unobservedNote says what of a file no sweep has observed, and whether
+// --apply leaves it.
+func unobservedNote(f model.FilePlan) string {
+	switch {
+	case f.Held():
+		return fmt.Sprintf("  [%s unobserved: kept until a sweep observes it]", model.Bytes(f.Unobserved))
+	case f.Unobserved > 0:
+		return fmt.Sprintf("  [%s unobserved; no sweep reads this kind of file]", model.Bytes(f.Unobserved))
+	}
+	return ""
 }

@@ -206,6 +206,65 @@ type FilePlan struct {
 	// BudgetToo: the disk budget removes this file as well (after OpenClaw
 	// renamed it to a .deleted archive), so its bytes count in the budget.
 	BudgetToo bool
+	// Unobserved is how much of the file no sweep has observed (its bytes
+	// past the cursor, all of them without one); Observable says a sweep
+	// can still observe them where the file is (a live transcript, or a
+	// .reset archive with --include-resets). Apply keeps such a file until
+	// it is observed (Held).
+	Unobserved int64
+	Observable bool
+}
+
+// Held says whether apply keeps the file where it is by default: a sweep
+// could still observe bytes of it that no sweep has.
+func (f FilePlan) Held() bool { return f.Observable && f.Unobserved > 0 }
+
+// MarkUnobserved fills each file's Unobserved and Observable from the
+// cursor store (nil when it could not be read: then every transcript
+// counts as unobserved). A transcript's cursor is ClawVault's key for it,
+// <name>.jsonl's name; a .reset archive's is its own name (our
+// --include-resets cursor) when there is one, else the live file's.
+func (p *MaintenancePlan) MarkUnobserved(cursors *CursorStore) {
+	for i := range p.Files {
+		f := &p.Files[i]
+		name := ClassifyFileName(f.Name)
+		f.Unobserved, f.Observable = 0, false
+		if !name.Kind.IsTranscript() {
+			continue
+		}
+		switch name.Kind {
+		case FilePrimary, FileTopic, FileFork, FileCheckpoint, FileResetArchive:
+			f.Observable = true
+		}
+		ids := []string{strings.TrimSuffix(f.Name, ".jsonl")}
+		if name.Kind.IsArchive() {
+			old, _, _ := strings.Cut(f.Name, ".jsonl.")
+			ids = []string{ResetCursorID(f.Name), old}
+		}
+		f.Unobserved = f.Size
+		if cursors == nil {
+			continue
+		}
+		for _, id := range ids {
+			if c, ok := cursors.Get(id); ok {
+				if off := c.Offset(); off <= f.Size {
+					f.Unobserved = f.Size - off
+				}
+				break
+			}
+		}
+	}
+}
+
+// HeldBytes totals the unobserved bytes of the files apply keeps.
+func (p *MaintenancePlan) HeldBytes() (files int, bytes int64) {
+	for _, f := range p.Files {
+		if f.Held() {
+			files++
+			bytes += f.Unobserved
+		}
+	}
+	return files, bytes
 }
 
 // MaintenancePlan is what maintenance would do to one agent's folder.

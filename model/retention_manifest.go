@@ -35,6 +35,31 @@ type RetentionManifest struct {
 	CreatedDirs []string `json:"createdDirs"`
 	// Error says why an apply stopped (status partial).
 	Error string `json:"error,omitempty"`
+	// Kept are the files the plan removes that the apply left in place:
+	// transcripts holding bytes no sweep has observed (and the other files
+	// of their rows). UnobservedMoved is what --include-unobserved moved
+	// of such bytes.
+	Kept            []ManifestKept `json:"kept,omitempty"`
+	UnobservedMoved int64          `json:"unobservedMoved,omitempty"`
+}
+
+// ManifestKept is a file an apply left in place.
+type ManifestKept struct {
+	Agent      string `json:"agent"`
+	Key        string `json:"key,omitempty"`
+	Path       string `json:"path"`
+	Unobserved int64  `json:"unobserved"`
+}
+
+// KeptBytes counts the kept transcripts and their unobserved bytes.
+func (m *RetentionManifest) KeptBytes() (files int, bytes int64) {
+	for _, k := range m.Kept {
+		if k.Unobserved > 0 {
+			files++
+			bytes += k.Unobserved
+		}
+	}
+	return files, bytes
 }
 
 // ManifestStore is one sessions.json rewrite. Original is the old file,

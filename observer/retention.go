@@ -64,6 +64,18 @@ func PlanRetention(ctx context.Context, opt RetentionOptions) (*model.RetentionP
 		return nil, err
 	}
 
+	// What no sweep has observed of the files maintenance removes: apply
+	// keeps those (see model.FilePlan.Held).
+	var cursors *model.CursorStore
+	if ws.Vault != "" {
+		cs := store.LoadCursors(opt.FS, ws.Vault)
+		cursors = cs.Store
+		if cs.ReadError != nil {
+			cursors = nil
+			plan.Problems = append(plan.Problems, cs.ReadError.Error()+": every transcript counts as unobserved")
+		}
+	}
+
 	// Maintenance runs first: the transcripts it removes are not trimmed.
 	inputs := make([]model.MaintenanceInput, len(ws.Agents))
 	moved := map[string]bool{}
@@ -92,6 +104,9 @@ func PlanRetention(ctx context.Context, opt RetentionOptions) (*model.RetentionP
 			return nil, fmt.Errorf("agent %s: %w", a.ID, err)
 		}
 		mp := model.PlanMaintenance(in, pol)
+		if ws.Vault != "" {
+			mp.MarkUnobserved(cursors)
+		}
 		mp.StoreSHA256 = st.SHA256
 		mp.DefaultModel = settings.AgentModels[a.ID]
 		if mp.DefaultModel == "" {

@@ -24,6 +24,30 @@ type ApplyOptions struct {
 	// Now names the dated folder (time.Now when zero).
 	Now      time.Time
 	Progress ProgressFunc
+	// IncludeUnobserved moves transcripts that still hold bytes no sweep
+	// has observed; by default they stay, with their rows, until a sweep
+	// has observed them (a moved transcript is out of every sweep's reach).
+	IncludeUnobserved bool
+	// Wait is how long to wait for a sweep that holds the vault (0: not
+	// at all, the *store.BusyError at once); OnWait hears once that the
+	// apply waits, and for whom.
+	Wait   time.Duration
+	OnWait func(store.LockOwner)
+	// Command names the apply in the vault's lock file.
+	Command string
+}
+
+// lockVault takes the vault's sweep lock for an apply or an undo: a sweep
+// reads the transcripts they move and writes the ledger they archive.
+// Without a vault there is no sweep to keep out.
+func (opt ApplyOptions) lockVault(ctx context.Context, vault, command string) (func() error, error) {
+	if vault == "" {
+		return func() error { return nil }, nil
+	}
+	if opt.Command != "" {
+		command = opt.Command
+	}
+	return store.LockVaultWait(ctx, vault, store.CurrentOwner(command, time.Now()), opt.Wait, opt.OnWait)
 }
 
 // DefaultArchiveRoot is where applies keep what they move, unless the
@@ -62,6 +86,22 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 	if opt.Now.IsZero() {
 		opt.Now = time.Now()
 	}
+	unlock, err := opt.lockVault(ctx, plan.Vault, "clawvault-tui retention --apply")
+	if err != nil {
+		return nil, "", err
+	}
+	defer unlock()
+	// Under the lock, what is observed is settled: the plan's files are
+	// marked again with the cursors as they are now.
+	if plan.Vault != "" {
+		cs := store.LoadCursors(store.OS, plan.Vault)
+		if cs.ReadError != nil && !opt.IncludeUnobserved {
+			return nil, "", fmt.Errorf("%v; without the cursors it is unknown which transcripts were observed, so nothing was applied (--include-unobserved moves them all the same)", cs.ReadError)
+		}
+		for _, mp := range plan.Maintenance {
+			mp.MarkUnobserved(cs.Store)
+		}
+	}
 	dir := filepath.Join(opt.ArchiveRoot, model.ArchiveStamp(opt.Now))
 	man := &model.RetentionManifest{
 		Version: model.ManifestVersion, Tool: "clawvault-tui", CreatedAt: model.FormatISOTime(opt.Now),
@@ -71,7 +111,30 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 	}
 	want := map[string]fileid.ID{}
 	for _, mp := range plan.Maintenance {
-		removed := removedKeys(mp)
+		// A transcript a sweep has not observed stays, and so does its
+		// row (and the row's other files): the session keeps its name
+		// until a sweep has observed it.
+		heldKeys := map[string]bool{}
+		for _, f := range mp.Files {
+			if f.Held() {
+				if opt.IncludeUnobserved {
+					man.UnobservedMoved += f.Unobserved
+				} else if f.Key != "" {
+					heldKeys[f.Key] = true
+				}
+			}
+		}
+		var removed []string
+		for _, k := range removedKeys(mp) {
+			if !heldKeys[k] {
+				removed = append(removed, k)
+			}
+		}
+		for _, f := range mp.Files {
+			if !opt.IncludeUnobserved && (f.Held() || heldKeys[f.Key] && f.Key != "") {
+				man.Kept = append(man.Kept, model.ManifestKept{Agent: mp.Agent, Key: f.Key, Path: f.Path, Unobserved: f.Unobserved})
+			}
+		}
 		if len(removed) > 0 {
 			man.Stores = append(man.Stores, model.ManifestStore{
 				Agent: mp.Agent, Path: mp.StorePath, Original: filepath.Join(dir, mp.Agent, filepath.Base(mp.StorePath)),
@@ -79,6 +142,9 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 			})
 		}
 		for _, f := range mp.Files {
+			if !opt.IncludeUnobserved && (f.Held() || heldKeys[f.Key] && f.Key != "") {
+				continue
+			}
 			man.Moves = append(man.Moves, model.ManifestMove{
 				Plan: "maintenance", Step: string(f.Step), Agent: mp.Agent, Key: f.Key, From: f.Path,
 				To: filepath.Join(dir, mp.Agent, f.Name), Size: f.Size, ModTime: f.ModTime.UTC().Format(time.RFC3339Nano), Inode: f.Inode,
@@ -100,6 +166,9 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 		}
 	}
 	if len(man.Stores) == 0 && len(man.Moves) == 0 {
+		if n, b := man.KeptBytes(); n > 0 {
+			return nil, "", fmt.Errorf("%w: the %d transcript(s) it would move hold %s no sweep has observed, and stay until one has (sweep first, or pass --include-unobserved)", errNothingToApply, n, model.Bytes(b))
+		}
 		return nil, "", errNothingToApply
 	}
 
@@ -309,6 +378,11 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := opt.lockVault(ctx, man.Vault, "clawvault-tui retention --undo")
+	if err != nil {
+		return man, err
+	}
+	defer unlock()
 	if man.Status == model.ManifestUndone {
 		return man, fmt.Errorf("%s was already undone", manifestPath)
 	}

@@ -117,7 +117,8 @@ type appliedDemo struct {
 }
 
 // applyOnDemo plans on a fresh demo (mod adjusts the options) and applies
-// the plan into the state dir's archive folder.
+// the whole plan (unobserved transcripts too) into the state dir's archive
+// folder.
 func applyOnDemo(t *testing.T, mod func(*RetentionOptions)) appliedDemo {
 	t.Helper()
 	m, ws := retentionDemo(t)
@@ -125,7 +126,7 @@ func applyOnDemo(t *testing.T, mod func(*RetentionOptions)) appliedDemo {
 	a.before = treeState(t, a.root)
 	p := planDemo(t, ws, mod)
 	var err error
-	if a.man, a.path, err = ApplyRetention(context.Background(), p, ApplyOptions{ArchiveRoot: a.archive, Now: retentionNow.Add(time.Hour)}); err != nil {
+	if a.man, a.path, err = ApplyRetention(context.Background(), p, ApplyOptions{ArchiveRoot: a.archive, Now: retentionNow.Add(time.Hour), IncludeUnobserved: true}); err != nil {
 		t.Fatal(err)
 	}
 	return a
@@ -377,7 +378,7 @@ func TestApplyRefusesWhatChanged(t *testing.T) {
 			p := planDemo(t, ws, func(o *RetentionOptions) { o.SkipTranscripts = true })
 			tc.change(t, m, p)
 			before := treeState(t, root)
-			_, _, err := ApplyRetention(context.Background(), p, ApplyOptions{ArchiveRoot: archive, Now: retentionNow})
+			_, _, err := ApplyRetention(context.Background(), p, ApplyOptions{ArchiveRoot: archive, Now: retentionNow, IncludeUnobserved: true})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "nothing was applied") {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -453,7 +454,7 @@ func TestApplyStoppedHalfwayIsUndone(t *testing.T) {
 	before := treeState(t, root)
 	p := planDemo(t, ws, func(o *RetentionOptions) { o.SkipTranscripts = true })
 	mover := &failingMover{MoveFS: store.OSMover, failAt: 4}
-	man, path, err := ApplyRetention(context.Background(), p, ApplyOptions{Mover: mover, ArchiveRoot: archive, Now: retentionNow})
+	man, path, err := ApplyRetention(context.Background(), p, ApplyOptions{Mover: mover, ArchiveRoot: archive, Now: retentionNow, IncludeUnobserved: true})
 	if err == nil || !strings.Contains(err.Error(), "no space left") || !strings.Contains(err.Error(), "--undo") {
 		t.Fatalf("err = %v", err)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,4 +70,30 @@ func LockVault(vault string, owner LockOwner) (unlock func() error, err error) {
 	data, _ := json.Marshal(owner)
 	_ = held.Write(append(data, '\n')) // the owner's name is a courtesy; the lock is what counts
 	return held.Remove, nil
+}
+
+// LockVaultWait is LockVault for the other commands that change the vault
+// or the sessions its sweeps read (retention --apply and --undo): when a
+// sweep holds the vault, it waits up to wait (telling onWait once, so that
+// the user knows what it waits for), trying again until the sweep ends;
+// then it gives the *BusyError. wait 0 does not wait.
+func LockVaultWait(ctx context.Context, vault string, owner LockOwner, wait time.Duration, onWait func(LockOwner)) (func() error, error) {
+	deadline := time.Now().Add(wait)
+	told := false
+	for {
+		unlock, err := LockVault(vault, owner)
+		var busy *BusyError
+		if !errors.As(err, &busy) || !time.Now().Before(deadline) {
+			return unlock, err
+		}
+		if !told && onWait != nil {
+			onWait(busy.Owner)
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(min(250*time.Millisecond, time.Until(deadline))):
+		}
+	}
 }

@@ -41,11 +41,16 @@ func (r *RetentionResult) Lines(width int) []string {
 	keyW := max(20, width-50)
 	var out []string
 	for _, m := range p.Maintenance {
-		out = append(out, fmt.Sprintf("maintenance, agent %s: entries %d → %d, frees %s (%d file(s)), mode %s",
-			m.Agent, m.BeforeCount, m.FinalCount, model.Bytes(m.FreedBytes()), len(m.Files), m.Policy.Mode))
+		held := ""
+		if n, b := m.HeldBytes(); n > 0 {
+			held = fmt.Sprintf("; --apply keeps %d holding %s unobserved", n, model.Bytes(b))
+		}
+		out = append(out, fmt.Sprintf("maintenance, agent %s: entries %d → %d, frees %s (%d file(s)), mode %s%s",
+			m.Agent, m.BeforeCount, m.FinalCount, model.Bytes(m.FreedBytes()), len(m.Files), m.Policy.Mode, held))
 		if b := m.Budget; b != nil && b.OverBudget {
 			out = append(out, fmt.Sprintf("  disk budget: %s → %s (max %s)", model.Bytes(b.TotalBytesBefore), model.Bytes(b.TotalBytesAfter), model.Bytes(b.MaxBytes)))
 		}
+
 		removed := 0
 		for _, row := range m.Rows {
 			if row.Action == model.ActionKeep {
