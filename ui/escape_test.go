@@ -99,7 +99,7 @@ func TestHostileTextIsEscaped(t *testing.T) {
 	press(t, a, "up")
 	checkInert(t, "transcript, first entry", rawView(a))
 
-	press(t, a, "3", "d")
+	press(t, a, "5", "d")
 	if len(a.jobs.jobs) != 1 || a.jobs.jobs[0].state != jobDone {
 		t.Fatalf("jobs: %+v", a.jobs.jobs)
 	}
