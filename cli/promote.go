@@ -68,7 +68,7 @@ func (a *app) promote(section string, create bool, text string) error {
 	space := vaultfs.New(ws, vaultfs.Options{BackupDir: vaultfs.DefaultBackupDir(store.OSEnv())})
 	res, err := space.Promote(ws.ObserverAgent, section, text, create)
 	if err != nil {
-		var outside *vaultfs.OutsideError
+		var outside *store.OutsideError
 		if errors.As(err, &outside) {
 			return fmt.Errorf("%s's MEMORY.md is not a file clawvault-tui edits: %w", ws.ObserverAgent, err)
 		}

@@ -25,6 +25,8 @@ func TestRootResolve(t *testing.T) {
 	link("../../../outside", "deep/a/up")           // relative, leading out
 	link(filepath.Join(outside, "none.md"), "dang") // dangling, outside
 	link(filepath.Join(vault, "real", "n.md"), "dangin")
+	link(filepath.Join(outside, "gone", "none.md"), "dangdir") // dangling, into a missing folder outside
+	link("dang", "chain")                                      // to a dangling link
 	r, err := NewRoot(vault)
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +44,9 @@ func TestRootResolve(t *testing.T) {
 		{"out/new/dir/a.md", ""},
 		{"deep/a/up/x.md", ""},
 		{"dang", ""},
+		{"dangdir", ""},
+		{"chain", ""},
+		{"chain/new.md", ""},
 		{"../vault2/a.md", ""},
 	} {
 		got, err := r.Resolve(filepath.Join(vault, c.path))
@@ -51,6 +56,103 @@ func TestRootResolve(t *testing.T) {
 			t.Errorf("%s: %q, %v; want refused", c.path, got, err)
 		case c.want != "" && (err != nil || got != filepath.Join(r.Real(), c.want)):
 			t.Errorf("%s: %q, %v; want %s", c.path, got, err, c.want)
+		}
+	}
+}
+
+// TestRealPath: where a path really is, for each way a link can lead:
+// the last component, a dangling link (to a missing file, a missing
+// folder, through a chain), a relative link inside a linked folder, and a
+// loop, which is an error rather than a path.
+func TestRealPath(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"a/b", "elsewhere/c"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(base, "a", "file.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{
+		"last.md":       filepath.Join(base, "a", "file.md"),
+		"dang.md":       filepath.Join(base, "elsewhere", "none.md"),
+		"dangdir.md":    filepath.Join(base, "missing", "deep", "none.md"),
+		"chain.md":      "dang.md",
+		"linked":        filepath.Join(base, "elsewhere", "c"),
+		"elsewhere/c/u": "../up.md", // relative to the link's real folder
+		"loop1":         "loop2",
+		"loop2":         "loop1",
+	} {
+		if err := os.Symlink(target, filepath.Join(base, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ path, want string }{
+		{"a/file.md", "a/file.md"},
+		{"a/new/x.md", "a/new/x.md"},
+		{"last.md", "a/file.md"},
+		{"dang.md", "elsewhere/none.md"},
+		{"dangdir.md", "missing/deep/none.md"},
+		{"chain.md", "elsewhere/none.md"},
+		{"linked/new.md", "elsewhere/c/new.md"},
+		{"linked/u", "elsewhere/up.md"},
+		{"a/b/../file.md", "a/file.md"},
+		{"loop1", ""},
+	} {
+		got, err := RealPath(filepath.Join(base, c.path))
+		switch {
+		case c.want == "" && err == nil:
+			t.Errorf("%s: %q, want an error", c.path, got)
+		case c.want != "" && (err != nil || got != filepath.Join(base, c.want)):
+			t.Errorf("%s: %q, %v; want %s", c.path, got, err, c.want)
+		}
+	}
+}
+
+func TestWithin(t *testing.T) {
+	for _, c := range []struct {
+		dir, p string
+		want   bool
+	}{
+		{"/v", "/v", true},
+		{"/v", "/v/a.md", true},
+		{"/v", "/v/..a/b", true},
+		{"/v", "/v2/a.md", false},
+		{"/v", "/", false},
+		{"/v/a", "/v", false},
+		{"/v", "/v/../w", false},
+	} {
+		if got := Within(c.dir, filepath.Clean(c.p)); got != c.want {
+			t.Errorf("Within(%s, %s) = %v", c.dir, c.p, got)
+		}
+	}
+}
+
+// TestOutsideError: one error for each refusal, the reason first, what
+// was done last, and errors.Is ErrOutside.
+func TestOutsideError(t *testing.T) {
+	for _, c := range []struct {
+		err  *OutsideError
+		want string
+	}{
+		{&OutsideError{Op: OpWrite, Path: "/v/ledger/x", Real: "/o/x", Place: "the vault /v"},
+			"not in the vault /v: /v/ledger/x (which leads to /o/x); nothing was written outside the vault: remove the link or move what it points at into the vault"},
+		{&OutsideError{Op: OpWrite, Path: "/v2/a.md", Place: "the vault /v"},
+			"not in the vault /v: /v2/a.md; nothing was written outside the vault"},
+		{&OutsideError{Op: OpEdit, Path: "/w/memory/n.md", Real: "/o/n.md", Place: "the vault or an agent's workspace memory"},
+			"not in the vault or an agent's workspace memory: /w/memory/n.md (which leads to /o/n.md); it is neither shown nor changed here"},
+		{&OutsideError{Op: OpEdit, Path: "/w/AGENTS.md", Real: "/w/AGENTS.md", Place: "the vault"},
+			"not in the vault: /w/AGENTS.md; it is neither shown nor changed here"},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+		if !errors.Is(c.err, ErrOutside) {
+			t.Errorf("%v is not ErrOutside", c.err)
 		}
 	}
 }

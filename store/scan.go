@@ -106,7 +106,7 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string) (mode
 			return p, false
 		}
 		for _, dir := range allowed {
-			if within(dir, real) {
+			if Within(dir, real) {
 				return real, true
 			}
 		}

@@ -92,7 +92,7 @@ func OptionsFor(ws *store.Workspace, cfg store.SearchConfig, env store.Env) (Opt
 		identity = ws.StateDir
 	}
 	opt.Dir = IndexDir(CacheDir(cfg, env), identity)
-	resolved, err := store.ResolveExisting(opt.Dir)
+	resolved, err := store.RealPath(opt.Dir)
 	if err != nil {
 		return opt, err
 	}
@@ -300,7 +300,7 @@ func (o *Options) locate(p string) (*Root, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	resolved, err := store.ResolveExisting(abs)
+	resolved, err := store.RealPath(abs)
 	if err != nil {
 		return nil, "", err
 	}

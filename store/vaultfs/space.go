@@ -10,10 +10,7 @@
 package vaultfs
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -149,28 +146,28 @@ type Place struct {
 // a workspace's memory files, once symlinks are resolved. The deepest root
 // wins (a vault kept inside a workspace's memory/ is the vault).
 func (s *Space) Confine(p string) (Place, error) {
-	reals := make([]string, len(s.Roots))
-	for i, r := range s.Roots {
-		reals[i] = r.real()
-	}
-	real, inside, err := store.ResolveIn(p, reals...)
+	abs, err := filepath.Abs(p)
 	if err != nil {
 		return Place{}, err
 	}
-	if !inside {
-		return Place{}, &OutsideError{Path: p, Resolved: real}
+	// A dangling link resolves to where it points, so a link to a file
+	// not yet made outside the roots is refused like any other.
+	real, err := store.RealPath(abs)
+	if err != nil {
+		return Place{}, err
 	}
-	// A link that still names itself after resolving points at nothing:
-	// where it leads is not known to be memory, so it is not written through.
-	if fi, err := os.Lstat(real); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		target, _ := os.Readlink(real)
-		return Place{}, &OutsideError{Path: p, Resolved: target}
+	reals := make([]string, len(s.Roots))
+	for i, r := range s.Roots {
+		reals[i] = r.real()
 	}
 	best := -1
 	for i := range s.Roots {
 		if reals[i] != "" && store.Within(reals[i], real) && (best < 0 || len(reals[i]) > len(reals[best])) {
 			best = i
 		}
+	}
+	if best < 0 {
+		return Place{}, outside(p, real)
 	}
 	rel, _ := filepath.Rel(reals[best], real)
 	rel = filepath.ToSlash(rel)
@@ -179,7 +176,7 @@ func (s *Space) Confine(p string) (Place, error) {
 	}
 	pl := Place{Root: s.Roots[best], Rel: rel, Real: real}
 	if !isMemory(pl.Root.Kind, rel) {
-		return Place{}, &OutsideError{Path: p, Resolved: real}
+		return Place{}, outside(p, real)
 	}
 	return pl, nil
 }
@@ -206,25 +203,11 @@ func isMemory(kind RootKind, rel string) bool {
 	return false
 }
 
-// ErrOutside is returned (wrapped in an *OutsideError) for a path that is
-// not a memory file.
-var ErrOutside = errors.New("not in the vault or an agent's workspace memory")
-
-// OutsideError names the refused path and where it really leads.
-type OutsideError struct {
-	Path     string // as given
-	Resolved string // with symlinks resolved
+// outside is the refusal of a path that is not a memory file.
+func outside(p, real string) error {
+	return &store.OutsideError{Op: store.OpEdit, Path: p, Real: real,
+		Place: "the vault or an agent's workspace memory, the only files clawvault-tui edits"}
 }
-
-// Error puts the reason first: a footer cut to the terminal's width keeps it.
-func (e *OutsideError) Error() string {
-	if e.Resolved != "" && e.Resolved != e.Path {
-		return fmt.Sprintf("%v, the only files clawvault-tui edits: %s (which leads to %s)", ErrOutside, e.Path, e.Resolved)
-	}
-	return fmt.Sprintf("%v, the only files clawvault-tui edits: %s", ErrOutside, e.Path)
-}
-
-func (e *OutsideError) Unwrap() error { return ErrOutside }
 
 // EditError says why a memory file cannot be changed here.
 type EditError struct {

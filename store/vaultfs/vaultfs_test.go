@@ -68,8 +68,17 @@ func TestConfine(t *testing.T) {
 	if err := os.Symlink(f.dir, filepath.Join(f.ws, "memory", "up")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(filepath.Join(f.dir, "nowhere.md"), filepath.Join(f.vault, "dangling.md")); err != nil {
-		t.Fatal(err)
+	for name, target := range map[string]string{
+		"dangling.md":    filepath.Join(f.dir, "nowhere.md"),
+		"danglingdir.md": filepath.Join(f.dir, "gone", "nowhere.md"),
+		"dangcursor":     filepath.Join(f.vault, ".clawvault", "new.json"),
+		"danginside.md":  filepath.Join(f.vault, "inbox", "new.md"),
+	} {
+		// Dangling links resolve to where they point: in the vault's
+		// memory is memory, anywhere else is refused.
+		if err := os.Symlink(target, filepath.Join(f.vault, name)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, tc := range []struct {
 		path string
@@ -85,6 +94,9 @@ func TestConfine(t *testing.T) {
 		{filepath.Join(f.ws, "AGENTS.md"), false, ""},
 		{filepath.Join(f.vault, "link.md"), false, ""},
 		{filepath.Join(f.vault, "dangling.md"), false, ""},
+		{filepath.Join(f.vault, "danglingdir.md"), false, ""},
+		{filepath.Join(f.vault, "dangcursor"), false, ""},
+		{filepath.Join(f.vault, "danginside.md"), true, "inbox/new.md"},
 		{filepath.Join(f.ws, "memory", "up", "secret.md"), false, ""},
 		{filepath.Join(f.vault, "..", "secret.md"), false, ""},
 		{outside, false, ""},
@@ -97,15 +109,15 @@ func TestConfine(t *testing.T) {
 		if err == nil && pl.Rel != tc.rel {
 			t.Errorf("%s: rel %q, want %q", tc.path, pl.Rel, tc.rel)
 		}
-		if err != nil && !errors.Is(err, ErrOutside) {
-			t.Errorf("%s: %v is not ErrOutside", tc.path, err)
+		if err != nil && !errors.Is(err, store.ErrOutside) {
+			t.Errorf("%s: %v is not store.ErrOutside", tc.path, err)
 		}
 	}
 	var ee *EditError
 	if _, err := f.space.Editable(filepath.Join(f.vault, "ledger", "raw", "openclaw", "2026", "11", "05.jsonl")); !errors.As(err, &ee) {
 		t.Errorf("the raw ledger is editable: %v", err)
 	}
-	if _, err := f.space.Save(outside, []byte("x"), Version{}); !errors.Is(err, ErrOutside) || read(t, outside) != "secret\n" {
+	if _, err := f.space.Save(outside, []byte("x"), Version{}); !errors.Is(err, store.ErrOutside) || read(t, outside) != "secret\n" {
 		t.Errorf("save outside: %v", err)
 	}
 }
