@@ -34,6 +34,12 @@ func TestEscapeControlsText(t *testing.T) {
 		{"crlf\r\nline", "crlf\nline"},
 		{"lone\rreturn \x1b[2J", `lone\rreturn \x1b[2J`},
 		{"rtl\u202e\n", "rtl\\u202e\n"},
+		// A line of a file preview: tabs stay (the pane expands them), a
+		// byte that is not UTF-8 shows which byte it is rather than "�",
+		// and U+FFFD in the file is text like any other.
+		{"tab\tok ünïcode \xff", "tab\tok ünïcode \\xff"},
+		{"latin-1 caf\xe9 \ufffd", "latin-1 caf\\xe9 \ufffd"},
+		{"del\x7f c1\u0085 nbsp\u00a0", "del\\x7f c1\\u0085 nbsp\u00a0"},
 	} {
 		if got := EscapeControlsText(c.in); got != c.want {
 			t.Errorf("EscapeControlsText(%q) = %q, want %q", c.in, got, c.want)

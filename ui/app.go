@@ -397,7 +397,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (a *App) setStatus(text string) tea.Cmd {
-	a.status = safeText(text) // it may quote paths and file text
+	a.status = inert(text) // it may quote paths and file text
 	job := a.nextJob()
 	a.statusJob = job
 	return a.c.Tick(4*time.Second, func(time.Time) tea.Msg { return clearStatusMsg{job} })

@@ -664,7 +664,8 @@ func TestVaultTreeKeys(t *testing.T) {
 }
 
 // Text from memory files cannot drive the terminal: escape sequences,
-// other controls and bidirectional overrides are shown as "�".
+// other controls and bidirectional overrides are shown as escapes
+// (model.EscapeControls: \x1b, \u202e).
 func TestMemoryTextIsMadeSafe(t *testing.T) {
 	ws, _ := memoryWorkspace(t)
 	evil := filepath.Join(ws.Agents[0].Workspace, "memory", "evil\x1b[2J.md")
@@ -677,10 +678,7 @@ func TestMemoryTextIsMadeSafe(t *testing.T) {
 	if strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\x1b]0;") || strings.Contains(v, "\x1b[31m") || strings.Contains(v, "\u202e") {
 		t.Errorf("raw controls reached the screen: %q", v)
 	}
-	if !strings.Contains(viewText(a), "red �[31malert� gnp.exe") {
+	if !strings.Contains(viewText(a), `red \x1b[31malert\u202e gnp.exe`) {
 		t.Errorf("the text is not shown made safe:\n%s", viewText(a))
-	}
-	if got := safeText("tab\tok ünïcode \xff"); got != "tab\tok ünïcode �" {
-		t.Errorf("safeText: %q", got)
 	}
 }

@@ -463,7 +463,7 @@ func (p *editorPane) header() string {
 	if p.mode == diffing {
 		pos = "  diff: − on disk, + yours"
 	}
-	return cut(t.Title.Render("✎ "+safeText(p.name()))+state+t.Muted.Render(pos), p.width)
+	return cut(t.Title.Render("✎ "+inert(p.name()))+state+t.Muted.Render(pos), p.width)
 }
 
 // textView draws the visible rows: line numbers, the text, the cursor.
@@ -517,7 +517,7 @@ func (p *editorPane) diffView(h int) string {
 	}
 	var rows []string
 	for _, d := range p.diff[p.diffOffset:min(len(p.diff), p.diffOffset+h)] {
-		line := string(d.Kind) + safeText(expandTabs(d.Text))
+		line := string(d.Kind) + inert(expandTabs(d.Text))
 		switch d.Kind {
 		case '-':
 			line = t.Removed.Render(line)

@@ -236,13 +236,13 @@ func (p *promotePicker) View(width, height int) string {
 	t := p.c.Theme
 	k := p.c.Keys
 	var lines []string
-	lines = append(lines, t.Title.Render("Promote to "+safeText(p.agent)+"'s MEMORY.md"), t.Value.Render(wrap("“"+safeText(p.text)+"”", max(20, width-12))), "")
+	lines = append(lines, t.Title.Render("Promote to "+inert(p.agent)+"'s MEMORY.md"), t.Value.Render(wrap("“"+inert(p.text)+"”", max(20, width-12))), "")
 	if !p.exists {
 		lines = append(lines, t.Muted.Render(p.file+" does not exist yet: a new section creates it"))
 	}
 	rows := make([]string, 0, len(p.headings)+1)
 	for _, h := range p.headings {
-		rows = append(rows, strings.Repeat("  ", max(0, h.Level-1))+safeText(h.Title))
+		rows = append(rows, strings.Repeat("  ", max(0, h.Level-1))+inert(h.Title))
 	}
 	rows = append(rows, "new section…")
 	room := max(3, height-12)

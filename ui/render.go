@@ -2,7 +2,6 @@ package ui
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -205,40 +204,3 @@ func listMove(k *KeyMap, msg tea.KeyPressMsg, cursor, page, n int) (int, bool) {
 	return cursor, false
 }
 
-// safeText makes text from the data fit to print: control characters
-// (but a tab), C1 controls, bidirectional overrides and bytes that are not
-// UTF-8 become "�", so a memory file cannot move the cursor, recolour the
-// screen or reorder what is shown around it.
-func safeText(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 && c != '\t' || c >= 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"),
-			r < 0x20 && r != '\t', r >= 0x7f && r < 0xa0,
-			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-			b.WriteRune('�')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// safeMarkdown is safeText with line breaks kept.
-func safeMarkdown(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = safeText(l)
-	}
-	return strings.Join(lines, "\n")
-}

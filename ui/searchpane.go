@@ -368,12 +368,12 @@ func (p *searchPane) statusLine() string {
 // marked.
 func (p *searchPane) hitLines(h search.Hit, selected bool) []string {
 	t := p.c.Theme
-	where := fmt.Sprintf("%s:%d", safeText(h.Where()), h.Line)
+	where := fmt.Sprintf("%s:%d", inert(h.Where()), h.Line)
 	facts := fmt.Sprintf("%.2f", h.Score)
 	if o := h.Observation; o != nil {
 		facts += fmt.Sprintf(" · %s i=%s", o.Type, model.FormatScore(o.Importance))
 	} else if h.Heading != "" {
-		facts += " · § " + safeText(h.Heading)
+		facts += " · § " + inert(h.Heading)
 	}
 	marker := "  "
 	if selected {
@@ -394,10 +394,10 @@ func highlight(style interface{ Render(...string) string }, s string, spans []se
 		if sp.Start < pos || sp.End > len(s) {
 			continue
 		}
-		b.WriteString(safeText(s[pos:sp.Start]))
-		b.WriteString(style.Render(safeText(s[sp.Start:sp.End])))
+		b.WriteString(inert(s[pos:sp.Start]))
+		b.WriteString(style.Render(inert(s[sp.Start:sp.End])))
 		pos = sp.End
 	}
-	b.WriteString(safeText(s[pos:]))
+	b.WriteString(inert(s[pos:]))
 	return b.String()
 }

@@ -297,7 +297,7 @@ func (p *vaultPane) load(e vaultfs.Entry) tea.Cmd {
 		// edits the bytes themselves).
 		f.lines = strings.Split(strings.TrimSuffix(strings.ReplaceAll(f.text, "\r\n", "\n"), "\n"), "\n")
 		for i, l := range f.lines {
-			f.lines[i] = safeText(l)
+			f.lines[i] = inertText(l)
 		}
 		f.markdown = path.Ext(e.Rel) == ".md"
 		if f.markdown {
@@ -340,7 +340,7 @@ func (p *vaultPane) needRender() tea.Cmd {
 		return nil
 	}
 	p.rendering = true
-	md, text := &p.c.markdown, safeMarkdown(renderable(f.text))
+	md, text := &p.c.markdown, inertText(renderable(f.text))
 	return func() tea.Msg {
 		out, err := md.Render(k.style, k.width, text)
 		if err != nil {
@@ -686,7 +686,7 @@ func (p *vaultPane) treeView(width, height int) string {
 	for i := p.offset; i < len(p.visible) && len(lines) < height; i++ {
 		e := p.entries[p.visible[i]]
 		indent := strings.Repeat("  ", e.Depth())
-		name := safeText(e.Name())
+		name := inert(e.Name())
 		switch {
 		case e.Dir && p.expanded[entryKey(e)]:
 			name = "▾ " + name
@@ -734,7 +734,7 @@ func (p *vaultPane) preview(width, height int) string {
 	case f.table:
 		head += t.Muted.Render(fmt.Sprintf(" · %d observations · enter for the table", len(f.rows)))
 		for _, r := range f.rows {
-			body = append(body, fmt.Sprintf("%s %-10s %s", r.Time, cut(r.Type, 10), safeText(r.Text)))
+			body = append(body, fmt.Sprintf("%s %-10s %s", r.Time, cut(r.Type, 10), inert(r.Text)))
 		}
 	case f.markdown:
 		if lines, ok := p.rendered[p.renderKey()]; ok {
@@ -762,7 +762,7 @@ func (p *vaultPane) preview(width, height int) string {
 func (p *vaultPane) fileView(width, height int) string {
 	t := p.c.Theme
 	f := p.file
-	head := t.Title.Render(safeText(f.entry.Root.Label()+" "+f.entry.Rel)) + "  " + t.Muted.Render(model.Bytes(f.size))
+	head := t.Title.Render(inert(f.entry.Root.Label()+" "+f.entry.Rel)) + "  " + t.Muted.Render(model.Bytes(f.size))
 	if f.table {
 		return p.tableView(head, width, height)
 	}
@@ -803,7 +803,7 @@ func (p *vaultPane) tableView(head string, width, height int) string {
 	for i := p.rowOffset; i < len(p.rows) && i < p.rowOffset+p.fileHeight()-1; i++ {
 		r := f.rows[p.rows[i]]
 		line := fmt.Sprintf("%-10s %-5s %-12s %4s %4s %-14s %s", r.Date, r.Time, cut(r.Type, 12), model.FormatScore(r.Confidence),
-			model.FormatScore(r.Importance), cut(safeText(r.Source), 14), safeText(r.Text))
+			model.FormatScore(r.Importance), cut(inert(r.Source), 14), inert(r.Text))
 		if i == p.row {
 			out = append(out, t.Selected.Render(fit(line, width)))
 			continue
