@@ -203,4 +203,3 @@ func listMove(k *KeyMap, msg tea.KeyPressMsg, cursor, page, n int) (int, bool) {
 	}
 	return cursor, false
 }
-
