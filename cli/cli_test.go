@@ -153,6 +153,8 @@ func TestObserveDryRunJSON(t *testing.T) {
 // Errors go to stderr, in one sentence a user can act on, with a non-zero exit.
 func TestErrors(t *testing.T) {
 	empty := t.TempDir()
+	agents := t.TempDir() // a state dir with one agent and no sessions
+	os.MkdirAll(filepath.Join(agents, "agents", "main", "sessions"), 0o755)
 	tests := []struct {
 		args []string
 		code int
@@ -170,6 +172,12 @@ func TestErrors(t *testing.T) {
 		{[]string{"demo"}, 2, "one DIR"},
 		{[]string{"demo", empty, "--now", "yesterday"}, 2, "RFC 3339"},
 		{[]string{"observe", "--dry-run", "--sessions-dir", empty, "-v", empty}, 1, "no .clawvault.json"},
+		// A vault path that names nothing: status and the TUI stop, as
+		// search and observe do, and --demo-if-none opens no demo for it.
+		{[]string{"status", "--state-dir", agents, "-v", filepath.Join(empty, "nope")}, 1, "the vault " + filepath.Join(empty, "nope") + " (from --vault) does not exist"},
+		{[]string{"status", "--state-dir", agents, "-v", empty}, 1, "(from --vault) is not a ClawVault vault"},
+		{[]string{"--state-dir", agents, "-v", filepath.Join(empty, "nope")}, 1, "(from --vault) does not exist"},
+		{[]string{"--demo-if-none", "--state-dir", agents, "-v", filepath.Join(empty, "nope")}, 1, "(from --vault) does not exist"},
 	}
 	for _, tt := range tests {
 		out, errOut, code := runCLI(t, tt.args...)

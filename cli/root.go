@@ -151,7 +151,8 @@ func (a *app) completeAgents(*cobra.Command, []string, string) ([]cobra.Completi
 }
 
 // workspace resolves the workspace for a command and says, in one
-// sentence, when there is nothing to look at.
+// sentence, when there is nothing to look at (a nothingFound error) or
+// when a path the flags or the environment name cannot be used.
 func (c *commonFlags) workspace() (*store.Workspace, error) {
 	ws, err := store.Locate(store.OSEnv(), c.locate)
 	if err != nil {
@@ -160,12 +161,19 @@ func (c *commonFlags) workspace() (*store.Workspace, error) {
 	if !ws.Found() {
 		where := ws.StateDir
 		if !ws.StateDirExists {
-			return nil, fmt.Errorf("no OpenClaw state dir at %s (%s): pass --state-dir DIR or --sessions-dir DIR, or try `clawvault-tui demo DIR`", where, ws.StateDirSource)
+			return nil, nothingFound{fmt.Errorf("no OpenClaw state dir at %s (%s): pass --state-dir DIR or --sessions-dir DIR, or try `clawvault-tui demo DIR`", where, ws.StateDirSource)}
 		}
-		return nil, fmt.Errorf("the state dir %s has no agents (no agents/<id>/sessions folder)", where)
+		return nil, nothingFound{fmt.Errorf("the state dir %s has no agents (no agents/<id>/sessions folder)", where)}
 	}
 	return ws, nil
 }
+
+// nothingFound says the workspace holds nothing to look at, as opposed to
+// a path given on purpose that is wrong: only the first opens the demo
+// under --demo-if-none.
+type nothingFound struct{ error }
+
+func (e nothingFound) Unwrap() error { return e.error }
 
 // exitError carries an exit code other than 1.
 type exitError struct {

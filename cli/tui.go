@@ -77,6 +77,10 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 	var banner, backups string
 	ws, err := common.workspace()
 	if err != nil && !useDemo {
+		var none nothingFound
+		if !errors.As(err, &none) {
+			return err
+		}
 		if !demoIfNone {
 			return fmt.Errorf("%w\nTo look around first: clawvault-tui --demo", err)
 		}

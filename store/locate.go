@@ -126,6 +126,13 @@ func Locate(env Env, opt LocateOptions) (*Workspace, error) {
 		}
 	}
 	ws.findVault(env, opt)
+	if ws.VaultSource == "--vault" || ws.VaultSource == "CLAWVAULT_PATH" {
+		// A vault named on purpose that cannot be used is a mistake to
+		// report, not a workspace where every session looks unobserved.
+		if err := checkVault(ws.Vault, ws.VaultSource); err != nil {
+			return nil, err
+		}
+	}
 	return ws, nil
 }
 
@@ -216,15 +223,22 @@ func (ws *Workspace) findVault(env Env, opt LocateOptions) {
 }
 
 // CheckVault says why a vault path cannot be used, or nil.
-func CheckVault(path string) error {
+func CheckVault(path string) error { return checkVault(path, "") }
+
+// checkVault is CheckVault naming where the path came from, if known.
+func checkVault(path, source string) error {
 	if path == "" {
 		return errors.New("no ClawVault vault found: pass -v DIR, set CLAWVAULT_PATH, or run from inside the vault")
 	}
+	from := ""
+	if source != "" {
+		from = " (from " + source + ")"
+	}
 	if !isDir(path) {
-		return fmt.Errorf("the vault %s does not exist", path)
+		return fmt.Errorf("the vault %s%s does not exist", path, from)
 	}
 	if !isFile(filepath.Join(path, ".clawvault.json")) {
-		return fmt.Errorf("%s is not a ClawVault vault: it has no .clawvault.json", path)
+		return fmt.Errorf("%s%s is not a ClawVault vault: it has no .clawvault.json", path, from)
 	}
 	return nil
 }

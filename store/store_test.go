@@ -334,6 +334,40 @@ func TestCheckVault(t *testing.T) {
 	}
 }
 
+// A vault named by -v or $CLAWVAULT_PATH that cannot be used stops
+// locating, naming where the path came from; one found by walking up is a
+// vault by construction.
+func TestLocateRefusesAVaultThatCannotBeUsed(t *testing.T) {
+	state := t.TempDir()
+	os.MkdirAll(filepath.Join(state, "agents", "main", "sessions"), 0o755)
+	notVault := t.TempDir()
+	missing := filepath.Join(notVault, "missing")
+	for _, tt := range []struct {
+		name string
+		vars map[string]string
+		opt  LocateOptions
+		want string
+	}{
+		{"-v missing", nil, LocateOptions{StateDir: state, Vault: missing}, "the vault " + missing + " (from --vault) does not exist"},
+		{"CLAWVAULT_PATH missing", map[string]string{"CLAWVAULT_PATH": missing}, LocateOptions{StateDir: state}, "the vault " + missing + " (from CLAWVAULT_PATH) does not exist"},
+		{"-v not a vault", nil, LocateOptions{StateDir: state, Vault: notVault}, notVault + " (from --vault) is not a ClawVault vault"},
+		{"--sessions-dir, -v missing", nil, LocateOptions{SessionsDir: filepath.Join(state, "agents", "main", "sessions"), Vault: missing}, "does not exist"},
+	} {
+		ws, err := Locate(env(tt.vars, "/nohome", "/"), tt.opt)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+		if ws != nil {
+			t.Errorf("%s: a workspace came back with the error", tt.name)
+		}
+	}
+	vault := t.TempDir()
+	mkfile(t, filepath.Join(vault, ".clawvault.json"), "{}")
+	if ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault}); err != nil || ws.Vault != vault {
+		t.Errorf("a real vault: %v", err)
+	}
+}
+
 func TestWorkspaceMemory(t *testing.T) {
 	ws := t.TempDir()
 	mkfile(t, filepath.Join(ws, "MEMORY.md"), "# Memory\n")
