@@ -412,8 +412,8 @@ func (a *App) saved(path string) tea.Cmd {
 // startIndexSync brings the search index in step with the files, as a job
 // on the Jobs screen; the Search screen searches meanwhile.
 func (a *App) startIndexSync() tea.Cmd {
-	if a.search.syncJob != 0 {
-		return a.setStatus(fmt.Sprintf("the search index is being brought up to date already (job #%d)", a.search.syncJob))
+	if j := a.jobs.find(a.search.syncJob); a.search.syncJob != 0 && j != nil {
+		return a.setStatus(fmt.Sprintf("the search index is being brought up to date already (job #%d)", j.num))
 	}
 	a.search.syncJob = a.nextJob()
 	return a.jobs.start(a.search.syncJob, "search index", false, syncWork(a.c.index))

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -603,4 +604,58 @@ func TestLiveAppendShowsUp(t *testing.T) {
 	if e, _ := p.selectedEntry(); e != p.ix.Tree.Leaf {
 		t.Error("the selection was on the leaf and did not follow the new one")
 	}
+}
+
+// The jobs the user starts are numbered 1, 2, 3, whatever else (scans,
+// transcript reads, status messages) took ids from the app's counter.
+func TestJobNumbersCountTheUsersJobs(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	openBranchy(t, a) // reads that take job ids
+	press(t, a, "5", "d", "d")
+	v := viewText(a)
+	for _, want := range []string{"#1   dry-run sweep", "#2   dry-run sweep"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the jobs screen lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+// A job cancelled with x shows its time so far until it stops, not the
+// time since the zero time.
+func TestCancelledJobShowsItsTime(t *testing.T) {
+	started := make(chan struct{})
+	runners := JobRunners{Retention: func(ctx context.Context, _ *store.Snapshot, _ observer.ProgressFunc) (JobResult, error) {
+		close(started)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	a := newApp(t, 100, 30, Options{Jobs: runners})
+	now := fixedNow
+	a.c.Now = func() time.Time { return now }
+	press(t, a, "5")
+	_, cmd := a.Update(keyMsg("R"))
+	final := make(chan tea.Msg, 1)
+	go func() { final <- cmd() }()
+	<-started
+	now = now.Add(1500 * time.Millisecond)
+	press(t, a, "x")
+	line := jobLineOf(viewText(a), "retention dry-run")
+	if !strings.Contains(line, "1.5s") || !strings.Contains(line, "cancelled") {
+		t.Errorf("before the job stops: %q", line)
+	}
+	now = now.Add(time.Second)
+	drive(t, a, func() tea.Msg { return <-final })
+	if line := jobLineOf(viewText(a), "retention dry-run"); !strings.Contains(line, "2.5s") || !strings.Contains(line, "cancelled") {
+		t.Errorf("once it stopped: %q", line)
+	}
+}
+
+// jobLineOf is the line of the Jobs screen's list that has a job's title.
+func jobLineOf(view, title string) string {
+	for _, l := range strings.Split(view, "\n") {
+		if strings.HasPrefix(l, "#") && strings.Contains(l, title) {
+			return l
+		}
+	}
+	return ""
 }

@@ -45,7 +45,11 @@ const (
 )
 
 type job struct {
+	// id routes the job's messages (the app's job counter, shared with
+	// scans and reads); num is the number the user sees: 1, 2, 3… for the
+	// jobs of this screen.
 	id       int
+	num      int
 	title    string
 	started  time.Time
 	ended    time.Time
@@ -90,6 +94,7 @@ type jobsPane struct {
 	width      int
 	height     int
 	ticking    bool
+	numbered   int // jobs started so far: the next one is numbered+1
 }
 
 func newJobsPane(c *Common, runners JobRunners) *jobsPane {
@@ -121,7 +126,8 @@ func resultLines(r JobResult, width int) []string {
 // start records a new job and runs it; work reports progress through emit.
 func (p *jobsPane) start(id int, title string, writes bool, work func(ctx context.Context, progress observer.ProgressFunc) (JobResult, error)) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
-	j := &job{id: id, title: title, started: p.c.Now(), cancel: cancel, writes: writes}
+	p.numbered++
+	j := &job{id: id, num: p.numbered, title: title, started: p.c.Now(), cancel: cancel, writes: writes}
 	p.jobs = append([]*job{j}, p.jobs...)
 	p.cursor, p.inResult = 0, false
 	run := runTask(ctx, func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
@@ -315,10 +321,10 @@ func (p *jobsPane) View() string {
 func (p *jobsPane) jobLine(j *job, selected bool) string {
 	t := p.c.Theme
 	end := j.ended
-	if j.state == jobRunning {
+	if end.IsZero() { // running, or cancelled and not yet stopped
 		end = p.c.Now()
 	}
-	elapsed := end.Sub(j.started).Round(10 * time.Millisecond)
+	elapsed := max(0, end.Sub(j.started)).Round(10 * time.Millisecond)
 	var state string
 	switch j.state {
 	case jobRunning:
@@ -330,7 +336,7 @@ func (p *jobsPane) jobLine(j *job, selected bool) string {
 	case jobCancelled:
 		state = t.BadgeStale.Render("cancelled")
 	}
-	line := fmt.Sprintf("#%-3d %-20s %8s  %s", j.id, j.title, elapsed, state)
+	line := fmt.Sprintf("#%-3d %-20s %8s  %s", j.num, j.title, elapsed, state)
 	if selected {
 		return t.Selected.Render(fit(line, p.width))
 	}
