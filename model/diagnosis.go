@@ -37,6 +37,13 @@ const (
 	CodeOutsideStateDir DiagnosisCode = "outside-state-dir"
 )
 
+// DiagnosisCodes lists every code, for tables that must cover them all.
+var DiagnosisCodes = []DiagnosisCode{
+	CodeMissingFile, CodeSQLiteStore, CodeCursorFileCorrupt, CodeCursorInvalid, CodeNotDiscovered, CodeResetArchive,
+	CodeScanOnly, CodeCheckpointCopy, CodeNoCursor, CodeCursorPastEOF, CodeStale, CodeCandidate, CodeOverdue,
+	CodeBelowThreshold, CodePartialTail, CodeNoMessages, CodeFlushSkipped, CodeCursorFileUnreadable, CodeOutsideStateDir,
+}
+
 // Severity orders codes for display: problems first.
 func (c DiagnosisCode) Severity() int {
 	switch c {

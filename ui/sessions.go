@@ -406,18 +406,58 @@ func gauge(t *themes.Theme, r model.SessionRow) (string, string) {
 	return bar, pct
 }
 
-// rowBadge is the one-glance state of a row: ! problem, ● candidate,
-// ◷ stale, ○ never observed, ✓ fine.
+// badge is a row's one-glance state. It is derived from the row's
+// diagnosis codes alone, so that it never disagrees with them: the worst
+// code's severity decides (3 a problem, 2 needs a look, as the header's
+// "need attention" counts them), and below that the code says what comes
+// next.
+type badge int
+
+const (
+	badgeOK        badge = iota // nothing of severity 1 or more
+	badgeNote                   // severity 1 that is neither below (a partial tail)
+	badgeNever                  // no-cursor: never observed
+	badgeCandidate              // the next sweep takes it
+	badgeLook                   // severity 2: needs a look
+	badgeProblem                // severity 3: never observed, or sweeps do not run
+)
+
+// badgeFor is the badge of a row with these codes.
+func badgeFor(codes []model.Diagnosis) badge {
+	b := badgeOK
+	for _, d := range codes {
+		var this badge
+		switch sev := d.Code.Severity(); {
+		case sev >= 3:
+			this = badgeProblem
+		case sev == 2:
+			this = badgeLook
+		case d.Code == model.CodeCandidate:
+			this = badgeCandidate
+		case d.Code == model.CodeNoCursor:
+			this = badgeNever
+		case sev == 1:
+			this = badgeNote
+		}
+		b = max(b, this)
+	}
+	return b
+}
+
+// rowBadge draws a row's badge: ! problem, ▲ needs a look, ● candidate,
+// ○ never observed, ◌ last line still being written, ✓ fine.
 func rowBadge(t *themes.Theme, r model.SessionRow) (string, lipgloss.Style) {
-	switch {
-	case severity(r) >= 3:
+	switch badgeFor(r.Diagnosis) {
+	case badgeProblem:
 		return "!", t.BadgeProblem
-	case r.Candidate:
+	case badgeLook:
+		return "▲", t.BadgeStale
+	case badgeCandidate:
 		return "●", t.BadgeCandidate
-	case r.Stale:
-		return "◷", t.BadgeStale
-	case r.Cursor == nil && r.Exists:
+	case badgeNever:
 		return "○", t.BadgeNever
+	case badgeNote:
+		return "◌", t.BadgeNever
 	}
 	return "✓", t.BadgeOK
 }
