@@ -170,6 +170,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"observe", "--state-dir", empty, "--compressor", "gpt"}, 2, "use rules or llm"},
 		{[]string{"observe", "--state-dir", empty, "--watch", "30s", "--dry-run"}, 2, "--watch"},
 		{[]string{"demo"}, 2, "one DIR"},
+		{[]string{"--theme", "solarized"}, 2, `--theme "solarized" is not a theme: use auto, dark, light, ansi, none`},
 		{[]string{"demo", empty, "--now", "yesterday"}, 2, "RFC 3339"},
 		{[]string{"observe", "--dry-run", "--sessions-dir", empty, "-v", empty}, 1, "no .clawvault.json"},
 		// A vault path that names nothing: status and the TUI stop, as

@@ -48,7 +48,7 @@ clawvault-tui status --state-dir /tmp/demo/state -v /tmp/demo/vault`,
 	c.Flags().BoolVar(&useDemo, "demo", false, "open a generated demo workspace (in a temp folder)")
 	c.Flags().BoolVar(&demoIfNone, "demo-if-none", false, "open a demo workspace when no workspace is found (make run)")
 	c.Flags().StringVar(&theme, "theme", "", "the colours: auto, dark, light, ansi or none (default: the config file's, else auto)")
-	_ = c.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions([]cobra.Completion{"auto", "dark", "light", "ansi", "none"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("theme", cobra.FixedCompletions(store.ThemeNames, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
@@ -67,6 +67,11 @@ func unknownCommand(c *cobra.Command, args []string) error {
 func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 	a.interactive = true
 	stdout, stderr, common := a.stdout, a.stderr, &a.common
+	if theme != "" {
+		if err := store.CheckTheme(theme); err != nil {
+			return usageError("--theme %v", err)
+		}
+	}
 	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
 	if err != nil {
 		return fmt.Errorf("%w\n(`clawvault-tui config` prints a valid file with the defaults)", err)

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -28,7 +30,7 @@ type Config struct {
 type UIConfig struct {
 	// Theme is auto (follow the terminal's background), dark, light, ansi
 	// (the terminal's 16 colours) or none. NO_COLOR forces none.
-	Theme string `toml:"theme"`
+	Theme ThemeName `toml:"theme"`
 	// Editor overrides $VISUAL and $EDITOR for opening a file at a line.
 	Editor string `toml:"editor"`
 	// EditorLine is the arguments that open the editor at a line, with
@@ -37,6 +39,30 @@ type UIConfig struct {
 	// "--goto {file}:{line}". Empty: the form known for the editor (code,
 	// hx, vi, nano, emacs, …), else +{line}.
 	EditorLine string `toml:"editor_line"`
+}
+
+// ThemeNames are the themes the config file and --theme accept.
+var ThemeNames = []string{"auto", "dark", "light", "ansi", "none"}
+
+// ThemeName is one of ThemeNames; the config file's loader refuses any
+// other, naming the line.
+type ThemeName string
+
+// UnmarshalText accepts one of ThemeNames.
+func (t *ThemeName) UnmarshalText(b []byte) error {
+	if err := CheckTheme(string(b)); err != nil {
+		return err
+	}
+	*t = ThemeName(b)
+	return nil
+}
+
+// CheckTheme says why a theme name is not one of ThemeNames, or nil.
+func CheckTheme(name string) error {
+	if !slices.Contains(ThemeNames, name) {
+		return fmt.Errorf("%q is not a theme: use %s", name, strings.Join(ThemeNames, ", "))
+	}
+	return nil
 }
 
 // KeyConfig remaps actions to keys: action name → keys, e.g.

@@ -26,6 +26,8 @@ func TestLoadConfig(t *testing.T) {
 		"[ui]\ncolour = \"blue\"\n": `unknown setting "ui.colour"`,
 		"[nonsense]\nfoo = 1\n":     `unknown setting "nonsense`,
 		"[keys]\nquit = \"q\"\n":    "config.toml",
+		// An unknown theme, named with its line and key.
+		"# mine\n[ui]\ntheme = \"solarized\"\n": `line 3 (last key "ui.theme"): "solarized" is not a theme: use auto, dark, light, ansi, none`,
 	} {
 		os.WriteFile(path, []byte(data), 0o644)
 		if _, err := LoadConfig(path); err == nil || !strings.Contains(err.Error(), want) {

@@ -87,7 +87,9 @@ type App struct {
 	width, height int
 	showHelp      bool
 	confirm       *confirmDialog
-	configErr     error
+	// configProblems are what is wrong in the config file's [keys]: shown
+	// in the footer from the start until a key is pressed.
+	configProblems []string
 
 	jobCounter int // ids for every background job
 	scanJob    int
@@ -98,6 +100,9 @@ type App struct {
 
 	status    string
 	statusJob int
+	// statusUntilKey keeps the status until the next key press rather
+	// than for a few seconds.
+	statusUntilKey bool
 }
 
 // New returns the app; run it with tea.NewProgram(app).
@@ -114,7 +119,7 @@ func New(opt Options) *App {
 	if opt.Getenv == nil {
 		opt.Getenv = store.OSEnv().Getenv
 	}
-	themeName := opt.Config.UI.Theme
+	themeName := string(opt.Config.UI.Theme)
 	if opt.Theme != "" && opt.Theme != "auto" {
 		themeName = opt.Theme
 	}
@@ -134,7 +139,7 @@ func New(opt Options) *App {
 		}},
 	}
 	a := &App{c: c, opt: opt}
-	a.configErr = c.Keys.Apply(opt.Config.Keys)
+	a.configProblems = c.Keys.Apply(opt.Config.Keys)
 	c.SetTheme(true) // until the terminal says what its background is
 	a.sessions = newSessionsPane(c)
 	cache := transcript.NewCache()
@@ -142,6 +147,10 @@ func New(opt Options) *App {
 	a.vault = newVaultPane(c, &a.jobCounter)
 	a.search = newSearchPane(c, &a.jobCounter)
 	a.jobs = newJobsPane(c, opt.Jobs)
+	a.configProblems = append(a.configProblems, c.Keys.Conflicts(a.keyScopes())...)
+	if len(a.configProblems) > 0 {
+		a.status, a.statusUntilKey = inert("config: "+strings.Join(a.configProblems, "; ")), true
+	}
 	return a
 }
 
@@ -149,13 +158,30 @@ func New(opt Options) *App {
 // the program ends.
 func (a *App) Close() error { return a.c.index.close() }
 
+// keyScopes are the sets of bindings that answer together: each screen's
+// with the global ones, and the confirmation's.
+func (a *App) keyScopes() []keyScope {
+	k := a.c.Keys
+	var scopes []keyScope
+	for s := screen(0); s < screens; s++ {
+		b := k.globalKeys()
+		for _, g := range a.paneOf(s).FullHelp() {
+			b = append(b, g...)
+		}
+		scopes = append(scopes, keyScope{"the " + screenNames[s] + " screen", b})
+	}
+	return append(scopes, keyScope{"a confirmation", []key.Binding{k.Confirm, k.Deny}})
+}
+
 func (a *App) nextJob() int {
 	a.jobCounter++
 	return a.jobCounter
 }
 
-func (a *App) pane() pane {
-	switch a.screen {
+func (a *App) pane() pane { return a.paneOf(a.screen) }
+
+func (a *App) paneOf(s screen) pane {
+	switch s {
 	case screenTranscript:
 		return a.transcript
 	case screenVault:
@@ -202,9 +228,6 @@ func (a *App) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, a.startScan()}
 	if a.opt.Watch {
 		cmds = append(cmds, a.startWatcher())
-	}
-	if a.configErr != nil {
-		cmds = append(cmds, func() tea.Msg { return statusMsg{"config: " + a.configErr.Error()} })
 	}
 	return tea.Batch(cmds...)
 }
@@ -397,7 +420,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (a *App) setStatus(text string) tea.Cmd {
-	a.status = inert(text) // it may quote paths and file text
+	a.status, a.statusUntilKey = inert(text), false // it may quote paths and file text
 	job := a.nextJob()
 	a.statusJob = job
 	return a.c.Tick(4*time.Second, func(time.Time) tea.Msg { return clearStatusMsg{job} })
@@ -461,6 +484,9 @@ func (a *App) typing() bool {
 
 func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := a.c.Keys
+	if a.statusUntilKey {
+		a.status, a.statusUntilKey = "", false
+	}
 	if d := a.confirm; d != nil {
 		switch {
 		case key.Matches(msg, k.Confirm):

@@ -74,8 +74,56 @@ func TestKeysRemapFromConfig(t *testing.T) {
 	bad := store.DefaultConfig()
 	bad.Keys = store.KeyConfig{"fly": {"f"}}
 	b := newApp(t, 100, 30, Options{Config: bad})
-	if b.configErr == nil || !strings.Contains(b.configErr.Error(), "fly is not an action") {
-		t.Errorf("an unknown action is reported: %v", b.configErr)
+	if len(b.configProblems) != 1 || !strings.Contains(b.configProblems[0], "fly is not an action") {
+		t.Errorf("an unknown action is reported: %v", b.configProblems)
+	}
+}
+
+// A key bound to two actions that answer on the same screen is reported
+// by name, in the footer until a key is pressed; one bound to actions of
+// different screens is fine (the defaults do it: / filters Sessions and
+// searches a transcript).
+func TestKeysBoundTwiceAreReported(t *testing.T) {
+	if p := DefaultKeyMap().Conflicts(newApp(t, 100, 30, Options{}).keyScopes()); len(p) != 0 {
+		t.Errorf("the default keys conflict: %v", p)
+	}
+	cfg := store.DefaultConfig()
+	cfg.Keys = store.KeyConfig{"sweep": {"x"}, "sort": {"q"}, "fly": {"f"}, "filter": {"/"}}
+	a := newApp(t, 120, 30, Options{Config: cfg})
+	want := []string{
+		"[keys] fly is not an action",
+		`[keys] "q" is bound to both quit and sort on the Sessions screen`,
+		`[keys] "x" is bound to both cancel and sweep on the Jobs screen`,
+	}
+	if len(a.configProblems) != len(want) {
+		t.Errorf("problems: %q", a.configProblems)
+	}
+	for _, w := range want {
+		found := false
+		for _, p := range a.configProblems {
+			found = found || strings.Contains(p, w)
+		}
+		if !found {
+			t.Errorf("no problem says %q: %q", w, a.configProblems)
+		}
+	}
+	if !strings.Contains(viewText(a), `config: [keys] fly is not an action`) {
+		t.Errorf("the footer does not say what is wrong:\n%s", viewText(a))
+	}
+	press(t, a, "j")
+	if a.status != "" {
+		t.Errorf("a key press leaves the status %q", a.status)
+	}
+}
+
+// Conflicts names actions by their help text, so each must be unique.
+func TestActionHelpIsUnique(t *testing.T) {
+	seen := map[string]string{}
+	for name, b := range DefaultKeyMap().actions() {
+		if other, ok := seen[b.Help().Desc]; ok {
+			t.Errorf("%s and %s share the help %q", name, other, b.Help().Desc)
+		}
+		seen[b.Help().Desc] = name
 	}
 }
 

@@ -137,15 +137,17 @@ func DefaultKeyMap() *KeyMap {
 	}
 }
 
-// Apply remaps actions from the config file's [keys] section. An unknown
-// action or an empty key list is an error that names it.
-func (k *KeyMap) Apply(remap map[string][]string) error {
+// Apply remaps actions from the config file's [keys] section. Each
+// unknown action and each empty key list is a problem that names it; the
+// other actions are remapped all the same.
+func (k *KeyMap) Apply(remap map[string][]string) []string {
 	actions := k.actions()
 	names := make([]string, 0, len(remap))
 	for name := range remap {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	var problems []string
 	for _, name := range names {
 		b, ok := actions[name]
 		if !ok {
@@ -154,15 +156,65 @@ func (k *KeyMap) Apply(remap map[string][]string) error {
 				known = append(known, a)
 			}
 			slices.Sort(known)
-			return fmt.Errorf("[keys] %s is not an action (actions: %s)", name, strings.Join(known, ", "))
+			problems = append(problems, fmt.Sprintf("[keys] %s is not an action (actions: %s)", name, strings.Join(known, ", ")))
+			continue
 		}
 		keys := remap[name]
 		if len(keys) == 0 {
-			return fmt.Errorf("[keys] %s has no keys", name)
+			problems = append(problems, fmt.Sprintf("[keys] %s has no keys", name))
+			continue
 		}
 		*b = bind(b.Help().Desc, keys...)
 	}
-	return nil
+	return problems
+}
+
+// globalKeys answer on every screen.
+func (k *KeyMap) globalKeys() []key.Binding {
+	return []key.Binding{k.Sessions, k.Transcript, k.Vault, k.SearchScreen, k.Jobs, k.NextScreen, k.PrevScreen, k.Help, k.Quit}
+}
+
+// keyScope is the bindings that answer together: one screen's with the
+// global ones, or a dialog's.
+type keyScope struct {
+	name     string
+	bindings []key.Binding
+}
+
+// Conflicts names each key bound to two actions of one scope: only one of
+// them can ever run there.
+func (k *KeyMap) Conflicts(scopes []keyScope) []string {
+	// Actions are known by their help text, which is unique (a test says so).
+	names := map[string]string{}
+	for name, b := range k.actions() {
+		names[b.Help().Desc] = name
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, sc := range scopes {
+		owner := map[string]string{} // key → action
+		for _, b := range sc.bindings {
+			action := names[b.Help().Desc]
+			for _, kk := range b.Keys() {
+				other, taken := owner[kk]
+				if !taken {
+					owner[kk] = action
+					continue
+				}
+				if other == action {
+					continue
+				}
+				pair := []string{other, action}
+				slices.Sort(pair)
+				msg := fmt.Sprintf("[keys] %q is bound to both %s and %s on %s", kk, pair[0], pair[1], sc.name)
+				if !seen[msg] {
+					seen[msg] = true
+					out = append(out, msg)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Bindings lists every action with its keys, for documentation (the

@@ -24,7 +24,7 @@ func overlay(frame, box string, width, height int) string {
 func (a *App) helpBox() string {
 	t := a.c.Theme
 	k := a.c.Keys
-	groups := append([][]key.Binding{{k.Sessions, k.Transcript, k.Vault, k.SearchScreen, k.Jobs, k.NextScreen, k.PrevScreen, k.Help, k.Quit}}, a.keysOf().FullHelp()...)
+	groups := append([][]key.Binding{k.globalKeys()}, a.keysOf().FullHelp()...)
 	var cols []string
 	for _, g := range groups {
 		keyW := 0
