@@ -60,6 +60,10 @@ var screenNames = [...]string{"Sessions", "Transcript", "Vault", "Search", "Jobs
 type pane interface {
 	SetSize(w, h int)
 	View() string
+	// Update handles a key and reports whether it used it. Esc (Back) is
+	// used only to close or clear something of the pane's (an input, a
+	// filter, a search, a result being walked); unused, the app goes back
+	// a screen.
 	Update(tea.KeyPressMsg) (tea.Cmd, bool)
 	ShortHelp() []key.Binding
 	FullHelp() [][]key.Binding
@@ -71,7 +75,9 @@ type App struct {
 	c   *Common
 	opt Options
 
-	screen     screen
+	screen screen
+	// history is the screens left, latest last: Esc goes back through them.
+	history    []screen
 	sessions   *sessionsPane
 	transcript *transcriptPane
 	vault      *vaultPane
@@ -328,12 +334,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !msg.row.Exists || msg.row.Origin == model.OriginSQLite || !msg.row.Name.Kind.IsTranscript() {
 			return a, a.setStatus("no transcript to open for " + displayKey(msg.row))
 		}
-		a.screen = screenTranscript
-		a.layout()
+		a.show(screenTranscript)
 		return a, a.transcript.Open(msg.row)
 	case showSessionMsg:
-		a.screen = screenSessions
-		a.layout()
+		a.show(screenSessions)
 		if !a.sessions.Select(msg.key) {
 			return a, a.setStatus(msg.key + " is not in the list (a filter or the agent choice hides it)")
 		}
@@ -450,8 +454,7 @@ func (a *App) openTranscriptAt(msg openTranscriptAtMsg) tea.Cmd {
 	}
 	for _, r := range a.snap.Rows {
 		if msg.file != "" && r.File == msg.file || msg.sessionID != "" && r.SessionID == msg.sessionID && r.Name.Kind.IsTranscript() && r.Exists {
-			a.screen = screenTranscript
-			a.layout()
+			a.show(screenTranscript)
 			return a.transcript.OpenAt(r, msg.line, msg.text)
 		}
 	}
@@ -556,20 +559,36 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if cmd, ok := a.jobKey(msg); ok {
 			return cmd
 		}
-	case a.screen == screenTranscript && key.Matches(msg, k.Back) && !a.transcript.searching && a.transcript.query == "":
-		return a.switchTo(screenSessions)
 	}
 	cmd, used := a.pane().Update(msg)
 	if used {
 		a.layout()
+	} else if key.Matches(msg, k.Back) {
+		return a.back()
 	}
 	return cmd
 }
 
-func (a *App) switchTo(s screen) tea.Cmd {
+// show makes a screen the current one, remembering the one it leaves.
+func (a *App) show(s screen) {
+	if s != a.screen {
+		a.history = append(a.history, a.screen)
+		if len(a.history) > 64 {
+			a.history = a.history[1:]
+		}
+	}
 	a.screen = s
 	a.layout()
-	switch s {
+}
+
+// switchTo shows a screen and asks for what it needs on screen.
+func (a *App) switchTo(s screen) tea.Cmd {
+	a.show(s)
+	return a.activate()
+}
+
+func (a *App) activate() tea.Cmd {
+	switch a.screen {
 	case screenTranscript:
 		return a.transcript.afterMove()
 	case screenVault:
@@ -578,6 +597,17 @@ func (a *App) switchTo(s screen) tea.Cmd {
 		return a.search.activate()
 	}
 	return nil
+}
+
+// back returns to the screen shown before this one, if any.
+func (a *App) back() tea.Cmd {
+	if len(a.history) == 0 {
+		return nil
+	}
+	a.screen = a.history[len(a.history)-1]
+	a.history = a.history[:len(a.history)-1]
+	a.layout()
+	return a.activate()
 }
 
 // editorKey gives a key to the built-in editor; leaving it (or quitting)

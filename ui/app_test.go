@@ -707,3 +707,85 @@ func jobLineOf(view, title string) string {
 	}
 	return ""
 }
+
+// Esc undoes one thing at a time, on every screen: it closes what is open
+// (the help, an input), then clears a filter or a search, then goes back
+// to the screen shown before.
+func TestEscClosesThenClearsThenGoesBack(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	openBranchy(t, a)
+	p := a.transcript
+	press(t, a, "/")
+	typeText(t, a, "onboarding")
+	press(t, a, "enter")
+	if p.query != "onboarding" || len(p.matches) == 0 {
+		t.Fatalf("query %q, %d matches", p.query, len(p.matches))
+	}
+	// / opens an empty query: what is typed replaces the last one.
+	press(t, a, "/")
+	if v := p.searchInput.Value(); v != "" {
+		t.Errorf("/ reopened with %q", v)
+	}
+	typeText(t, a, "plain")
+	if v := p.searchInput.Value(); v != "plain" {
+		t.Errorf("typed into %q", v)
+	}
+	press(t, a, "esc") // closes the input; the last search stays
+	if p.searching || p.query != "onboarding" || a.screen != screenTranscript {
+		t.Fatalf("esc on the input: searching %v, query %q, screen %d", p.searching, p.query, a.screen)
+	}
+	press(t, a, "?", "esc") // the help closes, nothing else
+	if a.showHelp || p.query != "onboarding" {
+		t.Fatalf("esc on the help: shown %v, query %q", a.showHelp, p.query)
+	}
+	press(t, a, "esc") // clears the search
+	if p.query != "" || len(p.matches) != 0 || a.screen != screenTranscript {
+		t.Fatalf("esc on a search: query %q, screen %d", p.query, a.screen)
+	}
+	if strings.Contains(viewText(a), "matches for") {
+		t.Error("the search line is still shown")
+	}
+	press(t, a, "esc") // back to Sessions, where enter came from
+	if a.screen != screenSessions {
+		t.Fatalf("esc with nothing to clear: screen %d", a.screen)
+	}
+	press(t, a, "esc") // nowhere further back
+	if a.screen != screenSessions {
+		t.Errorf("esc on the first screen: %d", a.screen)
+	}
+
+	// Jobs: esc leaves a result being walked, then goes back.
+	press(t, a, "5", "d", "enter")
+	if !a.jobs.inResult {
+		t.Fatal("enter did not walk the result")
+	}
+	press(t, a, "esc")
+	if a.jobs.inResult || a.screen != screenJobs {
+		t.Fatalf("esc in a result: walking %v, screen %d", a.jobs.inResult, a.screen)
+	}
+	press(t, a, "esc")
+	if a.screen != screenSessions {
+		t.Errorf("esc on Jobs went to screen %d", a.screen)
+	}
+	// Back retraces the way: Jobs → a session named in a result → esc → Jobs.
+	press(t, a, "5", "enter", "down", "enter")
+	if a.screen != screenSessions {
+		t.Fatalf("the link went to screen %d", a.screen)
+	}
+	press(t, a, "esc")
+	if a.screen != screenJobs {
+		t.Errorf("esc after following a link: screen %d", a.screen)
+	}
+	// Sessions: esc on the filter's input clears it (it filters as you
+	// type), and a filter left on is cleared by the next esc.
+	press(t, a, "1", "/")
+	typeText(t, a, "reset")
+	press(t, a, "enter")
+	if a.sessions.filter.Value() != "reset" {
+		t.Fatalf("filter %q", a.sessions.filter.Value())
+	}
+	press(t, a, "esc")
+	if a.sessions.filter.Value() != "" || a.screen != screenSessions {
+		t.Errorf("esc on a filter: %q, screen %d", a.sessions.filter.Value(), a.screen)
+	}
+}

@@ -276,7 +276,7 @@ func (p *jobsPane) ShortHelp() []key.Binding {
 
 func (p *jobsPane) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{{k.DryRun, k.Sweep, k.Retention, k.IndexBuild}, {k.Up, k.Down, k.Open, k.Back, k.Cancel}}
+	return [][]key.Binding{{k.DryRun, k.Sweep, k.Retention, k.IndexBuild}, {k.Up, k.Down, k.Open, k.Cancel}}
 }
 
 // available lists each job with whether this build has it.

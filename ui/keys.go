@@ -90,7 +90,7 @@ func DefaultKeyMap() *KeyMap {
 		Top:      bind("top", "g", "home"),
 		Bottom:   bind("bottom", "G", "end"),
 		Open:     bind("open", "enter"),
-		Back:     bind("back", "esc"),
+		Back:     bind("close, clear, back", "esc"),
 
 		Filter: bind("filter", "/"),
 		Sort:   bind("sort", "s"),
@@ -171,7 +171,7 @@ func (k *KeyMap) Apply(remap map[string][]string) []string {
 
 // globalKeys answer on every screen.
 func (k *KeyMap) globalKeys() []key.Binding {
-	return []key.Binding{k.Sessions, k.Transcript, k.Vault, k.SearchScreen, k.Jobs, k.NextScreen, k.PrevScreen, k.Help, k.Quit}
+	return []key.Binding{k.Sessions, k.Transcript, k.Vault, k.SearchScreen, k.Jobs, k.NextScreen, k.PrevScreen, k.Back, k.Help, k.Quit}
 }
 
 // keyScope is the bindings that answer together: one screen's with the

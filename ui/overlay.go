@@ -42,8 +42,11 @@ func (a *App) helpBox() string {
 	}
 	body := lipgloss.JoinHorizontal(lipgloss.Top, spaced(cols)...)
 	title := t.Title.Render("Keys") + t.Muted.Render("  (remap them in the [keys] section of the config file; ? closes)")
-	return a.box(title + "\n\n" + body)
+	return a.box(title + "\n" + t.Muted.Render(escRule) + "\n\n" + body)
 }
+
+// escRule is what Esc does, on every screen.
+const escRule = "esc closes what is open, then clears a filter or a search, then goes back a screen"
 
 func spaced(cols []string) []string {
 	out := make([]string, 0, 2*len(cols))

@@ -313,7 +313,7 @@ func (p *searchPane) ShortHelp() []key.Binding {
 
 func (p *searchPane) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.listKeys(), {k.Search, k.Open, k.Edit, k.ExternalEdit, k.Promote, k.Source, k.Copy, k.Back}}
+	return [][]key.Binding{k.listKeys(), {k.Search, k.Open, k.Edit, k.ExternalEdit, k.Promote, k.Source, k.Copy}}
 }
 
 func (p *searchPane) View() string {

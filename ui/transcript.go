@@ -391,11 +391,14 @@ func (p *transcriptPane) SetSize(w, h int) {
 // above counts the lines over the tree and the detail: the header and,
 // while a search is on, its line.
 func (p *transcriptPane) above() int {
-	if p.searching || p.query != "" {
+	if p.searching || p.searchShown() {
 		return 2
 	}
 	return 1
 }
+
+// searchShown: a search runs or its matches are shown (Esc clears it).
+func (p *transcriptPane) searchShown() bool { return p.query != "" || p.searchBusy }
 
 func (p *transcriptPane) treeWidth() int    { return p.layout.listWidth() }
 func (p *transcriptPane) treeHeight() int   { return p.layout.listHeight(p.above()) }
@@ -469,9 +472,16 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		p.reselect(keep)
 	case key.Matches(msg, k.Search):
+		// A new query each time: the last one is in the line above until
+		// it is replaced, and typing never appends to it.
 		p.searching = true
+		p.searchInput.SetValue("")
 		p.clamp()
 		return p.searchInput.Focus(), true
+	case key.Matches(msg, k.Back) && p.searchShown():
+		p.startSearch("") // clears it
+		p.clamp()
+		return nil, true
 	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
 		p.jumpToMatch(key.Matches(msg, k.PrevMatch))
 	case key.Matches(msg, k.DetailDown):
@@ -500,7 +510,7 @@ func (p *transcriptPane) startSearch(query string) tea.Cmd {
 	query = strings.TrimSpace(query)
 	if query == "" || p.ix == nil {
 		p.end(kindSearch)
-		p.query, p.matches = "", nil
+		p.query, p.matches, p.matched = "", nil, nil
 		p.searchJob, p.searchBusy = 0, false
 		return nil
 	}
@@ -665,7 +675,7 @@ func (p *transcriptPane) FullHelp() [][]key.Binding {
 		k.listKeys(),
 		{k.NextCompaction, k.PrevCompaction, k.NextBranch, k.PrevBranch, k.NextUser, k.PrevUser},
 		{k.Context, k.Search, k.NextMatch, k.PrevMatch, k.DetailDown, k.DetailUp},
-		{k.Copy, k.Back},
+		{k.Copy},
 	}
 }
 
@@ -689,8 +699,8 @@ func (p *transcriptPane) View() string {
 	b.WriteString(head)
 	if p.searching {
 		b.WriteString("\n" + cut(p.searchInput.View(), w))
-	} else if p.query != "" {
-		state := fmt.Sprintf("%d matches for %q · n/N", len(p.matches), inert(p.query))
+	} else if p.searchShown() {
+		state := fmt.Sprintf("%d matches for %q · n/N · esc clears", len(p.matches), inert(p.query))
 		if p.searchBusy {
 			state = "searching…"
 		}

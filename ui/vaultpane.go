@@ -651,7 +651,7 @@ func (p *vaultPane) FullHelp() [][]key.Binding {
 	k := p.c.Keys
 	return [][]key.Binding{
 		k.listKeys(),
-		{k.Open, k.Expand, k.Collapse, k.Edit, k.ExternalEdit, k.Copy, k.Rescan, k.DetailDown, k.DetailUp, k.Back},
+		{k.Open, k.Expand, k.Collapse, k.Edit, k.ExternalEdit, k.Copy, k.Rescan, k.DetailDown, k.DetailUp},
 		{k.Promote, k.Source, k.FilterType, k.FilterImportance, k.FilterSource},
 	}
 }
