@@ -92,6 +92,7 @@ type App struct {
 
 	width, height int
 	showHelp      bool
+	helpOffset    int // the first line of the help's body shown
 	confirm       *confirmDialog
 	// configProblems are what is wrong in the config file's [keys]: shown
 	// in the footer from the start until a key is pressed.
@@ -503,6 +504,8 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if a.showHelp {
 		if key.Matches(msg, k.Help) || key.Matches(msg, k.Back) || key.Matches(msg, k.Quit) {
 			a.showHelp = false
+		} else {
+			a.scrollHelp(msg)
 		}
 		return nil
 	}
@@ -537,7 +540,7 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.Help):
-		a.showHelp = true
+		a.showHelp, a.helpOffset = true, 0
 		return nil
 	case key.Matches(msg, k.Sessions):
 		return a.switchTo(screenSessions)
@@ -696,6 +699,11 @@ func (a *App) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 	if msg.Mouse().Button == tea.MouseWheelUp {
 		n = -3
 	}
+	if a.showHelp {
+		_, body, avail := a.helpContent()
+		a.helpOffset = max(0, min(a.helpOffset+n, len(body)-avail))
+		return nil
+	}
 	if a.editor != nil {
 		a.editor.buf.vertical(n)
 		a.editor.scrollTo(false)
@@ -846,7 +854,42 @@ func (a *App) footer() string {
 	if a.status != "" {
 		return t.BadgeCandidate.Render(cut(inert(a.status), a.width))
 	}
-	// help.Model lets the last item overflow when its ellipsis does not
-	// fit (bubbles v2.2.1), so the line is cut here too.
-	return cut(a.c.Help.ShortHelpView(a.keysOf().ShortHelp()), a.width)
+	// The editor has the keyboard: ? is typed there, so it is not offered.
+	return a.footerKeys(a.keysOf().ShortHelp(), a.editor == nil)
+}
+
+// footerKeys draws as many of the bindings as fit in the width, in order,
+// and then, withHelp, always the key of the help, where the rest are.
+func (a *App) footerKeys(bindings []key.Binding, withHelp bool) string {
+	st, k := a.c.Help.Styles, a.c.Keys
+	sep := st.ShortSeparator.Render(" • ")
+	item := func(b key.Binding) string {
+		return st.ShortKey.Render(b.Help().Key) + " " + st.ShortDesc.Render(b.Help().Desc)
+	}
+	help := item(k.Help)
+	room := a.width - ansi.StringWidth(sep+help)
+	if !withHelp {
+		room = a.width
+	}
+	var parts []string
+	used := 0
+	for _, b := range bindings {
+		if !b.Enabled() || b.Help().Desc == k.Help.Help().Desc {
+			continue
+		}
+		s := item(b)
+		w := ansi.StringWidth(s)
+		if len(parts) > 0 {
+			w += ansi.StringWidth(sep)
+		}
+		if used+w > room {
+			break
+		}
+		parts = append(parts, s)
+		used += w
+	}
+	if withHelp {
+		parts = append(parts, help)
+	}
+	return cut(strings.Join(parts, sep), a.width)
 }

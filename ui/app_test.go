@@ -5,11 +5,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -51,6 +53,65 @@ func TestHelpOverlayListsTheBindings(t *testing.T) {
 	press(t, a, "?")
 	if a.showHelp {
 		t.Error("? does not close the help")
+	}
+}
+
+// Every binding of every screen is in the help at 80×24 and smaller:
+// scrolled through, the help shows each one whole, and the view never
+// leaves the terminal.
+func TestHelpShowsEveryBindingWhenSmall(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {60, 16}} {
+		a := newApp(t, size[0], size[1], Options{})
+		openBranchy(t, a)
+		for s := screen(0); s < screens; s++ {
+			drive(t, a, a.switchTo(s))
+			if a.typing() { // the Search screen opens on its query
+				press(t, a, "esc")
+			}
+			press(t, a, "?")
+			seen := ""
+			for range 40 {
+				assertFits(t, viewText(a), size[0], size[1])
+				seen += ansi.Strip(a.helpBox()) + "\n"
+				press(t, a, "pgdown")
+			}
+			for _, g := range append([][]key.Binding{a.c.Keys.globalKeys()}, a.pane().FullHelp()...) {
+				for _, b := range g {
+					whole := regexp.MustCompile(regexp.QuoteMeta(b.Help().Key) + ` +` + regexp.QuoteMeta(b.Help().Desc) + ` `)
+					if !whole.MatchString(seen) {
+						t.Errorf("%dx%d %s: the help never shows %q whole", size[0], size[1], screenNames[s], b.Help().Key+" "+b.Help().Desc)
+					}
+				}
+			}
+			press(t, a, "esc")
+		}
+	}
+}
+
+// assertFits fails when a view has more lines or wider lines than the
+// terminal.
+func assertFits(t *testing.T, view string, width, height int) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	if len(lines) > height {
+		t.Errorf("%dx%d: %d lines", width, height, len(lines))
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > width {
+			t.Errorf("%dx%d: line %d is %d wide: %q", width, height, i, w, l)
+		}
+	}
+}
+
+// The footer shows the screen's keys that fit and then, always, the help's.
+func TestFooterEndsWithHelp(t *testing.T) {
+	for _, w := range []int{200, 100, 80, 50, 30} {
+		a := newApp(t, w, 24, Options{})
+		lines := strings.Split(viewText(a), "\n")
+		footer := strings.TrimRight(lines[len(lines)-1], " ")
+		if !strings.HasSuffix(footer, "? help") || strings.Contains(footer, "…") {
+			t.Errorf("width %d: footer %q", w, footer)
+		}
 	}
 }
 

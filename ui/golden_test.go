@@ -181,3 +181,30 @@ func TestGoldenPromote(t *testing.T) {
 	press(t, a, "j", "j", "p")
 	golden(t, "promote-80x24", a)
 }
+
+// The help at 80×24: the groups wrap to rows of columns.
+func TestGoldenHelpSmall(t *testing.T) {
+	a := newApp(t, 80, 24, Options{})
+	openBranchy(t, a)
+	press(t, a, "?")
+	golden(t, "help-80x24", a)
+}
+
+func TestGoldenHelpLarge(t *testing.T) {
+	a := newApp(t, 120, 35, Options{})
+	openBranchy(t, a)
+	press(t, a, "?")
+	golden(t, "help-120x35", a)
+}
+
+// The Sessions detail scrolls (J) where the stacked layout leaves it a few
+// lines.
+func TestGoldenSessionsDetailScrolled(t *testing.T) {
+	a := newApp(t, 80, 24, Options{})
+	golden(t, "sessions-80x24", a)
+	press(t, a, "J")
+	golden(t, "sessions-80x24-detail", a)
+	b := newApp(t, 120, 35, Options{})
+	press(t, b, "J")
+	golden(t, "sessions-120x35-detail", b)
+}

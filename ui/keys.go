@@ -108,8 +108,8 @@ func DefaultKeyMap() *KeyMap {
 		NextMatch:      bind("next match", "n"),
 		PrevMatch:      bind("prev match", "N"),
 		Edit:           bind("edit at the line", "e"),
-		DetailDown:     bind("scroll entry down", "J", "shift+down"),
-		DetailUp:       bind("scroll entry up", "K", "shift+up"),
+		DetailDown:     bind("scroll the detail down", "J", "shift+down"),
+		DetailUp:       bind("scroll the detail up", "K", "shift+up"),
 
 		DryRun:     bind("dry-run sweep", "d"),
 		Sweep:      bind("sweep", "S"),

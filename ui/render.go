@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"clawvault-tui/model"
+	"clawvault-tui/themes"
 )
 
 // inert is text from files (keys, names, messages, paths) made safe to
@@ -202,4 +204,24 @@ func listMove(k *KeyMap, msg tea.KeyPressMsg, cursor, page, n int) (int, bool) {
 		return n - 1, true
 	}
 	return cursor, false
+}
+
+// scrolled shows height of lines from offset (clamped to what there is);
+// when more lines follow, the last one shown says which key scrolls on.
+func scrolled(t *themes.Theme, lines []string, offset, height int, down key.Binding) string {
+	if height <= 0 {
+		return ""
+	}
+	offset = max(0, min(offset, len(lines)-height))
+	shown := lines[offset:min(len(lines), offset+height)]
+	if offset+height < len(lines) {
+		shown = append(shown[:height-1:height-1], t.Muted.Render(fmt.Sprintf("… %d more lines (%s)", len(lines)-offset-height+1, down.Help().Key)))
+	}
+	return strings.Join(shown, "\n")
+}
+
+// scrollBy moves a scroll offset by n lines, within lines shown height at a
+// time.
+func scrollBy(offset, n, lines, height int) int {
+	return max(0, min(offset+n, lines-height))
 }

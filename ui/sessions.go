@@ -52,8 +52,11 @@ type sessionsPane struct {
 	filtering bool
 
 	cursor, offset int
-	layout         splitLayout
-	now            time.Time
+	// detailScroll is the first line of the detail shown; it goes back to
+	// the top when the selection moves.
+	detailScroll int
+	layout       splitLayout
+	now          time.Time
 }
 
 func newSessionsPane(c *Common) *sessionsPane {
@@ -223,11 +226,18 @@ func (p *sessionsPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	if cursor, ok := listMove(k, msg, p.cursor, p.listHeight(), len(p.view)); ok {
-		p.cursor = cursor
+		p.cursor, p.detailScroll = cursor, 0
 		p.clamp()
 		return nil, true
 	}
 	switch {
+	case key.Matches(msg, k.DetailDown), key.Matches(msg, k.DetailUp):
+		h := p.layout.detailHeight(0)
+		n := max(1, h/2)
+		if key.Matches(msg, k.DetailUp) {
+			n = -n
+		}
+		p.detailScroll = scrollBy(p.detailScroll, n, len(p.detailLines(p.layout.detailWidth())), h)
 	case key.Matches(msg, k.Filter):
 		p.filtering = true
 		p.clamp()
@@ -281,6 +291,7 @@ func nextAgent(agents []string, cur string) string {
 // Scroll moves the selection by n rows (mouse wheel).
 func (p *sessionsPane) Scroll(n int) {
 	p.cursor += n
+	p.detailScroll = 0
 	p.clamp()
 }
 
@@ -291,7 +302,7 @@ func (p *sessionsPane) Click(x, y int) {
 		return
 	}
 	if i := p.offset + row; i < len(p.view) {
-		p.cursor = i
+		p.cursor, p.detailScroll = i, 0
 	}
 }
 
@@ -304,7 +315,7 @@ func (p *sessionsPane) FullHelp() [][]key.Binding {
 	k := p.c.Keys
 	return [][]key.Binding{
 		k.listKeys(),
-		{k.Open, k.Filter, k.Sort, k.Agent, k.Copy, k.Rescan},
+		{k.Open, k.Filter, k.Sort, k.Agent, k.Copy, k.Rescan, k.DetailDown, k.DetailUp},
 	}
 }
 
@@ -352,7 +363,9 @@ func (p *sessionsPane) View() string {
 			lines = append(lines, "")
 		}
 	}
-	return p.layout.join(strings.Join(lines, "\n"), p.detail(p.layout.detailWidth(), p.layout.detailHeight(0)), t.Border, 0)
+	dh := p.layout.detailHeight(0)
+	detail := scrolled(t, p.detailLines(p.layout.detailWidth()), p.detailScroll, dh, p.c.Keys.DetailDown)
+	return p.layout.join(strings.Join(lines, "\n"), detail, t.Border, 0)
 }
 
 func (p *sessionsPane) renderRow(i, kw, width int) string {
@@ -481,13 +494,13 @@ func codeList(r model.SessionRow) []string {
 	return out
 }
 
-// detail explains the selected session: file facts, cursor, metadata and
-// every diagnosis sentence.
-func (p *sessionsPane) detail(width, height int) string {
+// detailLines explain the selected session: file facts, cursor, metadata
+// and every diagnosis sentence.
+func (p *sessionsPane) detailLines(width int) []string {
 	t := p.c.Theme
 	r, ok := p.Selected()
 	if !ok {
-		return t.Muted.Render("No session selected.")
+		return []string{t.Muted.Render("No session selected.")}
 	}
 	var lines []string
 	field := func(name, value string) {
@@ -521,7 +534,7 @@ func (p *sessionsPane) detail(width, height int) string {
 	if len(r.Diagnosis) == 0 {
 		lines = append(lines, t.BadgeOK.Render("Nothing to report: observed up to its end."))
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 func cursorFacts(r model.SessionRow, now time.Time) string {

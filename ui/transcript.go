@@ -484,11 +484,13 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
 		p.jumpToMatch(key.Matches(msg, k.PrevMatch))
-	case key.Matches(msg, k.DetailDown):
-		p.detailScroll += max(1, p.detailHeight()/2)
-		return nil, true
-	case key.Matches(msg, k.DetailUp):
-		p.detailScroll = max(0, p.detailScroll-max(1, p.detailHeight()/2))
+	case key.Matches(msg, k.DetailDown), key.Matches(msg, k.DetailUp):
+		h := p.detailHeight()
+		n := max(1, h/2)
+		if key.Matches(msg, k.DetailUp) {
+			n = -n
+		}
+		p.detailScroll = scrollBy(p.detailScroll, n, len(p.detailLines(p.detailWidth())), h)
 		return nil, true
 	case key.Matches(msg, k.Edit), key.Matches(msg, k.ExternalEdit):
 		// ClawVault's cursors are byte offsets into the live file: an
@@ -871,17 +873,20 @@ func entryTag(e model.Entry) string {
 }
 
 func (p *transcriptPane) detail(width, height int) string {
+	return scrolled(p.c.Theme, p.detailLines(width), p.detailScroll, height, p.c.Keys.DetailDown)
+}
+
+// detailLines are the selected entry's rendering at a width, once made.
+func (p *transcriptPane) detailLines(width int) []string {
 	e, ok := p.selectedEntry()
 	if !ok {
-		return ""
+		return nil
 	}
 	text, ok := p.bodies[bodyKey{offset: p.ix.Entries[e].Offset, width: width, theme: p.c.Theme.Name}]
 	if !ok {
-		return p.c.Theme.Muted.Render("rendering…")
+		return []string{p.c.Theme.Muted.Render("rendering…")}
 	}
-	lines := strings.Split(text, "\n")
-	p.detailScroll = max(0, min(p.detailScroll, len(lines)-height))
-	return strings.Join(lines[p.detailScroll:], "\n")
+	return strings.Split(text, "\n")
 }
 
 // plural writes "1 entry", "2 entries", "1,204 entries".
