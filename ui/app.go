@@ -92,7 +92,8 @@ type App struct {
 
 	width, height int
 	showHelp      bool
-	helpOffset    int // the first line of the help's body shown
+	palette       *palette // the command palette, while open
+	helpOffset    int      // the first line of the help's body shown
 	confirm       *confirmDialog
 	// configProblems are what is wrong in the config file's [keys]: shown
 	// in the footer from the start until a key is pressed.
@@ -522,6 +523,9 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if msg.String() == "ctrl+c" {
 		return tea.Quit
 	}
+	if a.palette != nil {
+		return a.paletteKey(msg)
+	}
 	if a.typing() {
 		// The query of the Search screen has no use for tab: it still
 		// moves between screens there.
@@ -542,6 +546,8 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.helpOffset = true, 0
 		return nil
+	case key.Matches(msg, k.Palette):
+		return a.openPalette()
 	case key.Matches(msg, k.Sessions):
 		return a.switchTo(screenSessions)
 	case key.Matches(msg, k.Transcript):
@@ -725,7 +731,7 @@ func (a *App) wheel(msg tea.MouseWheelMsg) tea.Cmd {
 
 func (a *App) click(msg tea.MouseClickMsg) tea.Cmd {
 	m := msg.Mouse()
-	if m.Button != tea.MouseLeft || a.confirm != nil || a.showHelp || a.editor != nil || a.picker != nil {
+	if m.Button != tea.MouseLeft || a.confirm != nil || a.showHelp || a.editor != nil || a.picker != nil || a.palette != nil {
 		return nil
 	}
 	if m.Y == 0 {
@@ -795,6 +801,8 @@ func (a *App) View() tea.View {
 		frame = overlay(frame, a.helpBox(), a.width, a.height)
 	case a.picker != nil:
 		frame = overlay(frame, a.box(a.picker.View(a.width, a.height)), a.width, a.height)
+	case a.palette != nil:
+		frame = overlayTop(frame, a.paletteBox(), a.width)
 	}
 	v := tea.NewView(t.App.Render(frame))
 	v.AltScreen = true

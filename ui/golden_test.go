@@ -208,3 +208,13 @@ func TestGoldenSessionsDetailScrolled(t *testing.T) {
 	press(t, b, "J")
 	golden(t, "sessions-120x35-detail", b)
 }
+
+func TestGoldenPalette(t *testing.T) {
+	a := newApp(t, 80, 24, Options{})
+	press(t, a, ":")
+	golden(t, "palette-80x24", a)
+	b := newApp(t, 120, 35, Options{})
+	press(t, b, ":")
+	typeText(t, b, "nx")
+	golden(t, "palette-120x35", b)
+}

@@ -14,7 +14,7 @@ import (
 // file's [keys] section remaps them by action name.
 type KeyMap struct {
 	// global
-	Quit, Help, NextScreen, PrevScreen, Sessions, Transcript, Vault, SearchScreen, Jobs, Copy key.Binding
+	Quit, Help, Palette, NextScreen, PrevScreen, Sessions, Transcript, Vault, SearchScreen, Jobs, Copy key.Binding
 	// lists
 	Up, Down, PageUp, PageDown, Top, Bottom, Open, Back key.Binding
 	// sessions
@@ -33,7 +33,7 @@ type KeyMap struct {
 // actions names every binding for the config file.
 func (k *KeyMap) actions() map[string]*key.Binding {
 	return map[string]*key.Binding{
-		"quit": &k.Quit, "help": &k.Help, "next_screen": &k.NextScreen, "prev_screen": &k.PrevScreen,
+		"quit": &k.Quit, "help": &k.Help, "palette": &k.Palette, "next_screen": &k.NextScreen, "prev_screen": &k.PrevScreen,
 		"sessions": &k.Sessions, "transcript": &k.Transcript, "vault": &k.Vault, "search_screen": &k.SearchScreen,
 		"jobs": &k.Jobs, "copy": &k.Copy,
 		"up": &k.Up, "down": &k.Down, "page_up": &k.PageUp, "page_down": &k.PageDown, "top": &k.Top,
@@ -74,6 +74,7 @@ func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
 		Quit:         bind("quit", "q", "ctrl+c"),
 		Help:         bind("help", "?"),
+		Palette:      bind("command palette", ":"),
 		NextScreen:   bind("next screen", "tab"),
 		PrevScreen:   bind("previous screen", "shift+tab"),
 		Sessions:     bind("sessions", "1"),
@@ -171,7 +172,7 @@ func (k *KeyMap) Apply(remap map[string][]string) []string {
 
 // globalKeys answer on every screen.
 func (k *KeyMap) globalKeys() []key.Binding {
-	return []key.Binding{k.Sessions, k.Transcript, k.Vault, k.SearchScreen, k.Jobs, k.NextScreen, k.PrevScreen, k.Back, k.Help, k.Quit}
+	return []key.Binding{k.Sessions, k.Transcript, k.Vault, k.SearchScreen, k.Jobs, k.NextScreen, k.PrevScreen, k.Back, k.Palette, k.Help, k.Quit}
 }
 
 // keyScope is the bindings that answer together: one screen's with the

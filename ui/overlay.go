@@ -14,11 +14,20 @@ import (
 
 // overlay draws box centred over the frame.
 func overlay(frame, box string, width, height int) string {
-	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
-	x, y := max(0, (width-bw)/2), max(0, (height-bh)/2)
+	return place(frame, box, (width-lipgloss.Width(box))/2, (height-lipgloss.Height(box))/2)
+}
+
+// overlayTop draws box centred across the frame, near its top, where a
+// command palette opens.
+func overlayTop(frame, box string, width int) string {
+	return place(frame, box, (width-lipgloss.Width(box))/2, 1)
+}
+
+// place draws box over frame with its top left corner at x, y.
+func place(frame, box string, x, y int) string {
 	return lipgloss.NewCompositor(
 		lipgloss.NewLayer(frame),
-		lipgloss.NewLayer(box).X(x).Y(y).Z(1),
+		lipgloss.NewLayer(box).X(max(0, x)).Y(max(0, y)).Z(1),
 	).Render()
 }
 
