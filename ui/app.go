@@ -298,6 +298,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err == nil {
 			a.snap = msg.snap
 			a.sessions.SetRows(msg.snap.Rows, msg.snap.TakenAt)
+			if r, ok := rowOf(msg.snap.Rows, a.transcript.row); ok {
+				a.transcript.SetRow(r)
+			}
 		}
 	case watcherMsg:
 		if msg.err != nil {
@@ -423,6 +426,29 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.handleKey(msg)
 	}
 	return a, nil
+}
+
+// rowOf finds a session's row in a newer scan: by file and key, else by
+// file.
+func rowOf(rows []model.SessionRow, old model.SessionRow) (model.SessionRow, bool) {
+	if old.File == "" {
+		return model.SessionRow{}, false
+	}
+	found := -1
+	for i, r := range rows {
+		if r.File == old.File {
+			if r.Key == old.Key {
+				return r, true
+			}
+			if found < 0 {
+				found = i
+			}
+		}
+	}
+	if found < 0 {
+		return model.SessionRow{}, false
+	}
+	return rows[found], true
 }
 
 func (a *App) setStatus(text string) tea.Cmd {

@@ -218,3 +218,20 @@ func TestGoldenPalette(t *testing.T) {
 	typeText(t, b, "nx")
 	golden(t, "palette-120x35", b)
 }
+
+// The divider where ClawVault's cursor stands, the pending entries marked
+// below it: a session observed before and grown since.
+func TestGoldenTranscriptDivider(t *testing.T) {
+	_, man := demoWorkspace(t)
+	for _, size := range [][2]int{{80, 24}, {120, 35}} {
+		a := newApp(t, size[0], size[1], Options{})
+		a.sessions.Select(man.ObservedCandidate.Key)
+		press(t, a, "enter", "o")
+		golden(t, fmt.Sprintf("transcript-divider-%dx%d", size[0], size[1]), a)
+	}
+	// Never observed: the line at the top says so.
+	a := newApp(t, 80, 24, Options{})
+	a.sessions.Select(man.DMBelowThreshold.Key)
+	press(t, a, "enter", "g")
+	golden(t, "transcript-never-80x24", a)
+}

@@ -21,7 +21,7 @@ type KeyMap struct {
 	Filter, Sort, Agent, Rescan key.Binding
 	// transcript
 	Context, NextCompaction, PrevCompaction, NextBranch, PrevBranch, NextUser, PrevUser key.Binding
-	Search, NextMatch, PrevMatch, Edit, DetailDown, DetailUp                            key.Binding
+	Search, NextMatch, PrevMatch, Edit, DetailDown, DetailUp, ObserverCursor            key.Binding
 	// jobs
 	DryRun, Sweep, Retention, IndexBuild, Cancel, Confirm, Deny key.Binding
 	// vault and search: curating memory
@@ -43,7 +43,8 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"next_branch": &k.NextBranch, "prev_branch": &k.PrevBranch, "next_user": &k.NextUser,
 		"prev_user": &k.PrevUser, "search": &k.Search, "next_match": &k.NextMatch, "prev_match": &k.PrevMatch,
 		"edit": &k.Edit, "detail_down": &k.DetailDown, "detail_up": &k.DetailUp,
-		"dry_run": &k.DryRun, "sweep": &k.Sweep, "retention": &k.Retention, "index_build": &k.IndexBuild,
+		"observer_cursor": &k.ObserverCursor,
+		"dry_run":         &k.DryRun, "sweep": &k.Sweep, "retention": &k.Retention, "index_build": &k.IndexBuild,
 		"cancel": &k.Cancel, "confirm": &k.Confirm, "deny": &k.Deny,
 		"external_edit": &k.ExternalEdit, "promote": &k.Promote, "source": &k.Source, "filter_type": &k.FilterType,
 		"filter_importance": &k.FilterImportance, "filter_source": &k.FilterSource, "expand": &k.Expand, "collapse": &k.Collapse,
@@ -111,6 +112,7 @@ func DefaultKeyMap() *KeyMap {
 		Edit:           bind("edit at the line", "e"),
 		DetailDown:     bind("scroll the detail down", "J", "shift+down"),
 		DetailUp:       bind("scroll the detail up", "K", "shift+up"),
+		ObserverCursor: bind("where the observer's cursor stands", "o"),
 
 		DryRun:     bind("dry-run sweep", "d"),
 		Sweep:      bind("sweep", "S"),

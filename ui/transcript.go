@@ -120,6 +120,13 @@ type transcriptPane struct {
 
 	layout splitLayout
 
+	// mark is where the observer's cursor stands; firstPending the first
+	// pending entry, and divider the row of the view the divider is drawn
+	// above (len(rows): below the last).
+	mark         cursorMark
+	firstPending int32
+	divider      int
+
 	// goTo is where to put the cursor once the transcript is indexed: a
 	// JSONL line (a search hit), or the first entry holding a text (the
 	// message an observation came from).
@@ -171,6 +178,7 @@ func (p *transcriptPane) Open(row model.SessionRow) tea.Cmd {
 	}
 	p.bodyCtx = nil
 	p.row, p.path, p.reader = row, row.File, p.open(row)
+	p.mark = markOf(row, p.c.Now())
 	p.session = p.nextJob()
 	p.ix, p.tree, p.ctx = nil, model.TreeView{}, model.TreeView{}
 	p.cursor, p.offset, p.detailScroll = 0, 0, 0
@@ -226,12 +234,12 @@ func (p *transcriptPane) reachTarget() tea.Cmd {
 	}
 	p.goTo = nil
 	if g.text != "" {
-		p.contextMode = false
+		p.setContext(false)
 		return p.startSearch(g.text)
 	}
 	i, _ := slices.BinarySearchFunc(p.ix.Entries, int32(g.line), func(e model.Entry, line int32) int { return int(e.Line - line) })
 	if i < len(p.ix.Entries) {
-		p.contextMode = false
+		p.setContext(false)
 		p.reselect(p.ix.Entries[i].Offset)
 	}
 	return p.afterMove()
@@ -295,6 +303,7 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 		}
 		p.ix = msg.ix
 		p.tree, p.ctx = msg.tree, msg.context
+		p.placeDivider()
 		p.reselect(keep)
 		var cmds []tea.Cmd
 		if !msg.validated {
@@ -407,8 +416,47 @@ func (p *transcriptPane) detailHeight() int { return p.layout.detailHeight(p.abo
 
 func (p *transcriptPane) clamp() {
 	n := len(p.view().Rows)
+	h := p.treeHeight()
 	p.cursor = max(0, min(p.cursor, n-1))
-	p.offset = window(p.cursor, p.offset, p.treeHeight(), n)
+	p.offset = window(p.cursor, p.offset, h, n)
+	// The divider takes a line of the window: when it is drawn above the
+	// cursor, the cursor's row must still fit below it; below the last row
+	// (nothing pending), it shows when the last row is selected.
+	above := p.dividerShown(p.offset, p.cursor) || p.ix != nil && p.divider == n && p.cursor == n-1
+	if above && p.cursor-p.offset >= h-1 {
+		p.offset++
+	}
+}
+
+// SetRow gives the pane the session's row of a newer scan: after a sweep
+// its cursor, and so the divider, moved.
+func (p *transcriptPane) SetRow(row model.SessionRow) {
+	p.row = row
+	p.mark = markOf(row, p.c.Now())
+	p.placeDivider()
+	p.clamp()
+}
+
+// setContext shows the model-context view or the whole tree; the divider
+// has a row in each.
+func (p *transcriptPane) setContext(on bool) {
+	p.contextMode = on
+	p.placeDivider()
+}
+
+// placeDivider finds the divider's row in the current view.
+func (p *transcriptPane) placeDivider() {
+	if p.ix == nil {
+		return
+	}
+	p.firstPending = p.mark.firstPending(p.ix)
+	p.divider = dividerRow(p.view(), p.firstPending)
+}
+
+// dividerShown reports a divider drawn among the rows from..to of the
+// window (it is drawn above row divider).
+func (p *transcriptPane) dividerShown(from, to int) bool {
+	return p.ix != nil && p.divider >= from && p.divider <= to
 }
 
 // afterMove asks for what the new position needs on screen.
@@ -460,17 +508,22 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Context):
 		keep := p.selectedOffset()
 		if !p.contextMode {
-			p.contextMode = true
+			p.setContext(true)
 			p.reselect(keep)
 			cmd := p.afterMove()
 			p.restore = keep
 			return cmd, true
 		}
-		p.contextMode = false
+		p.setContext(false)
 		if p.restore >= 0 {
 			keep = p.restore
 		}
 		p.reselect(keep)
+	case key.Matches(msg, k.ObserverCursor):
+		// The first pending entry, a third of the way down, below some of
+		// what was observed.
+		p.cursor = min(p.divider, len(v.Rows)-1)
+		p.offset = max(0, p.cursor-p.treeHeight()/3)
 	case key.Matches(msg, k.Search):
 		// A new query each time: the last one is in the line above until
 		// it is replaced, and typing never appends to it.
@@ -656,11 +709,18 @@ func (p *transcriptPane) Scroll(n int) tea.Cmd {
 
 // Click selects the row at line y of the pane.
 func (p *transcriptPane) Click(x, y int) tea.Cmd {
-	row := y - p.above()
-	if p.ix == nil || row < 0 || row >= p.treeHeight() || x >= p.treeWidth() {
+	line := y - p.above()
+	if p.ix == nil || line < 0 || line >= p.treeHeight() || x >= p.treeWidth() {
 		return nil
 	}
-	if i := p.offset + row; i < len(p.view().Rows) {
+	i := p.offset + line
+	if p.dividerShown(p.offset, i) {
+		if i == p.divider { // the divider's own line
+			return nil
+		}
+		i-- // the rows below the divider sit a line lower
+	}
+	if i < len(p.view().Rows) {
 		p.cursor = i
 	}
 	return p.afterMove()
@@ -676,7 +736,7 @@ func (p *transcriptPane) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.listKeys(),
 		{k.NextCompaction, k.PrevCompaction, k.NextBranch, k.PrevBranch, k.NextUser, k.PrevUser},
-		{k.Context, k.Search, k.NextMatch, k.PrevMatch, k.DetailDown, k.DetailUp},
+		{k.Context, k.Search, k.NextMatch, k.PrevMatch, k.DetailDown, k.DetailUp, k.ObserverCursor},
 		{k.Copy},
 	}
 }
@@ -759,8 +819,16 @@ func (p *transcriptPane) treeRows(width, height int) string {
 	t := p.c.Theme
 	v := p.view()
 	lines := make([]string, 0, height)
-	for i := p.offset; i < p.offset+height && i < len(v.Rows); i++ {
-		lines = append(lines, p.renderRow(v.Rows[i], i == p.cursor, width, t))
+	for i := p.offset; len(lines) < height && i <= len(v.Rows); i++ {
+		if i == p.divider {
+			lines = append(lines, p.dividerLine(width))
+			if len(lines) == height {
+				break
+			}
+		}
+		if i < len(v.Rows) {
+			lines = append(lines, p.renderRow(v.Rows[i], i == p.cursor, width, t))
+		}
 	}
 	if len(v.Rows) == 0 {
 		lines = append(lines, t.Muted.Render("no entries (the file has no session header, or nothing after it)"))
@@ -768,8 +836,35 @@ func (p *transcriptPane) treeRows(width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
+// dividerLine is the line drawn where the observer's cursor stands.
+func (p *transcriptPane) dividerLine(width int) string {
+	text := ""
+	for _, t := range p.mark.texts {
+		if text = "── " + t + " "; ansi.StringWidth(text) <= width {
+			break
+		}
+	}
+	return p.c.Theme.BadgeCandidate.Render(cut(text+strings.Repeat("─", max(0, width-ansi.StringWidth(text))), width))
+}
+
 func (p *transcriptPane) renderRow(r model.TreeRow, selected bool, width int, t *themes.Theme) string {
 	e := p.ix.Entries[r.Entry]
+	if p.mark.observed {
+		// A gutter marks the entries after the cursor: the next sweep's.
+		gutter := " "
+		if r.Entry >= p.firstPending {
+			gutter = "+"
+		}
+		row := p.renderRow1(r, e, selected, width-1, t)
+		if selected {
+			return t.Selected.Render(gutter) + row
+		}
+		return t.BadgeCandidate.Render(gutter) + row
+	}
+	return p.renderRow1(r, e, selected, width, t)
+}
+
+func (p *transcriptPane) renderRow1(r model.TreeRow, e model.Entry, selected bool, width int, t *themes.Theme) string {
 	guides := treeGuides(r, width/3)
 	if e.Type == model.TypeCompaction {
 		f := p.ix.Facts[r.Entry]
