@@ -30,21 +30,29 @@ import (
 
 // Run executes one command line and returns the process's exit code: 0,
 // 1 for a failure, 2 for a usage error, or a command's own (75 when the
-// vault is busy, 130 when interrupted).
+// vault is busy, 130 when interrupted, 128 + the signal's number for the
+// TUI).
 //
-// SIGINT and SIGTERM cancel the command's context: every command stops at
-// its next check, finishing no more than the atomic write it is in (a
-// sweep commits what it finished, an apply records how far it got), so
-// only complete files are left. A second signal, or a command still
-// running a second later, ends the process at once (130); what it was
-// writing is then a temp file of ours, which the next sweep removes.
+// SIGINT, SIGTERM and SIGHUP (endSignals) cancel the command's context,
+// with the signal as its cause (caughtSignal): every command stops at its
+// next check, finishing no more than the atomic write it is in (a sweep
+// commits what it finished, an apply records how far it got), so only
+// complete files are left. A second signal, or a command still running a
+// second later, ends the process at once (130); what it was writing is
+// then a temp file of ours, which the next sweep removes. The TUI is the
+// one exception: it restores the terminal and waits for its jobs itself
+// (runTUI), and a second signal only cuts that wait short (a.hurry).
 func Run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	a := &app{stdout: stdout, stderr: stderr, args: args, ctx: ctx}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, endSignals...)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	hurry := make(chan struct{})
+	a := &app{stdout: stdout, stderr: stderr, args: args, ctx: ctx, hurry: hurry}
 	done := make(chan struct{})
 	defer close(done)
-	go a.afterSignal(ctx, stop, done)
+	go a.afterSignal(sigs, cancel, hurry, done)
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -55,20 +63,50 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	return exitCode(err)
 }
 
-// afterSignal gives the signals back to the system once one arrived (a
-// second one ends the process), and ends a command that has not stopped a
-// second later: an interactive one (the TUI) restores the terminal first,
-// and is left to it.
-func (a *app) afterSignal(ctx context.Context, stop func(), done chan struct{}) {
+// endSignals end any command: an interrupt (in the TUI, from outside it:
+// inside, Ctrl-C is a key), kill's default, and the terminal going away (a
+// closed window, a killed tmux session).
+var endSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// caughtSignal is the cause of a.ctx's cancellation when a signal ended
+// the command.
+type caughtSignal struct{ os.Signal }
+
+func (c caughtSignal) Error() string { return fmt.Sprintf("ended by a signal (%v)", c.Signal) }
+
+// signalled is the signal that cancelled the command, if one did.
+func (a *app) signalled() (os.Signal, bool) {
+	var c caughtSignal
+	if errors.As(context.Cause(a.ctx), &c) {
+		return c.Signal, true
+	}
+	return nil, false
+}
+
+// afterSignal cancels the command's context on the first signal. A
+// command that has not stopped a second later, or a second signal, ends
+// the process (the signals go back to the system). The TUI ends itself:
+// it restores the terminal and waits for its jobs, and a second signal
+// closes hurry to cut that wait short.
+func (a *app) afterSignal(sigs chan os.Signal, cancel context.CancelCauseFunc, hurry chan struct{}, done chan struct{}) {
 	select {
 	case <-done:
 		return
-	case <-ctx.Done():
+	case s := <-sigs:
+		cancel(caughtSignal{s})
 	}
-	stop()
-	if a.interactive {
+	a.mu.Lock()
+	interactive := a.interactive
+	a.mu.Unlock()
+	if interactive {
+		select {
+		case <-done:
+		case <-sigs:
+			close(hurry)
+		}
 		return
 	}
+	signal.Stop(sigs)
 	select {
 	case <-done:
 	case <-time.After(time.Second):
@@ -96,9 +134,11 @@ type app struct {
 	stdout, stderr io.Writer
 	args           []string // as typed, to name the sweep's owner in the vault's lock
 	common         commonFlags
-	// ctx is cancelled by SIGINT and SIGTERM (see Run).
+	// ctx is cancelled by SIGINT, SIGTERM and SIGHUP (see Run).
 	ctx context.Context
-	// interactive: the TUI, which ends itself on a signal.
+	// hurry closes on a second signal: the TUI stops waiting for its jobs.
+	hurry <-chan struct{}
+	// interactive: the TUI, which ends itself on a signal (under mu).
 	interactive bool
 	mu          sync.Mutex
 	cleanups    []func()

@@ -65,7 +65,9 @@ func unknownCommand(c *cobra.Command, args []string) error {
 }
 
 func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
+	a.mu.Lock()
 	a.interactive = true
+	a.mu.Unlock()
 	stdout, stderr, common := a.stdout, a.stderr, &a.common
 	if theme != "" {
 		if err := store.CheckTheme(theme); err != nil {
@@ -113,10 +115,33 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 		cfg.Search.CacheDir = filepath.Join(dir, "cache")
 		backups = filepath.Join(dir, "backups")
 	}
+	if s, ok := a.signalled(); ok {
+		return signalExit(s)
+	}
 	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: theme, Banner: banner, Watch: true, Jobs: jobRunners(cfg), BackupDir: backups})
-	_, err = tea.NewProgram(app, tea.WithOutput(stdout), tea.WithContext(a.ctx)).Run()
+	// A signal (Run cancels a.ctx) ends the program as q does, without
+	// the question: Bubble Tea's own handler is off, so that there is one.
+	p := tea.NewProgram(app, tea.WithOutput(stdout), tea.WithoutSignalHandler())
+	ended := make(chan struct{})
+	watching := make(chan struct{})
+	go func() {
+		defer close(watching)
+		select {
+		case <-a.ctx.Done():
+			p.Quit() // restores the terminal; the jobs are stopped below
+		case <-ended:
+		}
+	}()
+	_, err = p.Run()
+	close(ended)
+	<-watching
+	// Whatever ended the program, no job outlives it unfinished.
+	stopJobs(app, a.hurry, stderr)
 	if cerr := app.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("closing the search index: %w", cerr)
+	}
+	if s, ok := a.signalled(); ok {
+		return signalExit(s)
 	}
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):

@@ -106,6 +106,10 @@ type App struct {
 	snap       *store.Snapshot
 	watcher    *store.Watcher
 
+	// quitting: the user quit while jobs ran; they were cancelled and the
+	// program ends when the last one has returned.
+	quitting bool
+
 	status    string
 	statusJob int
 	// statusUntilKey keeps the status until the next key press rather
@@ -324,6 +328,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.transcript.Handle(msg)
 	case jobDoneMsg:
 		cmd := a.jobs.Handle(msg)
+		if a.quitting && len(a.jobs.active()) == 0 {
+			return a, tea.Quit // the last job stopped: what it wrote is complete
+		}
 		if msg.id == a.search.syncJob {
 			cmd = tea.Batch(cmd, a.search.synced(msg.err))
 		}
@@ -547,7 +554,7 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return a.editorKey(msg)
 	}
 	if msg.String() == "ctrl+c" {
-		return tea.Quit
+		return a.quit()
 	}
 	if a.palette != nil {
 		return a.paletteKey(msg)
@@ -568,7 +575,7 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		return tea.Quit
+		return a.quit()
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.helpOffset = true, 0
 		return nil
@@ -603,6 +610,67 @@ func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return cmd
 }
+
+// quit ends the program, but never under a running job: each is cancelled
+// and the program ends once the last has returned, so a sweep keeps what
+// it finished and leaves no file half-written. A sweep asks first.
+func (a *App) quit() tea.Cmd {
+	active := a.jobs.active()
+	switch {
+	case len(active) == 0:
+		return tea.Quit
+	case a.quitting:
+		return nil // already waiting; the footer says for what
+	}
+	var writing []string
+	for _, j := range active {
+		if j.writes && j.state == jobRunning {
+			writing = append(writing, fmt.Sprintf("#%d %s", j.num, j.title))
+		}
+	}
+	if len(writing) == 0 {
+		return a.stopAndQuit()
+	}
+	a.confirm = &confirmDialog{
+		title: fmt.Sprintf("%s is writing to the vault. Stop it and quit?", strings.Join(writing, ", ")),
+		lines: []string{
+			"It stops where it is: the sessions it finished are recorded, the one it is",
+			"reading is rolled back, and the rest wait for the next sweep.",
+		},
+		onYes: func(a *App) tea.Cmd { return a.stopAndQuit() },
+	}
+	return nil
+}
+
+// stopAndQuit cancels every running job and quits when they have returned.
+func (a *App) stopAndQuit() tea.Cmd {
+	active := a.jobs.active()
+	if len(active) == 0 {
+		return tea.Quit
+	}
+	a.quitting = true
+	for _, j := range active {
+		j.stop()
+	}
+	return nil
+}
+
+// ActiveJobs names the jobs whose work has not returned: after the program
+// ended, what StopJobs will wait for.
+func (a *App) ActiveJobs() []string {
+	var out []string
+	for _, j := range a.jobs.active() {
+		out = append(out, fmt.Sprintf("#%d %s", j.num, j.title))
+	}
+	return out
+}
+
+// StopJobs cancels the jobs still running, lets no other start, and waits
+// until they have returned or ctx ends; it reports whether they all
+// returned. Call it after the program ends, whatever ended it (a signal, a
+// terminal that went away): a sweep that returned has committed what it
+// finished and rolled back the rest.
+func (a *App) StopJobs(ctx context.Context) bool { return a.jobs.group.stop(ctx) }
 
 // show makes a screen the current one, remembering the one it leaves.
 func (a *App) show(s screen) {
@@ -651,10 +719,10 @@ func (a *App) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 	e := a.editor
 	if msg.String() == "ctrl+c" {
 		if !e.buf.dirty() {
-			return tea.Quit
+			return a.quit()
 		}
 		a.confirm = &confirmDialog{title: "Quit without saving " + e.name() + "?", lines: []string{"Your changes are lost; the file on disk stays as it is."},
-			onYes: func(*App) tea.Cmd { return tea.Quit }}
+			onYes: func(a *App) tea.Cmd { return a.quit() }}
 		return nil
 	}
 	cmd, closing := e.Update(msg)
@@ -885,6 +953,9 @@ func (a *App) summary() string {
 
 func (a *App) footer() string {
 	t := a.c.Theme
+	if a.quitting {
+		return t.BadgeCandidate.Render(cut("quitting: waiting for "+strings.Join(a.ActiveJobs(), ", ")+" to stop…", a.width))
+	}
 	if a.status != "" {
 		return t.BadgeCandidate.Render(cut(inert(a.status), a.width))
 	}

@@ -86,6 +86,7 @@ type (
 type jobsPane struct {
 	c       *Common
 	runners JobRunners
+	group   *jobGroup
 	jobs    []*job // newest first
 	cursor  int
 	// inResult is true while the cursor walks the selected job's result.
@@ -98,7 +99,7 @@ type jobsPane struct {
 }
 
 func newJobsPane(c *Common, runners JobRunners) *jobsPane {
-	return &jobsPane{c: c, runners: runners}
+	return &jobsPane{c: c, runners: runners, group: newJobGroup()}
 }
 
 func (p *jobsPane) SetSize(w, h int) {
@@ -125,12 +126,17 @@ func resultLines(r JobResult, width int) []string {
 
 // start records a new job and runs it; work reports progress through emit.
 func (p *jobsPane) start(id int, title string, writes bool, work func(ctx context.Context, progress observer.ProgressFunc) (JobResult, error)) tea.Cmd {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(p.group.ctx)
 	p.numbered++
 	j := &job{id: id, num: p.numbered, title: title, started: p.c.Now(), cancel: cancel, writes: writes}
 	p.jobs = append([]*job{j}, p.jobs...)
 	p.cursor, p.inResult = 0, false
+	group := p.group
 	run := runTask(ctx, func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
+		if !group.enter() {
+			return jobDoneMsg{id: id, err: context.Canceled} // the app is ending
+		}
+		defer group.leave()
 		res, err := work(ctx, func(pr observer.Progress) { emit(jobProgressMsg{id: id, p: pr}) })
 		return jobDoneMsg{id: id, result: res, err: err}
 	})
@@ -152,6 +158,30 @@ func (p *jobsPane) find(id int) *job {
 		}
 	}
 	return nil
+}
+
+// stop cancels a running job; it shows as cancelled at once and ends when
+// its goroutine returns.
+func (j *job) stop() {
+	if j.state == jobRunning {
+		j.state = jobCancelled
+		j.cancel()
+	}
+}
+
+// active: the job's goroutine has not returned yet (it may have been
+// cancelled already).
+func (j *job) active() bool { return j.ended.IsZero() }
+
+// active lists the jobs whose goroutines have not returned.
+func (p *jobsPane) active() []*job {
+	var out []*job
+	for _, j := range p.jobs {
+		if j.active() {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 func (p *jobsPane) running() bool {
@@ -259,10 +289,7 @@ func (p *jobsPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			p.inResult, p.resultLine = true, 0
 		}
 	case key.Matches(msg, k.Cancel):
-		if j.state == jobRunning {
-			j.state = jobCancelled
-			j.cancel()
-		}
+		j.stop()
 	default:
 		return nil, false
 	}
