@@ -40,7 +40,7 @@ func (a *App) helpBox() string {
 	lines := append(head, body[off:min(len(body), off+avail)]...)
 	if len(body) > avail {
 		k := a.c.Keys
-		more := fmt.Sprintf("lines %d–%d of %d · %s/%s scroll", off+1, min(len(body), off+avail), len(body), k.Down.Help().Key, k.Up.Help().Key)
+		more := fmt.Sprintf("lines %d–%d of %d · %s %s scroll", off+1, min(len(body), off+avail), len(body), k.Down.Help().Key, k.Up.Help().Key)
 		lines = append(lines, a.c.Theme.Muted.Render(more))
 	}
 	return a.box(strings.Join(lines, "\n"))
