@@ -799,7 +799,8 @@ func (p *transcriptPane) header() string {
 		}
 	}
 	w := p.layout.width
-	return t.Title.Render(cut(title, w/2)) + "  " + t.Muted.Render(cut(strings.Join(facts, " · "), w-ansi.StringWidth(title)-2))
+	title = cut(title, w/2)
+	return t.Title.Render(title) + "  " + t.Muted.Render(cut(strings.Join(facts, " · "), w-ansi.StringWidth(title)-2))
 }
 
 func (p *transcriptPane) progress() string {
