@@ -633,10 +633,9 @@ func (a *App) quit() tea.Cmd {
 	}
 	a.confirm = &confirmDialog{
 		title: fmt.Sprintf("%s is writing to the vault. Stop it and quit?", strings.Join(writing, ", ")),
-		lines: []string{
-			"It stops where it is: the sessions it finished are recorded, the one it is",
-			"reading is rolled back, and the rest wait for the next sweep.",
-		},
+		text: "It stops where it is: the sessions it finished are recorded, the one it is reading is rolled back, " +
+			"and the rest wait for the next sweep.",
+		yes: "stop it and quit", no: "keep it running",
 		onYes: func(a *App) tea.Cmd { return a.stopAndQuit() },
 	}
 	return nil

@@ -141,20 +141,34 @@ func (a *App) box(content string) string {
 		Padding(0, 1).Render(strings.Join(lines, "\n"))
 }
 
-// confirmDialog asks before a job that writes (a real sweep).
+// confirmDialog asks before something that cannot be taken back (a
+// sweep, quitting under one).
 type confirmDialog struct {
 	title string
+	// text is wrapped to the box; lines are shown as they are, one a line.
+	text  string
 	lines []string
-	onYes func(a *App) tea.Cmd
+	// yes and no name the answers ("start" and "cancel" when empty).
+	yes, no string
+	onYes   func(a *App) tea.Cmd
 }
 
 func (a *App) confirmBox(d *confirmDialog) string {
 	t := a.c.Theme
+	var body []string
+	if d.text != "" {
+		body = append(body, strings.Split(wrap(d.text, a.boxInner()), "\n")...)
+	}
 	lines := d.lines
-	if max := a.height - 8; len(lines) > max && max > 1 {
+	if max := a.height - 8 - len(body); len(lines) > max && max > 1 {
 		lines = append(lines[:max-1:max-1], t.Muted.Render("…"))
 	}
+	body = append(body, lines...)
+	yes, no := d.yes, d.no
+	if yes == "" {
+		yes, no = "start", "cancel"
+	}
 	k := a.c.Keys
-	footer := t.HelpKey.Render(k.Confirm.Help().Key) + " start   " + t.HelpKey.Render(k.Deny.Help().Key) + " cancel"
-	return a.box(t.Title.Render(d.title) + "\n\n" + strings.Join(lines, "\n") + "\n\n" + footer)
+	footer := t.HelpKey.Render(k.Confirm.Help().Key) + " " + yes + "   " + t.HelpKey.Render(k.Deny.Help().Key) + " " + no
+	return a.box(t.Title.Render(wrap(d.title, a.boxInner())) + "\n\n" + strings.Join(body, "\n") + "\n\n" + footer)
 }

@@ -63,7 +63,7 @@ func quits(cmd tea.Cmd) bool {
 func TestQuitDuringASweepAsksThenWaits(t *testing.T) {
 	started := make(chan struct{})
 	var stopped bool
-	a := newApp(t, 100, 30, Options{Jobs: blockingSweep(started, &stopped)})
+	a := newApp(t, 80, 24, Options{Jobs: blockingSweep(started, &stopped)})
 	press(t, a, "5", "S")
 	// The confirmation's y starts the sweep's command: run it aside.
 	final := startAside(t, a, "y", started)
@@ -74,6 +74,7 @@ func TestQuitDuringASweepAsksThenWaits(t *testing.T) {
 	if v := viewText(a); !strings.Contains(v, "#1 sweep is writing to the vault. Stop it and quit?") {
 		t.Errorf("the question is not shown:\n%s", v)
 	}
+	golden(t, "quit-sweep-80x24", a)
 	press(t, a, "n")
 	if a.confirm != nil || a.quitting || a.jobs.jobs[0].state != jobRunning {
 		t.Fatalf("n: confirm %v, quitting %v, state %d", a.confirm != nil, a.quitting, a.jobs.jobs[0].state)
