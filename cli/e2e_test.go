@@ -417,16 +417,24 @@ func vaultComplete(t *testing.T, state, vault string) {
 	}
 }
 
+// sweepInTerminal opens the TUI in a terminal and starts a sweep from the
+// Jobs screen; it returns with the sweep's confirmation answered.
+func sweepInTerminal(t *testing.T, state, vault string) (tm *terminal, pidFile string) {
+	command, pidFile := tuiCommand(t, nil, "--state-dir", state, "-v", vault)
+	tm = startTerminal(t, command, 100, 30)
+	tm.waitText("8 candidates")
+	tm.keys("5", "S")
+	tm.waitText("This writes to the vault")
+	tm.keys("y")
+	return tm, pidFile
+}
+
 // q while a sweep writes asks first, then stops the sweep, waits for it and
 // quits; the vault is left complete.
 func TestEndToEndQuitDuringASweep(t *testing.T) {
 	state, vault := demoCopy(t)
-	command, _ := tuiCommand(t, nil, "--state-dir", state, "-v", vault)
-	tm := startTerminal(t, command, 100, 30)
-	tm.waitText("8 candidates")
-	tm.keys("5", "S")
-	tm.waitText("This writes to the vault")
-	tm.keys("y", "q") // q reaches the app while the sweep runs (it takes seconds)
+	tm, _ := sweepInTerminal(t, state, vault)
+	tm.keys("q") // it reaches the app while the sweep runs (it takes seconds)
 	tm.waitText("#1 sweep is writing to the vault. Stop it and quit?")
 	tm.keys("y")
 	tm.waitText("EXIT:0")
@@ -437,12 +445,7 @@ func TestEndToEndQuitDuringASweep(t *testing.T) {
 // waited for, the exit status 128+15.
 func TestEndToEndTerminateDuringASweep(t *testing.T) {
 	state, vault := demoCopy(t)
-	command, pidFile := tuiCommand(t, nil, "--state-dir", state, "-v", vault)
-	tm := startTerminal(t, command, 100, 30)
-	tm.waitText("8 candidates")
-	tm.keys("5", "S")
-	tm.waitText("This writes to the vault")
-	tm.keys("y")
+	tm, pidFile := sweepInTerminal(t, state, vault)
 	tm.waitText("running")
 	syscall.Kill(pidOf(t, pidFile), syscall.SIGTERM)
 	s := tm.waitText("EXIT:143")

@@ -420,13 +420,19 @@ func TestTranscriptBranchJumpAndContext(t *testing.T) {
 	}
 }
 
+// searchBranchy opens the branchy transcript and searches it for a word.
+func searchBranchy(t *testing.T, a *App, word string) *transcriptPane {
+	t.Helper()
+	openBranchy(t, a)
+	press(t, a, "/")
+	typeText(t, a, word)
+	press(t, a, "enter")
+	return a.transcript
+}
+
 func TestTranscriptSearch(t *testing.T) {
 	a := newApp(t, 100, 30, Options{})
-	openBranchy(t, a)
-	p := a.transcript
-	press(t, a, "/")
-	typeText(t, a, "onboarding")
-	press(t, a, "enter")
+	p := searchBranchy(t, a, "onboarding")
 	if len(p.matches) == 0 {
 		t.Fatal("no matches")
 	}
@@ -665,22 +671,21 @@ func TestSweepJobRescansAndLinks(t *testing.T) {
 	}
 }
 
-func TestCancelAJob(t *testing.T) {
-	started := make(chan struct{})
-	runners := JobRunners{Retention: func(ctx context.Context, _ *store.Snapshot, _ observer.ProgressFunc) (JobResult, error) {
+// blockingRetention is a retention plan that runs until it is cancelled;
+// started is closed when it begins.
+func blockingRetention(started chan<- struct{}) JobRunners {
+	return JobRunners{Retention: func(ctx context.Context, _ *store.Snapshot, _ observer.ProgressFunc) (JobResult, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}}
-	a := newApp(t, 100, 30, Options{Jobs: runners})
+}
+
+func TestCancelAJob(t *testing.T) {
+	started := make(chan struct{})
+	a := newApp(t, 100, 30, Options{Jobs: blockingRetention(started)})
 	press(t, a, "5")
-	_, cmd := a.Update(keyMsg("R"))
-	// Run the job's command aside (timers are off, so it is the task's
-	// alone; it returns when the job ends) and cancel from here once the
-	// work has started.
-	final := make(chan tea.Msg, 1)
-	go func() { final <- cmd() }()
-	<-started
+	final := startAside(t, a, "R", started)
 	press(t, a, "x")
 	drive(t, a, func() tea.Msg { return <-final })
 	if j := a.jobs.jobs[0]; j.state != jobCancelled {
@@ -733,19 +738,11 @@ func TestJobNumbersCountTheUsersJobs(t *testing.T) {
 // time since the zero time.
 func TestCancelledJobShowsItsTime(t *testing.T) {
 	started := make(chan struct{})
-	runners := JobRunners{Retention: func(ctx context.Context, _ *store.Snapshot, _ observer.ProgressFunc) (JobResult, error) {
-		close(started)
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}}
-	a := newApp(t, 100, 30, Options{Jobs: runners})
+	a := newApp(t, 100, 30, Options{Jobs: blockingRetention(started)})
 	now := fixedNow
 	a.c.Now = func() time.Time { return now }
 	press(t, a, "5")
-	_, cmd := a.Update(keyMsg("R"))
-	final := make(chan tea.Msg, 1)
-	go func() { final <- cmd() }()
-	<-started
+	final := startAside(t, a, "R", started)
 	now = now.Add(1500 * time.Millisecond)
 	press(t, a, "x")
 	line := jobLineOf(viewText(a), "retention dry-run")
@@ -774,11 +771,7 @@ func jobLineOf(view, title string) string {
 // to the screen shown before.
 func TestEscClosesThenClearsThenGoesBack(t *testing.T) {
 	a := newApp(t, 100, 30, Options{})
-	openBranchy(t, a)
-	p := a.transcript
-	press(t, a, "/")
-	typeText(t, a, "onboarding")
-	press(t, a, "enter")
+	p := searchBranchy(t, a, "onboarding")
 	if p.query != "onboarding" || len(p.matches) == 0 {
 		t.Fatalf("query %q, %d matches", p.query, len(p.matches))
 	}

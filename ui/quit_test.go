@@ -24,8 +24,8 @@ func blockingSweep(started chan<- struct{}, stopped *bool) JobRunners {
 }
 
 // startAside sends a key whose command starts a job, runs that command on
-// its own goroutine (it returns when the job ends), and waits until the
-// job's work has started.
+// its own goroutine (timers are off, so the command is the task's alone; it
+// returns when the job ends), and waits until the job's work has started.
 func startAside(t *testing.T, a *App, key string, started <-chan struct{}) <-chan tea.Msg {
 	t.Helper()
 	_, cmd := a.Update(keyMsg(key))
@@ -115,12 +115,7 @@ func TestQuitDuringASweepAsksThenWaits(t *testing.T) {
 // q during a job that writes nothing cancels it without asking.
 func TestQuitDuringADryRunDoesNotAsk(t *testing.T) {
 	started := make(chan struct{})
-	runners := JobRunners{Retention: func(ctx context.Context, _ *store.Snapshot, _ observer.ProgressFunc) (JobResult, error) {
-		close(started)
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}}
-	a := newApp(t, 100, 30, Options{Jobs: runners})
+	a := newApp(t, 100, 30, Options{Jobs: blockingRetention(started)})
 	press(t, a, "5")
 	final := startAside(t, a, "R", started)
 	if _, cmd := a.Update(keyMsg("ctrl+c")); quits(cmd) || a.confirm != nil || !a.quitting {
