@@ -46,6 +46,22 @@ type EntryBody struct {
 	Display    bool
 	Data       json.RawMessage
 
+	// OpenClaw 2026.9: a reset's reason, a leaf control's appendParentId,
+	// appendMode ("side" appends do not move the leaf).
+	Reason         string
+	AppendParentID string
+	AppendMode     string
+	// pi 1.5: a usage entry's kind (Usage and Model hold its numbers), a
+	// context_edit's null replacement, a compaction's system checkpoint, a
+	// system message's prompt sections and tool changes.
+	Kind               string
+	ReplacementNull    bool
+	HasSystemMessage   bool
+	Sections           []string
+	ToolsAdded         []string
+	ToolsRemoved       []string
+	ExcludeFromContext bool
+
 	// Raw is the line as written, for what the fields above leave out.
 	Raw json.RawMessage
 }

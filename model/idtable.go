@@ -85,6 +85,17 @@ func radixSortHigh32(keys []uint64) {
 
 // get returns the last position whose entry has the id.
 func (x idIndex) get(entries []Entry, id EntryID) (int32, bool) {
+	found := int32(-1)
+	x.each(entries, id, func(i int32) bool {
+		found = i // keys with one hash are in position order: the last match wins
+		return true
+	})
+	return found, found >= 0
+}
+
+// each calls fn with every position whose entry has the id, oldest first,
+// until fn returns false.
+func (x idIndex) each(entries []Entry, id EntryID, fn func(pos int32) bool) {
 	h := uint64(hashID(id))
 	k, _ := slices.BinarySearchFunc(x.keys, h, func(key, h uint64) int {
 		switch {
@@ -95,11 +106,23 @@ func (x idIndex) get(entries []Entry, id EntryID) (int32, bool) {
 		}
 		return 0
 	})
-	found := int32(-1)
 	for ; k < len(x.keys) && x.keys[k]>>32 == h; k++ {
-		if i := int32(uint32(x.keys[k])); entries[i].ID == id {
-			found = i // keys with one hash are in position order: the last match wins
+		if i := int32(uint32(x.keys[k])); entries[i].ID == id && !fn(i) {
+			return
 		}
 	}
+}
+
+// lastBefore returns the last position before `before` whose entry has the
+// id: what a Map of the entries seen so far would answer.
+func (x idIndex) lastBefore(entries []Entry, id EntryID, before int32) (int32, bool) {
+	found := int32(-1)
+	x.each(entries, id, func(i int32) bool {
+		if i >= before {
+			return false
+		}
+		found = i
+		return true
+	})
 	return found, found >= 0
 }

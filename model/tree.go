@@ -6,15 +6,45 @@ import (
 	"strings"
 )
 
+// TreeRules names whose reading of the id/parentId tree applies.
+type TreeRules uint8
+
+const (
+	// RulesAuto applies OpenClaw 2026.9's rules to entries that hold its
+	// records (leaf controls, reset boundaries, side appends) and pi's
+	// otherwise.
+	RulesAuto TreeRules = iota
+	// RulesPi: pi's SessionManager: the leaf is the last entry.
+	RulesPi
+	// RulesOpenClaw: OpenClaw 2026.9's scanSessionTranscriptTree: leaf
+	// controls select the leaf, side appends and non-session entry types do
+	// not move it, a reset boundary restarts the context.
+	RulesOpenClaw
+)
+
+func (r TreeRules) String() string {
+	switch r {
+	case RulesPi:
+		return "pi"
+	case RulesOpenClaw:
+		return "openclaw-2026.9"
+	}
+	return "auto"
+}
+
 // Tree is the id/parentId tree of one transcript, built the way pi's
-// SessionManager builds it on load. Nodes are positions in the entry slice it
-// was built from; the header and duplicate headers are not nodes.
+// SessionManager builds it on load, or the way OpenClaw 2026.9 scans it.
+// Nodes are positions in the entry slice it was built from; the header and
+// duplicate headers are not nodes.
 type Tree struct {
 	entries []Entry
 	names   *Names
 
+	// Rules are the rules the tree was built with (never RulesAuto).
+	Rules TreeRules
 	// HasHeader is false when the first parsed line is not a session header
 	// with a string id: pi then counts the file as empty, and so do we.
+	// (OpenClaw's rules need no header.)
 	HasHeader bool
 	Version   int
 
@@ -22,18 +52,30 @@ type Tree struct {
 	Nodes int
 	// Roots are entries whose parent is null, themselves or missing, in file order.
 	Roots []int32
-	// Leaf is the last entry in file order, or -1. pi stores it nowhere else.
+	// Leaf is the active leaf, or -1: pi's is the last entry in file order;
+	// OpenClaw's is the last session entry appended, or a leaf control's target.
 	Leaf int32
-	// ActivePath runs from a root to the leaf.
+	// ActivePath runs from a root to the leaf. Under OpenClaw's rules it
+	// skips leaf controls, and it is every entry when no entry sets a leaf,
+	// as OpenClaw's active-event projection has it.
 	ActivePath []int32
 	// BranchPoints are entries with more than one child, in file order.
 	BranchPoints []int32
 	// Compactions lists every compaction entry in file order.
 	Compactions []int32
+	// Resets lists every reset boundary in file order.
+	Resets []int32
+	// LeafControls counts leaf records; InvalidLeafControls those naming an
+	// entry that does not exist (OpenClaw ignores them).
+	LeafControls, InvalidLeafControls int
 	// Context lists the entries that become messages in the model's context for
-	// the leaf, as pi's buildSessionContext builds it. The last compaction on
-	// the active path stands for its summary message.
+	// the leaf, as pi's buildSessionContext (or OpenClaw's
+	// iterateSessionContextEntries) builds it. The last compaction on the
+	// active path stands for its summary message.
 	Context []int32
+	// ContextMessages is the number of messages Context makes: a pi 1.5
+	// compaction with a system checkpoint makes two.
+	ContextMessages int
 	// Labels maps a target entry id to its label; the last label entry wins
 	// and an empty one clears.
 	Labels map[string]string
@@ -50,17 +92,46 @@ type Tree struct {
 	childStart []int32
 	childList  []int32
 	pathMark   []uint64
+	// OpenClaw's rules only: leafCtl marks leaf records that parse,
+	// ocNodes the entries its scan makes tree nodes, and ocLeafControl is
+	// set when a leaf control took effect.
+	leafCtl       []bool
+	ocNodes       []bool
+	ocLeafControl bool
 }
 
-// BuildTree builds the tree over entries. facts holds the tree fields of
-// compaction, branch_summary, label and session_info entries by position.
-// Entries of a v1 file must have been migrated with MigrateV1 first.
+// BuildTree builds the tree over entries with the rules that fit them
+// (RulesAuto). facts holds the tree fields of compaction, reset,
+// branch_summary, label, session_info, leaf and context_edit entries by
+// position. Entries of a v1 file must have been migrated with MigrateV1 first.
 func BuildTree(entries []Entry, facts map[int32]TreeFacts, version int, names *Names) *Tree {
-	t := &Tree{entries: entries, names: names, Leaf: -1, Version: version, Labels: map[string]string{}}
-	if len(entries) == 0 || entries[0].Type != TypeSession || entries[0].Flags&FlagStringID == 0 {
+	return BuildTreeWith(entries, facts, version, names, RulesAuto)
+}
+
+// UsesOpenClawRecords reports entries only OpenClaw 2026.9 writes: leaf
+// controls, reset boundaries and side appends.
+func UsesOpenClawRecords(entries []Entry) bool {
+	for i := range entries {
+		if e := &entries[i]; e.Type == TypeLeaf || e.Type == TypeReset || e.Flags&FlagSideAppend != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// BuildTreeWith builds the tree with the given rules.
+func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, names *Names, rules TreeRules) *Tree {
+	if rules == RulesAuto {
+		rules = RulesPi
+		if UsesOpenClawRecords(entries) {
+			rules = RulesOpenClaw
+		}
+	}
+	t := &Tree{entries: entries, names: names, Leaf: -1, Version: version, Labels: map[string]string{}, Rules: rules}
+	t.HasHeader = len(entries) > 0 && entries[0].Type == TypeSession && entries[0].Flags&FlagStringID != 0
+	if !t.HasHeader && rules == RulesPi {
 		return t
 	}
-	t.HasHeader = true
 
 	n := len(entries)
 	nodes := make([]int32, 0, n)
@@ -73,6 +144,8 @@ func BuildTree(entries []Entry, facts map[int32]TreeFacts, version int, names *N
 		switch e.Type {
 		case TypeCompaction:
 			t.Compactions = append(t.Compactions, int32(i))
+		case TypeReset:
+			t.Resets = append(t.Resets, int32(i))
 		case TypeLabel:
 			f := facts[int32(i)]
 			if f.Label != "" {
@@ -85,7 +158,77 @@ func BuildTree(entries []Entry, facts map[int32]TreeFacts, version int, names *N
 		}
 	}
 	t.Nodes = len(nodes)
-	if t.Nodes > 0 {
+	if rules == RulesOpenClaw {
+		t.scanOpenClaw(nodes, facts)
+	} else {
+		t.linkPi(nodes)
+	}
+	counts := make([]int32, n+1)
+	for _, i := range nodes {
+		if p := t.parent[i]; p >= 0 {
+			counts[p+1]++
+		} else {
+			t.Roots = append(t.Roots, i)
+		}
+	}
+	// Children in compressed rows: the children of i are
+	// childList[childStart[i]:childStart[i+1]], in file order, then sorted by
+	// timestamp as pi sorts them (stable, oldest first).
+	t.childStart = counts
+	for i := 1; i <= n; i++ {
+		t.childStart[i] += t.childStart[i-1]
+	}
+	t.childList = make([]int32, t.childStart[n])
+	fill := make([]int32, n)
+	for i := range entries {
+		if p := t.parent[i]; p >= 0 {
+			t.childList[t.childStart[p]+fill[p]] = int32(i)
+			fill[p]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		kids := t.childList[t.childStart[i]:t.childStart[i+1]]
+		if len(kids) > 1 {
+			t.BranchPoints = append(t.BranchPoints, int32(i))
+			t.sortByTime(kids)
+		}
+	}
+
+	t.pathMark = make([]uint64, (n+63)/64)
+	if rules == RulesOpenClaw {
+		t.activePathOpenClaw(nodes)
+	} else {
+		for cur := t.Leaf; cur >= 0; cur = t.parent[cur] {
+			if t.OnPath(cur) {
+				t.Cycle = true
+				break
+			}
+			t.pathMark[cur/64] |= 1 << (cur % 64)
+			t.ActivePath = append(t.ActivePath, cur)
+		}
+		slices.Reverse(t.ActivePath)
+	}
+	if !t.Cycle {
+		t.Cycle = t.hasUnreachable()
+	}
+	if rules == RulesOpenClaw {
+		t.Context = t.buildContextOpenClaw(facts)
+	} else {
+		t.Context = t.buildContext(facts)
+	}
+	t.ContextMessages = len(t.Context)
+	if len(t.Context) > 0 && t.entries[t.Context[0]].Type == TypeCompaction && facts[t.Context[0]].HasSystemMessage {
+		t.ContextMessages++
+	}
+	return t
+}
+
+// linkPi sets each node's parent as pi does: the entry with its parentId
+// (the last one when ids repeat), and the leaf: the last entry.
+func (t *Tree) linkPi(nodes []int32) {
+	entries := t.entries
+	n := len(entries)
+	if len(nodes) > 0 {
 		t.Leaf = nodes[len(nodes)-1]
 	}
 	// The id index (a radix sort) is built beside the parent pass, which
@@ -130,52 +273,6 @@ func BuildTree(entries []Entry, facts map[int32]TreeFacts, version int, names *N
 			t.parent[i] = p
 		}
 	}
-	counts := make([]int32, n+1)
-	for _, i := range nodes {
-		if p := t.parent[i]; p >= 0 {
-			counts[p+1]++
-		} else {
-			t.Roots = append(t.Roots, i)
-		}
-	}
-	// Children in compressed rows: the children of i are
-	// childList[childStart[i]:childStart[i+1]], in file order, then sorted by
-	// timestamp as pi sorts them (stable, oldest first).
-	t.childStart = counts
-	for i := 1; i <= n; i++ {
-		t.childStart[i] += t.childStart[i-1]
-	}
-	t.childList = make([]int32, t.childStart[n])
-	fill := make([]int32, n)
-	for i := range entries {
-		if p := t.parent[i]; p >= 0 {
-			t.childList[t.childStart[p]+fill[p]] = int32(i)
-			fill[p]++
-		}
-	}
-	for i := 0; i < n; i++ {
-		kids := t.childList[t.childStart[i]:t.childStart[i+1]]
-		if len(kids) > 1 {
-			t.BranchPoints = append(t.BranchPoints, int32(i))
-			t.sortByTime(kids)
-		}
-	}
-
-	t.pathMark = make([]uint64, (n+63)/64)
-	for cur := t.Leaf; cur >= 0; cur = t.parent[cur] {
-		if t.OnPath(cur) {
-			t.Cycle = true
-			break
-		}
-		t.pathMark[cur/64] |= 1 << (cur % 64)
-		t.ActivePath = append(t.ActivePath, cur)
-	}
-	slices.Reverse(t.ActivePath)
-	if !t.Cycle {
-		t.Cycle = t.hasUnreachable()
-	}
-	t.Context = t.buildContext(facts)
-	return t
 }
 
 func (t *Tree) sortByTime(kids []int32) {
@@ -235,10 +332,13 @@ func (t *Tree) hasUnreachable() bool {
 	return false
 }
 
-// buildContext mirrors buildSessionContext: only the last compaction on the
-// path counts; it stands for its summary, followed by the path entries from
-// firstKeptEntryId up to it, then everything after it. Only message,
-// custom_message and non-empty branch_summary entries produce messages.
+// buildContext mirrors pi's buildSessionContext: only the last compaction
+// on the path counts; it stands for its summary, followed by the path
+// entries from firstKeptEntryId up to it (pi 1.5 leaves system messages of
+// that range out), then everything after it. Only message, custom_message
+// and non-empty branch_summary entries produce messages, and pi 1.5's
+// context_edit entries with a null replacement take their target out (the
+// latest edit of a target wins).
 func (t *Tree) buildContext(facts map[int32]TreeFacts) []int32 {
 	path := t.ActivePath
 	compIdx := -1
@@ -256,14 +356,19 @@ func (t *Tree) buildContext(facts map[int32]TreeFacts) []int32 {
 		}
 		return false
 	}
-	var ctx []int32
+	var ctx, edits []int32
+	add := func(e int32) {
+		if produces(e) {
+			ctx = append(ctx, e)
+		} else if t.entries[e].Type == TypeContextEdit {
+			edits = append(edits, e)
+		}
+	}
 	if compIdx < 0 {
 		for _, e := range path {
-			if produces(e) {
-				ctx = append(ctx, e)
-			}
+			add(e)
 		}
-		return ctx
+		return t.applyContextEdits(ctx, edits, facts)
 	}
 	comp := path[compIdx]
 	ctx = append(ctx, comp)
@@ -273,16 +378,30 @@ func (t *Tree) buildContext(facts map[int32]TreeFacts) []int32 {
 		if known && t.entries[e].ID == firstKept {
 			found = true
 		}
-		if found && produces(e) {
-			ctx = append(ctx, e)
+		if found && !(t.entries[e].Type == TypeMessage && t.entries[e].Role == RoleSystem) {
+			add(e)
 		}
 	}
 	for _, e := range path[compIdx+1:] {
-		if produces(e) {
-			ctx = append(ctx, e)
-		}
+		add(e)
 	}
-	return ctx
+	return t.applyContextEdits(ctx, edits, facts)
+}
+
+// applyContextEdits removes the targets whose latest context_edit has a
+// null replacement (a non-null one changes only the content).
+func (t *Tree) applyContextEdits(ctx, edits []int32, facts map[int32]TreeFacts) []int32 {
+	if len(edits) == 0 {
+		return ctx
+	}
+	omit := map[string]bool{}
+	for _, e := range edits {
+		f := facts[e]
+		omit[f.TargetID] = f.ReplacementNull
+	}
+	return slices.DeleteFunc(ctx, func(e int32) bool {
+		return t.entries[e].Type != TypeCompaction && omit[t.ID(e)]
+	})
 }
 
 // Entry returns the entry at position i.

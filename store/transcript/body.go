@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -35,6 +36,38 @@ type wireEntry struct {
 	Content       json.RawMessage `json:"content"`
 	Display       bool            `json:"display"`
 	Data          json.RawMessage `json:"data"`
+	// OpenClaw 2026.9 (reset, leaf, side appends) and pi 1.5 (usage,
+	// context_edit, a compaction's system checkpoint).
+	Reason         string          `json:"reason"`
+	AppendMode     string          `json:"appendMode"`
+	AppendParentID *string         `json:"appendParentId"`
+	Replacement    json.RawMessage `json:"replacement"`
+	Kind           string          `json:"kind"`
+	Model          string          `json:"model"`
+	Usage          *wireUsage      `json:"usage"`
+	SystemMessage  json.RawMessage `json:"systemMessage"`
+}
+
+type wireUsage struct {
+	Input       int64 `json:"input"`
+	Output      int64 `json:"output"`
+	CacheRead   int64 `json:"cacheRead"`
+	CacheWrite  int64 `json:"cacheWrite"`
+	TotalTokens int64 `json:"totalTokens"`
+	Cost        *struct {
+		Total float64 `json:"total"`
+	} `json:"cost"`
+}
+
+func (u *wireUsage) model() *model.Usage {
+	if u == nil {
+		return nil
+	}
+	m := &model.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, TotalTokens: u.TotalTokens}
+	if u.Cost != nil {
+		m.Cost = u.Cost.Total
+	}
+	return m
 }
 
 type wireMessage struct {
@@ -45,23 +78,19 @@ type wireMessage struct {
 	Model        string          `json:"model"`
 	StopReason   string          `json:"stopReason"`
 	ErrorMessage string          `json:"errorMessage"`
-	Usage        *struct {
-		Input       int64 `json:"input"`
-		Output      int64 `json:"output"`
-		CacheRead   int64 `json:"cacheRead"`
-		CacheWrite  int64 `json:"cacheWrite"`
-		TotalTokens int64 `json:"totalTokens"`
-		Cost        *struct {
-			Total float64 `json:"total"`
-		} `json:"cost"`
-	} `json:"usage"`
-	ToolName   string `json:"toolName"`
-	ToolCallID string `json:"toolCallId"`
-	IsError    bool   `json:"isError"`
-	Command    string `json:"command"`
-	Output     string `json:"output"`
-	ExitCode   *int   `json:"exitCode"`
-	CustomType string `json:"customType"`
+	Usage        *wireUsage      `json:"usage"`
+	ToolName     string          `json:"toolName"`
+	ToolCallID   string          `json:"toolCallId"`
+	IsError      bool            `json:"isError"`
+	Command      string          `json:"command"`
+	Output       string          `json:"output"`
+	ExitCode     *int            `json:"exitCode"`
+	CustomType   string          `json:"customType"`
+	// pi 1.5 system messages: prompt sections and tool changes.
+	Sections     map[string]json.RawMessage `json:"sections"`
+	ToolsAdded   []struct{ Name string }    `json:"toolsAdded"`
+	ToolsRemoved []struct{ Name string }    `json:"toolsRemoved"`
+	Excluded     bool                       `json:"excludeFromContext"`
 }
 
 type wireBlock struct {
@@ -79,15 +108,32 @@ type wireBlock struct {
 // DecodeBody decodes one line in full. A line that the index accepted but
 // that does not decode (a bad escape, say) is an error naming its number.
 func DecodeBody(line []byte, lineNo int32) (*model.EntryBody, error) {
+	return DecodeEntry(line, fmt.Sprintf("line %d", lineNo))
+}
+
+// DecodeEntry decodes one transcript entry, a JSON object: a JSONL line or
+// a SQLite transcript event alike. where names it in an error ("line 12",
+// "event seq 12").
+func DecodeEntry(line []byte, where string) (*model.EntryBody, error) {
 	var w wireEntry
 	if err := json.Unmarshal(line, &w); err != nil {
-		return nil, fmt.Errorf("line %d does not decode: %v", lineNo, err)
+		return nil, fmt.Errorf("%s does not decode: %v", where, err)
 	}
 	b := &model.EntryBody{
 		Type: w.Type, ID: w.ID, Timestamp: w.Timestamp, FirstKeptEntryID: w.FirstKept, TokensBefore: w.Tokens,
 		FromID: w.FromID, TargetID: w.TargetID, Label: w.Label, Name: w.Name, Provider: w.Provider,
 		ModelID: w.ModelID, ThinkingLevel: w.ThinkingLevel, CustomType: w.CustomType, Display: w.Display,
-		Data: w.Data, Raw: line,
+		Data: w.Data, Raw: line, Reason: w.Reason, AppendMode: w.AppendMode, Kind: w.Kind,
+		HasSystemMessage: len(w.SystemMessage) > 0 && string(w.SystemMessage) != "null",
+	}
+	if w.AppendParentID != nil {
+		b.AppendParentID = *w.AppendParentID
+	}
+	switch w.Type {
+	case "context_edit":
+		b.ReplacementNull = string(w.Replacement) == "null"
+	case "usage":
+		b.Model, b.Usage = w.Model, w.Usage.model()
 	}
 	if w.ParentID != nil {
 		b.ParentID = *w.ParentID
@@ -111,11 +157,17 @@ func DecodeBody(line []byte, lineNo int32) (*model.EntryBody, error) {
 		if m.Role == "bashExecution" && m.Output != "" {
 			b.Blocks = append(b.Blocks, model.Block{Kind: model.BlockText, Text: m.Output})
 		}
-		if u := m.Usage; u != nil {
-			b.Usage = &model.Usage{Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, TotalTokens: u.TotalTokens}
-			if u.Cost != nil {
-				b.Usage.Cost = u.Cost.Total
-			}
+		b.Usage = m.Usage.model()
+		b.ExcludeFromContext = m.Excluded
+		for name := range m.Sections {
+			b.Sections = append(b.Sections, name)
+		}
+		slices.Sort(b.Sections)
+		for _, t := range m.ToolsAdded {
+			b.ToolsAdded = append(b.ToolsAdded, t.Name)
+		}
+		for _, t := range m.ToolsRemoved {
+			b.ToolsRemoved = append(b.ToolsRemoved, t.Name)
 		}
 	}
 	return b, nil
@@ -186,6 +238,33 @@ func Preview(b *model.EntryBody, width int) string {
 		s = b.CustomType + ": " + firstLine(b.Text())
 	case "session":
 		s = "session header"
+	case "reset":
+		s = "reset"
+		if b.Reason != "" {
+			s += " (" + b.Reason + ")"
+		}
+		if b.FirstKeptEntryID != "" {
+			s += ": the context restarts, keeping from " + b.FirstKeptEntryID
+		} else {
+			s += ": the context restarts"
+		}
+	case "leaf":
+		if b.TargetID == "" {
+			s = "leaf → none (the active branch is cleared)"
+		} else {
+			s = "leaf → " + b.TargetID
+		}
+	case "usage":
+		s = "usage " + b.Kind
+		if b.Usage != nil {
+			s += fmt.Sprintf(" · %s tokens · $%.4g", model.Count(b.Usage.TotalTokens), b.Usage.Cost)
+		}
+	case "context_edit":
+		if b.ReplacementNull {
+			s = "context edit: " + b.TargetID + " leaves the context"
+		} else {
+			s = "context edit: " + b.TargetID + " replaced in the context"
+		}
 	default:
 		s = b.Type
 	}
@@ -193,6 +272,16 @@ func Preview(b *model.EntryBody, width int) string {
 }
 
 func messagePreview(b *model.EntryBody) string {
+	if b.Role == "system" {
+		s := "system prompt"
+		if len(b.Sections) > 0 {
+			s += ": " + strings.Join(b.Sections, ", ")
+		}
+		if n := len(b.ToolsAdded) + len(b.ToolsRemoved); n > 0 {
+			s += fmt.Sprintf(" (+%d/−%d tools)", len(b.ToolsAdded), len(b.ToolsRemoved))
+		}
+		return s
+	}
 	if t := b.Text(); t != "" {
 		return firstLine(t)
 	}

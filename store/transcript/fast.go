@@ -10,7 +10,9 @@ import (
 // an object literal): {"type":"message","id":…,"parentId":…,"timestamp":…,
 // "message":{"role":…. sniffPrefix reads exactly those fields from that
 // prefix and checks that the line closes, without validating the rest of
-// the line. On a million short heartbeat lines, validating every byte costs
+// the line. (appendMode "side" and excludeFromContext on a user, assistant
+// or tool message are found by Validate, which reads every such line whole.)
+// On a million short heartbeat lines, validating every byte costs
 // five times what the screen needs; Validate does it afterwards, off the
 // critical path. Any other shape falls back to SniffLine.
 var (
@@ -36,10 +38,12 @@ func sniffPrefix(line []byte, days *model.ISODayCache) (LineInfo, bool) {
 	switch {
 	case bytes.HasPrefix(line[i:], litNull):
 		i += len(litNull)
+		info.parentRef = model.RefNull
 	case line[i] == '"':
 		if info.parentID, i, ok = plainString(line, i); !ok {
 			return info, false
 		}
+		info.parentRef = refState(line[info.parentID.start:info.parentID.end])
 	default:
 		return info, false
 	}
@@ -65,6 +69,13 @@ func sniffPrefix(line []byte, days *model.ISODayCache) (LineInfo, bool) {
 	}
 	i += len(litRole) - 1
 	if info.role, _, ok = plainString(line, i-1); !ok {
+		return info, false
+	}
+	switch string(info.role.raw(line)) {
+	case "user", "assistant", "toolResult":
+	default:
+		// Other roles (bashExecution, custom, system) may carry
+		// excludeFromContext: read them whole.
 		return info, false
 	}
 	info.Type = model.TypeMessage

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/jsonscan"
@@ -22,6 +23,11 @@ func FuzzSniffLine(f *testing.F) {
 		`{"type":"message","message":{"role":"\u0075ser","content":[{"type":"text","text":"a\"b"}]}}`,
 		`{"a":[1,-0.5e+3,true,false,null,{"b":[]}],"\u0069d":"x"}`, `{"a":1,}`, `[1]`, `{"a":"\x01"}`, `{"a":01}`,
 		`{"type":"message","id":"x","id":"y"}`, `{"version":"2","type":"session","id":""}`,
+		`{"type":"leaf","id":"l","parentId":"a","targetId":null,"appendParentId":"b","appendMode":"side"}`,
+		`{"type":"reset","id":"r","parentId":" ","reason":"new","firstKeptEntryId":"a"}`,
+		`{"type":"context_edit","id":"e","parentId":7,"targetId":"a","replacement":null}`,
+		`{"type":"message","id":"m","message":{"role":"bashExecution","excludeFromContext":true},"appendMode":"main"}`,
+		`{"type":"compaction","id":"k","parentId":"","systemMessage":{"role":"system"}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -52,7 +58,21 @@ func FuzzSniffLine(f *testing.F) {
 		if s, _ := ref["type"].(string); info.Type.String() != "other" && info.Type.String() != s {
 			t.Fatalf("type: sniffed %v, decoded %q", info.Type, s)
 		}
+		parent, hasParent := ref["parentId"]
+		ps, parentStr := parent.(string)
+		if hasParent != (e.Flags&model.FlagParentKey != 0) {
+			t.Fatalf("parentId key: flags %b, decoded %#v", e.Flags, ref)
+		}
+		if bad := hasParent && parent != nil && !(parentStr && strings.TrimFunc(ps, jsSpace) != ""); bad != (e.Flags&model.FlagParentBad != 0) {
+			t.Fatalf("parentId %#v: flags %b", parent, e.Flags)
+		}
+		if side := ref["appendMode"] == "side"; side != (e.Flags&model.FlagSideAppend != 0) {
+			t.Fatalf("appendMode %#v: flags %b", ref["appendMode"], e.Flags)
+		}
 		if msg, isObj := ref["message"].(map[string]any); isObj && info.Type.String() == "message" {
+			if x := msg["excludeFromContext"] == true; x != (e.Flags&model.FlagExcludeContext != 0) {
+				t.Fatalf("excludeFromContext %#v: flags %b", msg["excludeFromContext"], e.Flags)
+			}
 			if s, isStr := msg["role"].(string); isStr && model.ParseRole(s) != e.Role {
 				t.Fatalf("role: sniffed %v, decoded %q", e.Role, s)
 			}
@@ -104,4 +124,10 @@ func FuzzIndex(f *testing.F) {
 			t.Fatalf("deferred validation differs: %d/%v vs %d/%v", len(ix.Entries), ix.Malformed, len(deferred.Entries), deferred.Malformed)
 		}
 	})
+}
+
+// jsSpace is JavaScript's String.prototype.trim set: WhiteSpace (Zs, tab,
+// vertical tab, form feed, the byte-order mark) and LineTerminator.
+func jsSpace(c rune) bool {
+	return unicode.Is(unicode.Zs, c) || strings.ContainsRune("\t\v\f\ufeff\n\r\u2028\u2029", c)
 }

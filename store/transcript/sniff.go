@@ -47,25 +47,75 @@ func (s strSpan) raw(line []byte) []byte {
 // and message role, plus the tree fields of the few entry types that have
 // them. Strings stay as spans of the line until Entry copies them out.
 type LineInfo struct {
-	Type       model.EntryType
-	id         strSpan
-	parentID   strSpan
-	timestamp  strSpan
-	role       strSpan
-	firstKept  strSpan
-	fromID     strSpan
-	targetID   strSpan
-	label      strSpan
-	name       strSpan
-	typeSpan   strSpan
-	firstIndex int64
-	tokens     int64
-	summary    bool
+	Type      model.EntryType
+	id        strSpan
+	parentID  strSpan
+	timestamp strSpan
+	role      strSpan
+	firstKept strSpan
+	fromID    strSpan
+	targetID  strSpan
+	label     strSpan
+	name      strSpan
+	typeSpan  strSpan
+	// OpenClaw 2026.9 and pi 1.5 fields: parentId's kind (a key, null, an
+	// id, anything else), targetId and appendParentId of a leaf control,
+	// appendMode, a context_edit's null replacement, a reset's reason, a
+	// compaction's system checkpoint, a message's excludeFromContext.
+	parentRef, targetRef, appendRef model.RefState
+	appendParent                    strSpan
+	reason                          strSpan
+	appendMode                      appendModeKind
+	replacementNull                 bool
+	systemMessage                   bool
+	excludeContext                  bool
+	firstIndex                      int64
+	tokens                          int64
+	summary                         bool
 	// timeMs is the timestamp when the fast path parsed it already.
 	timeMs int64
 	// Version is the header's version (0 when absent); VersionRaw keeps a
 	// non-number version's text.
 	Version int
+}
+
+type appendModeKind uint8
+
+const (
+	appendModeAbsent appendModeKind = iota
+	appendModeSide
+	appendModeOther
+)
+
+// refState classifies a validated JSON value held by a reference field.
+func refState(v []byte) model.RefState {
+	switch {
+	case string(v) == "null":
+		return model.RefNull
+	case len(v) > 2 && v[0] == '"':
+		switch c := v[1]; {
+		case c > ' ' && c < 0x80 && c != '\\':
+			return model.RefID // the usual id: no need to decode it
+		case isBlankJS(jsonscan.Unquote(v)):
+			return model.RefInvalid
+		}
+		return model.RefID
+	}
+	return model.RefInvalid // "" or not a string
+}
+
+// isBlankJS reports a string JavaScript's trim() empties.
+func isBlankJS(s string) bool {
+	for _, c := range s {
+		switch c {
+		case ' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\ufeff', '\u2028', '\u2029', '\u1680', '\u202f', '\u205f', '\u3000':
+		default:
+			if c < '\u2000' || c > '\u200a' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // SniffLine validates one line as a JSON object and extracts the tree
@@ -129,13 +179,33 @@ func SniffLine(line []byte) (LineInfo, bool) {
 // when the tree needs it. A repeated key overwrites, as JSON.parse does.
 func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
 	var dst *strSpan
+	var ref *model.RefState
 	switch string(key) {
 	case "type":
 		dst = &info.typeSpan
 	case "id":
 		dst = &info.id
 	case "parentId":
-		dst = &info.parentID
+		dst, ref = &info.parentID, &info.parentRef
+	case "appendParentId":
+		dst, ref = &info.appendParent, &info.appendRef
+	case "appendMode":
+		end, ok := jsonscan.Value(line, i)
+		info.appendMode = appendModeOther
+		if ok && line[i] == '"' && jsonscan.Unquote(line[i:end]) == "side" {
+			info.appendMode = appendModeSide
+		}
+		return end, ok
+	case "replacement":
+		end, ok := jsonscan.Value(line, i)
+		info.replacementNull = ok && string(line[i:end]) == "null"
+		return end, ok
+	case "systemMessage":
+		end, ok := jsonscan.Value(line, i)
+		info.systemMessage = ok && truthy(line[i:end])
+		return end, ok
+	case "reason":
+		dst = &info.reason
 	case "timestamp":
 		dst = &info.timestamp
 	case "firstKeptEntryId":
@@ -143,7 +213,7 @@ func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
 	case "fromId":
 		dst = &info.fromID
 	case "targetId":
-		dst = &info.targetID
+		dst, ref = &info.targetID, &info.targetRef
 	case "label":
 		dst = &info.label
 	case "name":
@@ -194,15 +264,23 @@ func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
 			return 0, false
 		}
 		*dst = strSpan{start: int32(i), end: int32(end), set: true}
+		if ref != nil {
+			*ref = refState(line[i:end])
+		}
 		return end, true
 	}
 	*dst = strSpan{}
-	return jsonscan.Value(line, i)
+	end, ok := jsonscan.Value(line, i)
+	if ref != nil && ok {
+		*ref = refState(line[i:end])
+	}
+	return end, ok
 }
 
 // message validates the "message" value and captures its role.
 func (info *LineInfo) message(line []byte, i int) (int, bool) {
 	info.role = strSpan{}
+	info.excludeContext = false
 	if i >= len(line) || line[i] != '{' {
 		return jsonscan.Value(line, i)
 	}
@@ -218,7 +296,12 @@ func (info *LineInfo) message(line []byte, i int) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		isRole := string(line[i+1:kEnd-1]) == "role" || bytes.IndexByte(line[i+1:kEnd-1], '\\') >= 0 && jsonscan.Unquote(line[i:kEnd]) == "role"
+		rawKey := line[i+1 : kEnd-1]
+		if bytes.IndexByte(rawKey, '\\') >= 0 {
+			rawKey = []byte(jsonscan.Unquote(line[i:kEnd]))
+		}
+		isRole := string(rawKey) == "role"
+		isExclude := string(rawKey) == "excludeFromContext"
 		i = jsonscan.SkipWS(line, kEnd)
 		if i >= len(line) || line[i] != ':' {
 			return 0, false
@@ -235,6 +318,9 @@ func (info *LineInfo) message(line []byte, i int) (int, bool) {
 				info.role = strSpan{}
 			}
 			end, ok = jsonscan.Value(line, i)
+			if isExclude && ok {
+				info.excludeContext = string(line[i:end]) == "true"
+			}
 		}
 		if !ok {
 			return 0, false
@@ -282,6 +368,13 @@ func (info *LineInfo) Entry(line []byte, offset int64, lineNo int32, names *mode
 	if info.id.set {
 		e.Flags |= model.FlagStringID
 	}
+	if info.parentRef != model.RefAbsent {
+		e.Flags |= model.FlagParentKey
+		if info.parentRef == model.RefInvalid {
+			e.Flags |= model.FlagParentBad
+		}
+	}
+	e.Flags |= info.lateFlags()
 	switch ts := info.timestamp.raw(line); {
 	case info.timeMs != 0:
 		e.TimeMs = info.timeMs
@@ -307,6 +400,17 @@ func (info *LineInfo) Entry(line []byte, offset int64, lineNo int32, names *mode
 		f.FirstKeptEntryID = info.firstKept.get(line)
 		f.FirstKeptEntryIndex = int(info.firstIndex)
 		f.TokensBefore = info.tokens
+		f.HasSystemMessage = info.systemMessage
+	case model.TypeReset:
+		f.FirstKeptEntryID = info.firstKept.get(line)
+		f.Label = info.reason.get(line)
+	case model.TypeLeaf:
+		f.TargetID, f.Target = info.targetID.get(line), info.targetRef
+		f.AppendParentID, f.AppendParent = info.appendParent.get(line), info.appendRef
+		f.AppendModeBad = info.appendMode == appendModeOther
+	case model.TypeContextEdit:
+		f.TargetID = info.targetID.get(line)
+		f.ReplacementNull = info.replacementNull
 	case model.TypeBranchSummary:
 		f.FromID = info.fromID.get(line)
 		f.HasSummary = info.summary

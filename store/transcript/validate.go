@@ -14,13 +14,15 @@ import (
 // Validate finishes an index built with DeferValidation: it checks every
 // line that was read by its prefix only, as strictly as JSON.parse, and
 // returns the exact index. That is ix itself, marked validated, when every
-// line is valid JSON; otherwise a new index without the bad lines, which
-// are reported as malformed. ix is never modified.
+// line is valid JSON and the prefix told the whole story; otherwise a new
+// index without the bad lines, which are reported as malformed, and with the
+// flags only the whole line shows (appendMode "side", excludeFromContext),
+// its tree rebuilt. ix is never modified.
 func (ix *Index) Validate(ctx context.Context, r io.ReaderAt, opt Options) (*Index, error) {
 	if ix.Validated {
 		return ix, nil
 	}
-	bad, err := ix.findInvalid(ctx, r, opt)
+	bad, flagged, err := ix.findInvalid(ctx, r, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +30,16 @@ func (ix *Index) Validate(ctx context.Context, r io.ReaderAt, opt Options) (*Ind
 	next.validEnd = len(ix.Entries)
 	next.prefixOnly = 0
 	next.Validated = true
+	if len(bad) == 0 && len(flagged) == 0 {
+		return &next, nil
+	}
 	if len(bad) == 0 {
+		next.Entries = slices.Clone(ix.Entries)
+		for i, f := range flagged {
+			next.Entries[i].Flags |= f
+		}
+		next.finish(r)
+		next.Validated = true
 		return &next, nil
 	}
 	drop := make(map[int32]bool, len(bad))
@@ -47,6 +58,7 @@ func (ix *Index) Validate(ctx context.Context, r io.ReaderAt, opt Options) (*Ind
 		if f, ok := ix.Facts[int32(i)]; ok {
 			next.Facts[int32(len(next.Entries))] = f
 		}
+		e.Flags |= flagged[int32(i)]
 		next.Entries = append(next.Entries, e)
 	}
 	next.validEnd = len(next.Entries)
@@ -62,8 +74,9 @@ func (ix *Index) Validate(ctx context.Context, r io.ReaderAt, opt Options) (*Ind
 }
 
 // findInvalid reads the prefix-only lines back in blocks of about a chunk
-// and returns the positions of those that are not valid JSON objects.
-func (ix *Index) findInvalid(ctx context.Context, r io.ReaderAt, opt Options) ([]int32, error) {
+// and returns the positions of those that are not valid JSON objects, and
+// the flags the rest of a valid line adds.
+func (ix *Index) findInvalid(ctx context.Context, r io.ReaderAt, opt Options) ([]int32, map[int32]model.EntryFlags, error) {
 	type block struct{ from, to int } // entry positions [from, to)
 	var blocks []block
 	for i := ix.validEnd; i < len(ix.Entries); {
@@ -85,6 +98,7 @@ func (ix *Index) findInvalid(ctx context.Context, r io.ReaderAt, opt Options) ([
 	var (
 		mu      sync.Mutex
 		bad     []int32
+		flagged map[int32]model.EntryFlags
 		firstEr error
 		wg      sync.WaitGroup
 		next    = make(chan block)
@@ -112,18 +126,33 @@ func (ix *Index) findInvalid(ctx context.Context, r io.ReaderAt, opt Options) ([
 					continue
 				}
 				var local []int32
+				var localFlags map[int32]model.EntryFlags
 				for i := b.from; i < b.to; i++ {
 					e := ix.Entries[i]
 					if e.Flags&model.FlagPrefixOnly == 0 {
 						continue
 					}
 					line := buf[e.Offset-first.Offset : e.Offset-first.Offset+int64(e.Length)]
-					if _, ok := SniffLine(line); !ok {
+					info, ok := SniffLine(line)
+					if !ok {
 						local = append(local, int32(i))
+						continue
+					}
+					if f := info.lateFlags(); f != 0 {
+						if localFlags == nil {
+							localFlags = map[int32]model.EntryFlags{}
+						}
+						localFlags[int32(i)] = f
 					}
 				}
 				mu.Lock()
 				bad = append(bad, local...)
+				for i, f := range localFlags {
+					if flagged == nil {
+						flagged = map[int32]model.EntryFlags{}
+					}
+					flagged[i] = f
+				}
 				done += span
 				if opt.Progress != nil {
 					opt.Progress(done, total)
@@ -144,8 +173,20 @@ func (ix *Index) findInvalid(ctx context.Context, r io.ReaderAt, opt Options) ([
 	close(next)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	slices.Sort(bad)
-	return bad, firstEr
+	return bad, flagged, firstEr
+}
+
+// lateFlags are the entry flags a message line's prefix cannot show.
+func (info *LineInfo) lateFlags() model.EntryFlags {
+	var f model.EntryFlags
+	if info.appendMode == appendModeSide {
+		f |= model.FlagSideAppend
+	}
+	if info.excludeContext && info.Type == model.TypeMessage {
+		f |= model.FlagExcludeContext
+	}
+	return f
 }
