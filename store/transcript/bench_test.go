@@ -1,4 +1,4 @@
-package transcript
+package transcript_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"clawvault-tui/store/demo/demotest"
+	"clawvault-tui/store/transcript"
 )
 
 // newlineCount is the baseline of the indexing budget: read the file and
@@ -51,7 +52,7 @@ func BenchmarkIndexVsNewlineCount(b *testing.B) {
 	}
 	b.SetBytes(fi.Size())
 	var countTime, indexTime, validateTime time.Duration
-	var ix *Index
+	var ix *transcript.Index
 	for b.Loop() {
 		start := time.Now()
 		if _, err := newlineCount(path); err != nil {
@@ -64,14 +65,14 @@ func BenchmarkIndexVsNewlineCount(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ix, err = Build(context.Background(), path, f, fi.Size(), Options{DeferValidation: true})
+		ix, err = transcript.Build(context.Background(), path, f, fi.Size(), transcript.Options{DeferValidation: true})
 		if err != nil {
 			b.Fatal(err)
 		}
 		indexTime += time.Since(start)
 
 		start = time.Now()
-		ix, err = ix.Validate(context.Background(), f, Options{})
+		ix, err = ix.Validate(context.Background(), f, transcript.Options{})
 		f.Close()
 		if err != nil || !ix.Validated {
 			b.Fatal(err)
@@ -98,7 +99,7 @@ func retainedPerEntry(b *testing.B, path string, size int64) float64 {
 		b.Fatal(err)
 	}
 	defer f.Close()
-	ix, err := Build(context.Background(), path, f, size, Options{DeferValidation: true})
+	ix, err := transcript.Build(context.Background(), path, f, size, transcript.Options{DeferValidation: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -115,12 +116,12 @@ func BenchmarkReopen(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := NewCache()
-	if _, err := c.Open(context.Background(), m.MainNeverObserved.File, Options{}); err != nil {
+	c := transcript.NewCache()
+	if _, err := c.Open(context.Background(), m.MainNeverObserved.File, transcript.Options{}); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := c.Open(context.Background(), m.MainNeverObserved.File, Options{}); err != nil {
+		if _, err := c.Open(context.Background(), m.MainNeverObserved.File, transcript.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -142,8 +143,8 @@ func BenchmarkReopenGrown(b *testing.B) {
 	if err := os.WriteFile(path, src, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	c := NewCache()
-	ix, err := c.Open(context.Background(), path, Options{DeferValidation: true})
+	c := transcript.NewCache()
+	ix, err := c.Open(context.Background(), path, transcript.Options{DeferValidation: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func BenchmarkReopenGrown(b *testing.B) {
 		fmt.Fprintf(f, `{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-11-21T12:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"HEARTBEAT_OK"}]}}`+"\n", id, leaf)
 		leaf = id
 		b.StartTimer()
-		if ix, err = c.Open(context.Background(), path, Options{DeferValidation: true}); err != nil {
+		if ix, err = c.Open(context.Background(), path, transcript.Options{DeferValidation: true}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,0 +1,299 @@
+// Package agentdb reads OpenClaw's SQLite-era agent store,
+// agents/<id>/agent/openclaw-agent.sqlite (OpenClaw 2026.8 and later keep
+// every session, transcript and the memory search index there). It opens the
+// file read-only and never writes a byte: the gateway may be writing to it
+// at the same moment, in WAL mode, and must never wait for us.
+//
+// What it reads, and how cheaply:
+//   - session keys (session_nodes) and their generations (session_windows);
+//   - per-session event counts and UTF-8 byte totals, by aggregate SQL only:
+//     no event body crosses into Go;
+//   - a transcript's tree from transcript_event_identities (ids, parent ids,
+//     types and times), with the few fields the tree rules need read from
+//     the rows that hold them; bodies are decoded on demand, by seq, from
+//     event_json or event_zstd alike;
+//   - OpenClaw's own active branch (session_transcript_active_events), to
+//     cross-check ours;
+//   - transcript archives (session_transcript_archives, cold archives);
+//   - the memory search index's sources and chunks.
+package agentdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// FileName is the agent store's name in agents/<id>/agent/.
+const FileName = "openclaw-agent.sqlite"
+
+// KnownSchemaVersion is the agent schema this build was written against
+// (OpenClaw 2026.9.6). Other versions are read when their tables have the
+// columns used here.
+const KnownSchemaVersion = 23
+
+// busyTimeout bounds a wait for a lock: a WAL reader only waits while the
+// gateway recovers or restarts its write-ahead log, which takes
+// milliseconds.
+const busyTimeout = 5 * time.Second
+
+// DB is one agent store, open read-only.
+type DB struct {
+	Path string
+	Meta Meta
+	// Layout says which optional tables and columns the file has.
+	Layout Layout
+	db     *sql.DB
+}
+
+// Meta is schema_meta's primary row.
+type Meta struct {
+	Role          string
+	SchemaVersion int
+	AgentID       string
+	AppVersion    string
+	// Unknown is set when the version is not KnownSchemaVersion but the
+	// layout still has what is read: a note for the user, not an error.
+	Unknown bool
+}
+
+// Layout lists what the file has beyond the tables every supported version
+// has (session_nodes, session_windows, transcript_events).
+type Layout struct {
+	// Compressed: transcript_events has event_zstd, event_utf8_bytes and
+	// navigation_json (agent schema 23).
+	Compressed bool
+	// UTF8Bytes: transcript_events has event_utf8_bytes.
+	UTF8Bytes           bool
+	Identities          bool // transcript_event_identities
+	ActiveEvents        bool // session_transcript_active_events
+	IndexState          bool // session_transcript_index_state
+	Archives            bool // session_transcript_archives
+	ColdArchives        bool // session_transcript_cold_archives
+	RewriteWatermarks   bool // transcript_rewrite_watermarks
+	MemoryIndex         bool // memory_index_sources and memory_index_chunks
+	windowColumns       map[string]bool
+	nodeColumns         map[string]bool
+	transcriptUpdatedAt bool
+}
+
+// required lists the tables and columns every read needs.
+var required = map[string][]string{
+	"session_nodes":     {"session_key", "current_session_id", "entry_json"},
+	"session_windows":   {"session_id", "session_key"},
+	"transcript_events": {"session_id", "seq", "event_json"},
+}
+
+// Open opens path read-only (mode=ro, query_only, a busy timeout; never
+// immutable, which would read a half-written file as if nobody wrote it)
+// and checks its schema. The error is one sentence a user can act on.
+func Open(ctx context.Context, path string) (*DB, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("%s does not exist", path)
+	case err != nil:
+		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a file", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	q.Set("_query_only", "1")
+	dsn := (&url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: q.Encode()}).String()
+	sdb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open %s: %v", path, err)
+	}
+	// A few connections at most (the TUI reads a tree while a scan runs),
+	// closed soon after use so the file is not held open for nothing.
+	sdb.SetMaxOpenConns(4)
+	sdb.SetMaxIdleConns(2)
+	sdb.SetConnMaxIdleTime(30 * time.Second)
+	db := &DB{Path: abs, db: sdb}
+	if err := db.checkSchema(ctx); err != nil {
+		sdb.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes the store.
+func (db *DB) Close() error { return db.db.Close() }
+
+// explain turns a SQLite error into a sentence about the file.
+func (db *DB) explain(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_NOTADB:
+			return fmt.Errorf("%s is not a SQLite database (damaged, or not OpenClaw's agent store)", db.Path)
+		case sqlite3.SQLITE_CORRUPT:
+			return fmt.Errorf("%s is damaged (SQLite reports corruption); OpenClaw's `openclaw doctor --session-sqlite validate` checks it", db.Path)
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return fmt.Errorf("%s stayed locked for %v (the gateway is recovering or checkpointing it); try again", db.Path, busyTimeout)
+		case sqlite3.SQLITE_CANTOPEN:
+			return fmt.Errorf("cannot open %s: %v", db.Path, err)
+		}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("reading %s: %v", db.Path, err)
+}
+
+func (db *DB) checkSchema(ctx context.Context) error {
+	tables := map[string]bool{}
+	rows, err := db.db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
+	if err != nil {
+		return db.explain(err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return db.explain(err)
+		}
+		tables[name] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return db.explain(err)
+	}
+	if tables["schema_meta"] {
+		var role, agent, app sql.NullString
+		var version sql.NullInt64
+		err := db.db.QueryRowContext(ctx, `SELECT role, schema_version, agent_id, app_version FROM schema_meta WHERE meta_key = 'primary'`).
+			Scan(&role, &version, &agent, &app)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return db.explain(err)
+		}
+		db.Meta = Meta{Role: role.String, SchemaVersion: int(version.Int64), AgentID: agent.String, AppVersion: app.String}
+	}
+	columns := func(table string) (map[string]bool, error) {
+		cols := map[string]bool{}
+		if !tables[table] {
+			return cols, nil
+		}
+		rows, err := db.db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
+		if err != nil {
+			return nil, db.explain(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var name string
+			if err := rows.Scan(&name); err != nil {
+				return nil, db.explain(err)
+			}
+			cols[name] = true
+		}
+		return cols, db.explain(rows.Err())
+	}
+	have := map[string]map[string]bool{}
+	var missing []string
+	for _, table := range []string{"session_nodes", "session_windows", "transcript_events"} {
+		cols, err := columns(table)
+		if err != nil {
+			return err
+		}
+		have[table] = cols
+		for _, c := range required[table] {
+			if !cols[c] {
+				missing = append(missing, table+"."+c)
+			}
+		}
+	}
+	if db.Meta.Role != "" && db.Meta.Role != "agent" || len(missing) > 0 {
+		what := "no schema_meta row"
+		if db.Meta.SchemaVersion > 0 || db.Meta.Role != "" {
+			what = fmt.Sprintf("agent schema %d (role %q)", db.Meta.SchemaVersion, db.Meta.Role)
+		}
+		need := "an agent store"
+		if len(missing) > 0 {
+			need = "it lacks " + strings.Join(missing, ", ")
+		}
+		return fmt.Errorf("%s has %s, a layout this build does not understand (%s); it reads the agent store of OpenClaw 2026.8 and later (agent schema %d)",
+			db.Path, what, need, KnownSchemaVersion)
+	}
+	db.Meta.Unknown = db.Meta.SchemaVersion != KnownSchemaVersion
+	ev := have["transcript_events"]
+	l := Layout{
+		Compressed:   ev["event_zstd"] && ev["event_utf8_bytes"],
+		UTF8Bytes:    ev["event_utf8_bytes"],
+		ActiveEvents: tables["session_transcript_active_events"],
+		IndexState:   tables["session_transcript_index_state"],
+		Archives:     tables["session_transcript_archives"],
+		ColdArchives: tables["session_transcript_cold_archives"],
+		MemoryIndex:  tables["memory_index_sources"] && tables["memory_index_chunks"],
+
+		RewriteWatermarks: tables["transcript_rewrite_watermarks"],
+		windowColumns:     have["session_windows"],
+		nodeColumns:       have["session_nodes"],
+	}
+	if tables["transcript_event_identities"] {
+		cols, err := columns("transcript_event_identities")
+		if err != nil {
+			return err
+		}
+		l.Identities = cols["event_id"] && cols["seq"] && cols["event_type"] && cols["parent_id"]
+	}
+	l.transcriptUpdatedAt = l.windowColumns["transcript_updated_at"]
+	db.Layout = l
+	return nil
+}
+
+// optional returns the expression for a column the table may lack.
+func optional(cols map[string]bool, name string) string {
+	if cols[name] {
+		return name
+	}
+	return "NULL"
+}
+
+// columnList joins optional columns of a table for a SELECT.
+func columnList(cols map[string]bool, names ...string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = optional(cols, n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// inChunks runs fn over ids in slices small enough for SQLite's limit on
+// bound parameters.
+func inChunks[T any](ids []T, fn func(part []T, placeholders string) error) error {
+	const size = 500
+	for len(ids) > 0 {
+		n := min(size, len(ids))
+		if err := fn(ids[:n], strings.TrimSuffix(strings.Repeat("?,", n), ",")); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+func anys[T any](v []T) []any {
+	out := make([]any, len(v))
+	for i := range v {
+		out[i] = v[i]
+	}
+	return out
+}

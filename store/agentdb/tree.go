@@ -1,0 +1,437 @@
+package agentdb
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store/transcript"
+)
+
+// Transcript is a SQLite session read as a tree: every event is an entry
+// whose position (Offset and Line) is its seq. It holds no body.
+type Transcript struct {
+	SessionID string
+	Entries   []model.Entry
+	Facts     map[int32]model.TreeFacts
+	Names     *model.Names
+	Header    model.Header
+	HeaderOK  bool
+	// HeaderJSON is the session header event as stored.
+	HeaderJSON []byte
+	Version    int
+	Tree       *model.Tree
+	// LastSeq is the highest seq (-1 without events); Bytes the events'
+	// JSONL-equivalent size.
+	LastSeq int64
+	// FactRows counts the events read to learn what identities do not hold
+	// (leaf targets, reset and compaction boundaries, labels, names, side
+	// appends): the tree needs no other body.
+	FactRows int
+
+	// OpenClaw's own active branch, from session_transcript_active_events.
+	Active []int64
+	// ActiveKnown: the store has the table and OpenClaw's projection covers
+	// every event (it is not marked for a rebuild).
+	ActiveKnown bool
+	// ActiveNote says why OpenClaw's branch is not compared, or how it
+	// differs from ours; "" when they agree.
+	ActiveNote string
+	// ActiveDiffers: OpenClaw's persisted branch is not ours.
+	ActiveDiffers bool
+}
+
+// Position returns the entry position of seq.
+func (t *Transcript) Position(seq int64) (int32, bool) {
+	i, ok := slices.BinarySearchFunc(t.Entries, seq, func(e model.Entry, s int64) int {
+		switch {
+		case e.Offset < s:
+			return -1
+		case e.Offset > s:
+			return 1
+		}
+		return 0
+	})
+	return int32(i), ok
+}
+
+// bodyFreeTypes are the entry types whose tree facts the identities row
+// holds in full: nothing else of their body is needed for the tree (their
+// appendMode is not read: OpenClaw's side appends are custom entries).
+var bodyFreeTypes = map[string]bool{
+	"message": true, "model_change": true, "thinking_level_change": true, "custom_message": true, "usage": true,
+}
+
+// Transcript reads a session's tree without decoding bodies, from
+// transcript_event_identities, and OpenClaw's persisted active branch.
+func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, error) {
+	t := &Transcript{SessionID: sessionID, Facts: map[int32]model.TreeFacts{}, Names: model.NewNames(), LastSeq: -1, Version: 1}
+	var last sql.NullInt64
+	if err := db.db.QueryRowContext(ctx, `SELECT max(seq) FROM transcript_events WHERE session_id = ?`, sessionID).Scan(&last); err != nil {
+		return nil, db.explain(err)
+	}
+	if !last.Valid {
+		t.Tree = model.BuildTreeWith(nil, t.Facts, 1, t.Names, model.RulesOpenClaw)
+		return t, nil
+	}
+	t.LastSeq = last.Int64
+	var needFacts []int64
+	if db.Layout.Identities {
+		var err error
+		if needFacts, err = db.readIdentities(ctx, t); err != nil {
+			return nil, err
+		}
+	} else {
+		needFacts = []int64{-1} // every event: there is nothing to read the tree from but the bodies
+	}
+	if err := db.readFacts(ctx, t, needFacts); err != nil {
+		return nil, err
+	}
+	if err := db.readActive(ctx, t); err != nil {
+		return nil, err
+	}
+	t.Tree = model.BuildTreeWith(t.Entries, t.Facts, t.Version, t.Names, model.RulesOpenClaw)
+	if window := t.Tree.ResetRetainedWindow(t.Facts); len(window) > 0 {
+		// The context kept across a reset depends on message roles, which
+		// only the bodies hold: read them for those few entries.
+		if err := db.readRoles(ctx, t, window); err != nil {
+			return nil, err
+		}
+		t.Tree = model.BuildTreeWith(t.Entries, t.Facts, t.Version, t.Names, model.RulesOpenClaw)
+	}
+	t.compareActive(db)
+	return t, nil
+}
+
+// readIdentities reads the id tree and returns the seqs whose bodies hold
+// tree facts: entries of other types than bodyFreeTypes, entries whose
+// parent is null (or whose parentId key is missing: identities cannot tell)
+// and events without an identity (the gaps between identity seqs).
+func (db *DB) readIdentities(ctx context.Context, t *Transcript) ([]int64, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT seq, event_id, event_type, parent_id, created_at
+FROM transcript_event_identities WHERE session_id = ? ORDER BY seq`, t.SessionID)
+	if err != nil {
+		return nil, db.explain(err)
+	}
+	defer rows.Close()
+	var need []int64
+	var gaps [][2]int64
+	next := int64(0)
+	var id, typ, parent sql.RawBytes
+	var seq int64
+	var created sql.NullInt64
+	for rows.Next() {
+		if err := rows.Scan(&seq, &id, &typ, &parent, &created); err != nil {
+			return nil, db.explain(err)
+		}
+		if seq > next {
+			gaps = append(gaps, [2]int64{next, seq - 1})
+		}
+		next = seq + 1
+		e := model.Entry{
+			Offset: seq, Line: int32(seq), Type: model.ParseEntryType(string(typ)), TimeMs: model.NoTime,
+			ID: t.Names.InternBytes(id), Flags: model.FlagStringID | model.FlagParentKey,
+		}
+		if created.Valid && created.Int64 > 0 {
+			e.TimeMs = created.Int64
+		}
+		if parent != nil {
+			e.ParentID = t.Names.InternBytes(parent)
+		}
+		if parent == nil || !bodyFreeTypes[string(typ)] {
+			need = append(need, seq)
+		}
+		t.Entries = append(t.Entries, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, db.explain(err)
+	}
+	if next <= t.LastSeq {
+		gaps = append(gaps, [2]int64{next, t.LastSeq})
+	}
+	for _, g := range gaps {
+		seqs, err := db.seqsBetween(ctx, t.SessionID, g[0], g[1])
+		if err != nil {
+			return nil, err
+		}
+		need = append(need, seqs...)
+	}
+	slices.Sort(need)
+	return need, nil
+}
+
+func (db *DB) seqsBetween(ctx context.Context, sessionID string, from, to int64) ([]int64, error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT seq FROM transcript_events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`, sessionID, from, to)
+	if err != nil {
+		return nil, db.explain(err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var s int64
+		if err := rows.Scan(&s); err != nil {
+			return nil, db.explain(err)
+		}
+		out = append(out, s)
+	}
+	return out, db.explain(rows.Err())
+}
+
+// readFacts reads the events at seqs ([-1]: every event) and sniffs them as
+// JSONL lines are sniffed. A compressed row is read from its navigation
+// projection (the tree fields OpenClaw keeps beside the frame) when it has
+// one, so no frame is decompressed to build a tree.
+func (db *DB) readFacts(ctx context.Context, t *Transcript, seqs []int64) error {
+	apply := func(r rawEvent) error {
+		text, fromNavigation, err := db.factText(r)
+		if err != nil {
+			return err
+		}
+		t.FactRows++
+		info, ok := transcript.SniffLine(text)
+		pos, exists := t.Position(r.seq)
+		if !ok {
+			// Not a JSON object: an entry of no type, outside the tree.
+			if !exists {
+				t.insert(pos, model.Entry{Offset: r.seq, Line: int32(r.seq), TimeMs: model.NoTime})
+			}
+			return nil
+		}
+		e, f, hasFacts := info.Entry(text, r.seq, int32(r.seq), t.Names)
+		e.Length = 0
+		if exists {
+			old := t.Entries[pos]
+			if e.TimeMs == model.NoTime {
+				e.TimeMs = old.TimeMs
+			}
+			if old.ID != model.NoID {
+				e.ID = old.ID // identities trim ids, as OpenClaw's tree does
+			}
+			t.Entries[pos] = e
+		} else {
+			if r.createdAt.Valid && e.TimeMs == model.NoTime {
+				e.TimeMs = r.createdAt.Int64
+			}
+			t.insert(pos, e)
+		}
+		if fromNavigation {
+			// The projection leaves long fields out; a compressed row holds
+			// at least a kibibyte, so its summary is not empty.
+			switch e.Type {
+			case model.TypeBranchSummary:
+				f.HasSummary = true
+			case model.TypeContextEdit:
+				f.ReplacementNull = false
+			}
+		}
+		if hasFacts {
+			t.Facts[pos] = f
+		}
+		if e.Type == model.TypeSession && pos == 0 {
+			t.HeaderJSON = append([]byte(nil), text...)
+			t.readHeader(text)
+		}
+		return nil
+	}
+	cols := db.eventColumns() + ", created_at"
+	scan := func(rows *sql.Rows) error {
+		defer rows.Close()
+		for rows.Next() {
+			var r rawEvent
+			if err := rows.Scan(&r.seq, &r.json, &r.zstd, &r.utf8Bytes, &r.navigation, &r.createdAt); err != nil {
+				return db.explain(err)
+			}
+			if err := apply(r); err != nil {
+				return err
+			}
+		}
+		return db.explain(rows.Err())
+	}
+	if len(seqs) == 1 && seqs[0] == -1 {
+		rows, err := db.db.QueryContext(ctx, `SELECT `+cols+` FROM transcript_events WHERE session_id = ? ORDER BY seq`, t.SessionID)
+		if err != nil {
+			return db.explain(err)
+		}
+		return scan(rows)
+	}
+	return inChunks(seqs, func(part []int64, ph string) error {
+		rows, err := db.db.QueryContext(ctx, `SELECT `+cols+` FROM transcript_events WHERE session_id = ? AND seq IN (`+ph+`)`,
+			append([]any{t.SessionID}, anys(part)...)...)
+		if err != nil {
+			return db.explain(err)
+		}
+		return scan(rows)
+	})
+}
+
+// factText is the JSON an event's tree facts are read from.
+func (db *DB) factText(r rawEvent) (text []byte, fromNavigation bool, err error) {
+	if !r.json.Valid && r.navigation.Valid {
+		var nav struct {
+			Navigation json.RawMessage `json:"navigation"`
+		}
+		if json.Unmarshal([]byte(r.navigation.String), &nav) == nil && len(nav.Navigation) > 0 && nav.Navigation[0] == '{' {
+			return nav.Navigation, true, nil
+		}
+	}
+	text, err = r.decode()
+	return text, false, err
+}
+
+func (t *Transcript) insert(pos int32, e model.Entry) {
+	if int(pos) == len(t.Entries) {
+		t.Entries = append(t.Entries, e)
+		return
+	}
+	t.Entries = slices.Insert(t.Entries, int(pos), e)
+	if len(t.Facts) > 0 {
+		moved := map[int32]model.TreeFacts{}
+		for k, v := range t.Facts {
+			if k >= pos {
+				k++
+			}
+			moved[k] = v
+		}
+		t.Facts = moved
+	}
+}
+
+func (t *Transcript) readHeader(text []byte) {
+	var h struct {
+		Version       json.RawMessage `json:"version"`
+		ID            string          `json:"id"`
+		Timestamp     string          `json:"timestamp"`
+		Cwd           string          `json:"cwd"`
+		ParentSession string          `json:"parentSession"`
+		BranchedFrom  string          `json:"branchedFrom"`
+	}
+	if json.Unmarshal(text, &h) != nil {
+		return
+	}
+	t.HeaderOK = true
+	t.Header = model.Header{ID: h.ID, Timestamp: h.Timestamp, Cwd: h.Cwd, ParentSession: h.ParentSession, BranchedFrom: h.BranchedFrom}
+	var v int
+	if json.Unmarshal(h.Version, &v) == nil && v > 0 {
+		t.Header.Version, t.Version = v, v
+	}
+}
+
+// readActive reads OpenClaw's active events, and marks the messages it
+// leaves out of the context (context_eligible 0: excludeFromContext, which
+// identities do not hold).
+func (db *DB) readActive(ctx context.Context, t *Transcript) error {
+	if !db.Layout.ActiveEvents {
+		t.ActiveNote = "this store has no session_transcript_active_events table"
+		return nil
+	}
+	if db.Layout.IndexState {
+		var indexed sql.NullInt64
+		var rebuild sql.NullInt64
+		err := db.db.QueryRowContext(ctx, `SELECT indexed_seq, needs_rebuild FROM session_transcript_index_state WHERE session_id = ?`, t.SessionID).Scan(&indexed, &rebuild)
+		switch {
+		case err == sql.ErrNoRows:
+			t.ActiveNote = "OpenClaw has not indexed this transcript yet"
+			return nil
+		case err != nil:
+			return db.explain(err)
+		case rebuild.Int64 != 0:
+			t.ActiveNote = "OpenClaw has marked its index of this transcript for a rebuild"
+			return nil
+		case indexed.Int64 < t.LastSeq:
+			t.ActiveNote = fmt.Sprintf("OpenClaw's index of this transcript stops at seq %d of %d", indexed.Int64, t.LastSeq)
+			return nil
+		}
+	}
+	rows, err := db.db.QueryContext(ctx, `SELECT event_seq, context_eligible FROM session_transcript_active_events
+WHERE session_id = ? ORDER BY active_position`, t.SessionID)
+	if err != nil {
+		return db.explain(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seq int64
+		var eligible sql.NullInt64
+		if err := rows.Scan(&seq, &eligible); err != nil {
+			return db.explain(err)
+		}
+		t.Active = append(t.Active, seq)
+		if eligible.Valid && eligible.Int64 == 0 {
+			if pos, ok := t.Position(seq); ok && t.Entries[pos].Type == model.TypeMessage {
+				t.Entries[pos].Flags |= model.FlagExcludeContext
+			}
+		}
+	}
+	t.ActiveKnown = true
+	return db.explain(rows.Err())
+}
+
+// readRoles reads the message roles of the entries at positions.
+func (db *DB) readRoles(ctx context.Context, t *Transcript, positions []int32) error {
+	var seqs []int64
+	for _, p := range positions {
+		if e := &t.Entries[p]; e.Type == model.TypeMessage && e.Role == model.RoleNone {
+			seqs = append(seqs, e.Offset)
+		}
+	}
+	return inChunks(seqs, func(part []int64, ph string) error {
+		rows, err := db.db.QueryContext(ctx, `SELECT `+db.eventColumns()+` FROM transcript_events WHERE session_id = ? AND seq IN (`+ph+`)`,
+			append([]any{t.SessionID}, anys(part)...)...)
+		if err != nil {
+			return db.explain(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanEvent(rows)
+			if err != nil {
+				return db.explain(err)
+			}
+			text, _, err := db.factText(r)
+			if err != nil {
+				return err
+			}
+			if info, ok := transcript.SniffLine(text); ok {
+				e, _, _ := info.Entry(text, r.seq, int32(r.seq), t.Names)
+				if pos, ok := t.Position(r.seq); ok {
+					t.Entries[pos].Role = e.Role
+				}
+			}
+		}
+		return db.explain(rows.Err())
+	})
+}
+
+// compareActive checks our active path against OpenClaw's persisted one.
+func (t *Transcript) compareActive(db *DB) {
+	if !t.ActiveKnown {
+		return
+	}
+	ours := make([]int64, len(t.Tree.ActivePath))
+	for i, p := range t.Tree.ActivePath {
+		ours[i] = t.Entries[p].Offset
+	}
+	if slices.Equal(ours, t.Active) {
+		return
+	}
+	t.ActiveDiffers = true
+	k := 0
+	for k < len(ours) && k < len(t.Active) && ours[k] == t.Active[k] {
+		k++
+	}
+	var where []string
+	if k < len(t.Active) {
+		where = append(where, fmt.Sprintf("OpenClaw's continues with seq %d", t.Active[k]))
+	} else {
+		where = append(where, "OpenClaw's ends there")
+	}
+	if k < len(ours) {
+		where = append(where, fmt.Sprintf("ours with seq %d", ours[k]))
+	} else {
+		where = append(where, "ours ends there")
+	}
+	t.ActiveNote = fmt.Sprintf("OpenClaw's active branch (%d events, in %s) differs from ours (%d events) after %d shared events: %s",
+		len(t.Active), db.Path, len(ours), k, strings.Join(where, ", "))
+}

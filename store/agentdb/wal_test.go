@@ -1,0 +1,153 @@
+package agentdb_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"os"
+	"testing"
+	"time"
+)
+
+// writer opens the store as the gateway does: read-write, WAL, and here
+// with no busy timeout, so that being blocked is an immediate error.
+func writer(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetMaxOpenConns(1)
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+func appendEvent(ctx context.Context, x interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}, seq int) error {
+	_, err := x.ExecContext(ctx, `INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_utf8_bytes) VALUES (?, ?, ?, 0, ?)`,
+		sidCron, seq, `{"type":"custom","id":"x","parentId":"d0000002"}`, 46)
+	return err
+}
+
+// TestReadWhileGatewayWrites: in WAL mode a reader and the gateway's writer
+// never wait for each other, and a read sees one consistent snapshot.
+func TestReadWhileGatewayWrites(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a guard against a hang, not a measurement
+	defer cancel()
+	path := store(t)
+	w := writer(t, path)
+	db := open(t, path)
+
+	// 1. The gateway holds a write transaction: every read still works, and
+	// sees none of it.
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, `SELECT 1`); err != nil { // sqlite starts the transaction lazily
+		t.Fatal(err)
+	}
+	if err := appendEvent(ctx, tx, 3); err != nil {
+		t.Fatal(err)
+	}
+	st, err := db.SessionStats(ctx, sidCron, -1)
+	if err != nil {
+		t.Fatalf("a read during the gateway's write transaction: %v", err)
+	}
+	if st.Events != 3 {
+		t.Errorf("the read sees %d events: the uncommitted one leaked", st.Events)
+	}
+	if _, err := db.Transcript(ctx, sidMain); err != nil {
+		t.Fatalf("a tree read during the gateway's write transaction: %v", err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+
+	// 2. A read in progress (an open statement holds its snapshot) does not
+	// stop the gateway from committing, and keeps seeing its snapshot.
+	var seen []int64
+	err = db.Events(ctx, sidCron, -1, func(seq int64, _ []byte) bool {
+		seen = append(seen, seq)
+		if seq == 0 {
+			if err := appendEvent(ctx, w, 4); err != nil {
+				t.Errorf("the gateway's commit during a read: %v", err)
+			}
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 4 {
+		t.Errorf("the read saw seqs %v; its snapshot has 4 events (0–3), the commit made during it a fifth", seen)
+	}
+	if st, _ := db.SessionStats(ctx, sidCron, -1); st.Events != 5 {
+		t.Errorf("a new read sees %d events, want 5", st.Events)
+	}
+}
+
+func fileHash(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return "absent"
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	return string(sum[:])
+}
+
+// TestReadingChangesNoByte: every read leaves the database file and its
+// write-ahead log byte for byte as they were, with the gateway's writer
+// open and committed frames in the log. (The -shm file is the index WAL
+// readers keep their read marks in: reading uses it, as every reader does.)
+func TestReadingChangesNoByte(t *testing.T) {
+	path := store(t)
+	w := writer(t, path)
+	for seq := 3; seq < 6; seq++ {
+		if err := appendEvent(ctx, w, seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := []string{fileHash(t, path), fileHash(t, path+"-wal")}
+	if before[1] == "absent" {
+		t.Fatal("the write-ahead log should hold the gateway's commits")
+	}
+	db := open(t, path)
+	if _, _, err := db.Sessions(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Stats(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, sid := range []string{sidMain, sidCron, sidOld} {
+		tr, err := db.Transcript(ctx, sid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range tr.Entries {
+			if _, err := db.Body(ctx, sid, e.Offset); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	list, _ := db.Archives(ctx)
+	for _, a := range list {
+		if _, err := db.ArchiveJSONL(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.MemoryIndex(ctx); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	after := []string{fileHash(t, path), fileHash(t, path+"-wal")}
+	if before[0] != after[0] || before[1] != after[1] {
+		t.Error("reading changed the database file or its write-ahead log")
+	}
+}
