@@ -224,7 +224,7 @@ func TestEndToEndCurating(t *testing.T) {
 
 	t.Run("search a planted word, edit its line at the hit, save", func(t *testing.T) {
 		tm.t = t
-		tm.waitText("52 sessions")
+		tm.waitText("56 sessions")
 		tm.keys("4")
 		tm.waitText("search:")
 		tm.keys("quokka")

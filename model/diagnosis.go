@@ -35,6 +35,12 @@ const (
 	// the agent's sessions folder (sessions.json's sessionFile says so, or
 	// a link leads there): reported, never read.
 	CodeOutsideStateDir DiagnosisCode = "outside-state-dir"
+	// CodeSQLiteGeneration: an earlier generation of a session key in the
+	// SQLite-era store (what a .reset archive used to be).
+	CodeSQLiteGeneration DiagnosisCode = "sqlite-generation"
+	// CodeMemoryIndexStale: an agent's memory search index differs from its
+	// memory files (an agent-level diagnosis).
+	CodeMemoryIndexStale DiagnosisCode = "memory-index-stale"
 )
 
 // DiagnosisCodes lists every code, for tables that must cover them all.
@@ -42,6 +48,7 @@ var DiagnosisCodes = []DiagnosisCode{
 	CodeMissingFile, CodeSQLiteStore, CodeCursorFileCorrupt, CodeCursorInvalid, CodeNotDiscovered, CodeResetArchive,
 	CodeScanOnly, CodeCheckpointCopy, CodeNoCursor, CodeCursorPastEOF, CodeStale, CodeCandidate, CodeOverdue,
 	CodeBelowThreshold, CodePartialTail, CodeNoMessages, CodeFlushSkipped, CodeCursorFileUnreadable, CodeOutsideStateDir,
+	CodeSQLiteGeneration, CodeMemoryIndexStale,
 }
 
 // Severity orders codes for display: problems first.
@@ -50,8 +57,11 @@ func (c DiagnosisCode) Severity() int {
 	// Content that will never be observed, or sweeps that do not run.
 	case CodeSQLiteStore, CodeCursorFileCorrupt, CodeCursorFileUnreadable, CodeNotDiscovered, CodeResetArchive, CodeOverdue:
 		return 3
-	case CodeMissingFile, CodeOutsideStateDir, CodeCursorInvalid, CodeScanOnly, CodeCheckpointCopy, CodeCursorPastEOF, CodeStale, CodeFlushSkipped, CodeNoMessages:
+	case CodeMissingFile, CodeOutsideStateDir, CodeCursorInvalid, CodeScanOnly, CodeCheckpointCopy, CodeCursorPastEOF, CodeStale, CodeFlushSkipped, CodeNoMessages,
+		CodeMemoryIndexStale:
 		return 2
+	case CodeSQLiteGeneration:
+		return 1
 	case CodeNoCursor, CodeCandidate, CodePartialTail:
 		return 1
 	}
@@ -87,6 +97,9 @@ func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 	}
 	sel := row.Selection
 
+	if row.Origin == OriginSQLite {
+		return diagnoseSQLite(row, snap, cursors.Seq)
+	}
 	if row.OutsideStateDir != "" {
 		if row.OutsideStateDir == row.File {
 			add(CodeOutsideStateDir, "%s lies outside the state dir and this agent's sessions folder: it is never read (sessions.json names it, but a transcript is looked for only there).", row.File)
@@ -99,13 +112,9 @@ func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 		add(CodeMissingFile, "sessions.json points at %s, which does not exist (OpenClaw writes nothing before the first assistant reply, and archives on reset or delete).", row.File)
 	}
 	if snap.SQLitePath != "" {
-		if row.Origin == OriginSQLite {
-			add(CodeSQLiteStore, "This agent keeps its transcripts in the SQLite-era store %s (%s), which ClawVault 3.5.2 cannot read: nothing written there is ever observed.", filepath.Base(snap.SQLitePath), Bytes(row.Size))
-		} else {
-			add(CodeSQLiteStore, "This agent has moved to the SQLite-era store %s; ClawVault 3.5.2 reads only JSONL, so new turns written there are never observed.", filepath.Base(snap.SQLitePath))
-		}
+		add(CodeSQLiteStore, "This agent has moved to the SQLite-era store %s; ClawVault 3.5.2 reads only JSONL, so new turns written there are never observed (clawvault-tui reads them there).", filepath.Base(snap.SQLitePath))
 	}
-	if !row.Exists || row.Origin == OriginSQLite {
+	if !row.Exists {
 		return withFlush(out, row)
 	}
 	if cursors.Corrupt != "" {

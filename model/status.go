@@ -63,6 +63,8 @@ type AgentSnapshot struct {
 	// SQLitePath is the SQLite-era store, when the agent has one.
 	SQLitePath string
 	SQLite     *DirFile
+	// SQLiteStore is what reading it found (sessions, generations, sizes).
+	SQLiteStore *SQLiteStore
 }
 
 // CursorState is the vault's cursor file as loaded.
@@ -78,6 +80,8 @@ type CursorState struct {
 	// unknown, so a sweep must not run on it. Store is empty then.
 	ReadError error
 	Missing   bool
+	// Seq is clawvault-tui's own cursor file for SQLite-era sessions.
+	Seq SeqCursorState
 }
 
 // TailFacts are what reading a transcript's unobserved range found; only
@@ -135,6 +139,10 @@ type SessionRow struct {
 
 	Tail      *TailFacts
 	Diagnosis []Diagnosis
+
+	// SQLite-era rows: the generation, and clawvault-tui's seq cursor.
+	Generation *Generation
+	SeqCursor  *SeqCursor
 }
 
 // DisplayKey is the key to show: the row's key, else ClawVault's.
@@ -229,7 +237,10 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 		}
 		rows = append(rows, row)
 	}
-	if snap.SQLite != nil {
+	firstSQLite := len(rows)
+	if snap.SQLiteStore != nil {
+		rows = append(rows, sqliteRows(snap, cursors.Seq, opt)...)
+	} else if snap.SQLite != nil {
 		rows = append(rows, SessionRow{
 			Agent:   snap.AgentID,
 			File:    snap.SQLitePath,
@@ -249,6 +260,10 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 
 	for i := range rows {
 		row := &rows[i]
+		if i >= firstSQLite {
+			row.Diagnosis = Diagnose(row, snap, cursors, opt)
+			continue
+		}
 		base := filepath.Base(row.File)
 		inDir := filepath.Dir(row.File) == snap.SessionsDir
 		if d, ok := descByFile[base]; ok && inDir && row.Exists {

@@ -24,9 +24,12 @@ type Snapshot struct {
 	// Memory lists each agent's workspace memory files, by agent id.
 	Memory map[string][]MemoryFile
 	// Problems are per-agent facts such as a corrupt sessions.json.
-	Problems    []string
-	TakenAt     time.Time
-	MinNewBytes int64
+	Problems []string
+	// AgentDiagnoses are diagnoses of an agent rather than of one session
+	// (memory-index-stale), by agent id.
+	AgentDiagnoses map[string][]model.Diagnosis
+	TakenAt        time.Time
+	MinNewBytes    int64
 	// MaxLineBytes caps the lines deep checks decode (0: the default).
 	MaxLineBytes int64
 }
@@ -37,6 +40,10 @@ type ScanOptions struct {
 	MinNewBytes int64
 	// MaxLineBytes is kept for deep checks (Snapshot.MaxLineBytes).
 	MaxLineBytes int64
+	// CacheDir, when set, keeps the per-session sizes of SQLite-era stores
+	// between scans (agentdb.CachedStats): a session that did not change
+	// is not read again.
+	CacheDir string
 }
 
 // Scan lists every agent's sessions folder, reads sessions.json and the
@@ -48,6 +55,7 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 	}
 	snap := &Snapshot{Workspace: ws, TakenAt: opt.Now, MinNewBytes: opt.MinNewBytes, MaxLineBytes: opt.MaxLineBytes}
 	snap.Cursors = LoadCursors(fsys, ws.Vault)
+	snap.Cursors.Seq = LoadSeqCursors(fsys, ws.Vault)
 
 	snap.Agents = make([]model.AgentSnapshot, len(ws.Agents))
 	memory := make([][]MemoryFile, len(ws.Agents))
@@ -59,7 +67,7 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			snap.Agents[i], errs[i] = snapshotAgent(ctx, fsys, a, ws.StateDir)
+			snap.Agents[i], errs[i] = snapshotAgent(ctx, fsys, a, ws.StateDir, snap.Cursors.Seq, opt.CacheDir)
 			var err error
 			if memory[i], err = WorkspaceMemory(fsys, a.Workspace); err != nil {
 				errs[i] = errors.Join(errs[i], err)
@@ -80,6 +88,15 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 			snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s", a.AgentID, a.StoreProblem))
 		}
 		snap.Rows = append(snap.Rows, model.BuildRows(a, snap.Cursors, statusOpt)...)
+		if st := a.SQLiteStore; st != nil {
+			if d := st.Memory.Diagnosis(); d != nil {
+				if snap.AgentDiagnoses == nil {
+					snap.AgentDiagnoses = map[string][]model.Diagnosis{}
+				}
+				snap.AgentDiagnoses[a.AgentID] = append(snap.AgentDiagnoses[a.AgentID], *d)
+				snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s: %s", a.AgentID, d.Code, d.Message))
+			}
+		}
 	}
 	return snap, nil
 }
@@ -89,7 +106,7 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 // resolved: sessions.json may name any path (an absolute sessionFile, one
 // climbing out with ..), and a link in the folder may lead anywhere; those
 // are listed as outside (outside-state-dir) and never stat'ed or read.
-func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string) (model.AgentSnapshot, error) {
+func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq model.SeqCursorState, cacheDir string) (model.AgentSnapshot, error) {
 	snap := model.AgentSnapshot{AgentID: a.ID, SessionsDir: a.SessionsDir, Outside: map[string]model.DirFile{}, OutsideStateDir: map[string]string{}}
 	var allowed []string // the sessions folder and the state dir, resolved
 	for _, dir := range []string{a.SessionsDir, stateDir} {
@@ -117,6 +134,7 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string) (mode
 			snap.SQLitePath = a.SQLitePath
 			df := dirFile(fi)
 			snap.SQLite = &df
+			snap.SQLiteStore = readSQLiteStore(ctx, fsys, a, seq, cacheDir)
 		}
 	}
 	files, err := ListSessionsDir(ctx, fsys, a.SessionsDir)

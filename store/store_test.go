@@ -165,7 +165,7 @@ func TestScanReadsNoTranscriptContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range fsys.reads {
-		if !strings.HasSuffix(r, "sessions.json") && !strings.HasSuffix(r, "observe-cursors.json") {
+		if !strings.HasSuffix(r, "sessions.json") && !strings.HasSuffix(r, "observe-cursors.json") && !strings.HasSuffix(r, model.SeqCursorFileName) {
 			t.Errorf("read %s", r)
 		}
 	}

@@ -31,6 +31,8 @@ func TestBadgeForEveryCode(t *testing.T) {
 		model.CodeFlushSkipped:         "▲",
 		model.CodeCursorFileUnreadable: "!",
 		model.CodeOutsideStateDir:      "▲",
+		model.CodeSQLiteGeneration:     "◌",
+		model.CodeMemoryIndexStale:     "▲",
 	}
 	th := themes.Plain()
 	for _, code := range model.DiagnosisCodes {

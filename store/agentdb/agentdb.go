@@ -160,18 +160,29 @@ func (db *DB) explain(err error) error {
 }
 
 func (db *DB) checkSchema(ctx context.Context) error {
+	// Every table and the columns of those read, in one query: an open
+	// costs a status of a small store more than its sessions do.
 	tables := map[string]bool{}
-	rows, err := db.db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
+	have := map[string]map[string]bool{}
+	rows, err := db.db.QueryContext(ctx, `SELECT m.name, coalesce(p.name, '') FROM sqlite_master m
+LEFT JOIN pragma_table_info(m.name) p ON m.name IN ('session_nodes', 'session_windows', 'transcript_events', 'transcript_event_identities')
+WHERE m.type = 'table'`)
 	if err != nil {
 		return db.explain(err)
 	}
 	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
+		var table, column string
+		if err := rows.Scan(&table, &column); err != nil {
 			rows.Close()
 			return db.explain(err)
 		}
-		tables[name] = true
+		tables[table] = true
+		if column != "" {
+			if have[table] == nil {
+				have[table] = map[string]bool{}
+			}
+			have[table][column] = true
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -187,35 +198,10 @@ func (db *DB) checkSchema(ctx context.Context) error {
 		}
 		db.Meta = Meta{Role: role.String, SchemaVersion: int(version.Int64), AgentID: agent.String, AppVersion: app.String}
 	}
-	columns := func(table string) (map[string]bool, error) {
-		cols := map[string]bool{}
-		if !tables[table] {
-			return cols, nil
-		}
-		rows, err := db.db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
-		if err != nil {
-			return nil, db.explain(err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var name string
-			if err := rows.Scan(&name); err != nil {
-				return nil, db.explain(err)
-			}
-			cols[name] = true
-		}
-		return cols, db.explain(rows.Err())
-	}
-	have := map[string]map[string]bool{}
 	var missing []string
 	for _, table := range []string{"session_nodes", "session_windows", "transcript_events"} {
-		cols, err := columns(table)
-		if err != nil {
-			return err
-		}
-		have[table] = cols
 		for _, c := range required[table] {
-			if !cols[c] {
+			if !have[table][c] {
 				missing = append(missing, table+"."+c)
 			}
 		}
@@ -233,29 +219,22 @@ func (db *DB) checkSchema(ctx context.Context) error {
 			db.Path, what, need, KnownSchemaVersion)
 	}
 	db.Meta.Unknown = db.Meta.SchemaVersion != KnownSchemaVersion
-	ev := have["transcript_events"]
-	l := Layout{
+	ev, ids := have["transcript_events"], have["transcript_event_identities"]
+	db.Layout = Layout{
 		Compressed:   ev["event_zstd"] && ev["event_utf8_bytes"],
 		UTF8Bytes:    ev["event_utf8_bytes"],
+		Identities:   ids["event_id"] && ids["seq"] && ids["event_type"] && ids["parent_id"],
 		ActiveEvents: tables["session_transcript_active_events"],
 		IndexState:   tables["session_transcript_index_state"],
 		Archives:     tables["session_transcript_archives"],
 		ColdArchives: tables["session_transcript_cold_archives"],
 		MemoryIndex:  tables["memory_index_sources"] && tables["memory_index_chunks"],
 
-		RewriteWatermarks: tables["transcript_rewrite_watermarks"],
-		windowColumns:     have["session_windows"],
-		nodeColumns:       have["session_nodes"],
+		RewriteWatermarks:   tables["transcript_rewrite_watermarks"],
+		windowColumns:       have["session_windows"],
+		nodeColumns:         have["session_nodes"],
+		transcriptUpdatedAt: have["session_windows"]["transcript_updated_at"],
 	}
-	if tables["transcript_event_identities"] {
-		cols, err := columns("transcript_event_identities")
-		if err != nil {
-			return err
-		}
-		l.Identities = cols["event_id"] && cols["seq"] && cols["event_type"] && cols["parent_id"]
-	}
-	l.transcriptUpdatedAt = l.windowColumns["transcript_updated_at"]
-	db.Layout = l
 	return nil
 }
 

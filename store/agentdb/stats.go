@@ -25,10 +25,15 @@ type Stats struct {
 // for every row of a UTF-8 store since schema 23, and the decoded size of a
 // compressed one), else the identity text's bytes, plus the newline.
 func (db *DB) eventBytes(alias string) string {
+	return "(" + db.utf8Bytes(alias) + " + 1)"
+}
+
+// utf8Bytes is an event's UTF-8 size.
+func (db *DB) utf8Bytes(alias string) string {
 	if db.Layout.UTF8Bytes {
-		return "(coalesce(" + alias + ".event_utf8_bytes, octet_length(" + alias + ".event_json)) + 1)"
+		return "coalesce(" + alias + ".event_utf8_bytes, octet_length(" + alias + ".event_json))"
 	}
-	return "(octet_length(" + alias + ".event_json) + 1)"
+	return "octet_length(" + alias + ".event_json)"
 }
 
 // Stats aggregates every session's events in one pass; after maps a session

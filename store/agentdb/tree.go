@@ -435,3 +435,17 @@ func (t *Transcript) compareActive(db *DB) {
 	t.ActiveNote = fmt.Sprintf("OpenClaw's active branch (%d events, in %s) differs from ours (%d events) after %d shared events: %s",
 		len(t.Active), db.Path, len(ours), k, strings.Join(where, ", "))
 }
+
+// Index presents the transcript as a line index, for the readers written
+// for JSONL (the tree command, the TUI): every event is an entry at its seq
+// (Offset and Line), the size is the JSONL-equivalent one, and there is no
+// malformed line or torn tail (SQLite keeps whole events only). Path names
+// the store and the session: <store>#<session id>.
+func (t *Transcript) Index(store string, size int64) *transcript.Index {
+	ix := &transcript.Index{
+		Path: store + "#" + t.SessionID, Size: size, End: size, Lines: int32(len(t.Entries)),
+		Entries: t.Entries, Facts: t.Facts, Names: t.Names, Header: t.Header, HeaderOK: t.HeaderOK,
+		Version: t.Version, Tree: t.Tree, Validated: true,
+	}
+	return ix
+}

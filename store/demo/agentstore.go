@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -9,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +44,10 @@ type StoreSession struct {
 	// Lines are the transcript events, header first, each one JSON object
 	// (a JSONL line without its newline).
 	Lines [][]byte
+	// File, when set instead of Lines, is a JSONL transcript to import as
+	// OpenClaw's importer does: line by line, skipping lines that are not
+	// JSON objects and a last line without its newline.
+	File string
 	// Entry is the key's session_nodes.entry_json, for its current
 	// generation (the last one of the key given an Entry).
 	Entry       []byte
@@ -153,12 +159,17 @@ VALUES (?, ?, ?, ?, ?)`)
 	}
 
 	current := map[string]*StoreSession{}
+	var keys []string
 	for i := range s.Sessions {
 		if s.Sessions[i].Entry != nil {
+			if current[s.Sessions[i].Key] == nil {
+				keys = append(keys, s.Sessions[i].Key)
+			}
 			current[s.Sessions[i].Key] = &s.Sessions[i]
 		}
 	}
-	for key, ss := range current {
+	for _, key := range keys {
+		ss := current[key]
 		updated := ss.UpdatedAt.UnixMilli()
 		if _, err := tx.Exec(`INSERT INTO session_nodes (session_key, current_session_id, entry_json, updated_at, status, created_via,
 label, display_name, created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
@@ -187,7 +198,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			}
 			continue
 		}
-		for seq, line := range ss.Lines {
+		seq := 0
+		err := ss.each(func(line []byte) error {
 			at := eventTime(line, now)
 			ev := storedEvent(enc, line)
 			if _, err := insertEvent.Exec(ss.SessionID, seq, ev.json, at, ev.zstd, len(line), ev.navigation); err != nil {
@@ -198,6 +210,11 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 					return err
 				}
 			}
+			seq++
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		if err := writeProjection(tx, insertActive, ss, now); err != nil {
 			return err
@@ -344,11 +361,19 @@ func identity(line []byte) (id string, typ, parent any, ok bool) {
 // (session_transcript_active_events and its index state), as its rules
 // give it: the path to the leaf, skipping leaf controls.
 func writeProjection(tx *sql.Tx, insert *sql.Stmt, ss StoreSession, now int64) error {
-	data := append(bytes.Join(ss.Lines, []byte("\n")), '\n')
-	ix, err := tindex.Build(context.Background(), ss.SessionID, bytes.NewReader(data), int64(len(data)), tindex.Options{})
+	var data bytes.Buffer
+	if err := ss.each(func(line []byte) error {
+		data.Write(line)
+		data.WriteByte('\n')
+		return nil
+	}); err != nil {
+		return err
+	}
+	ix, err := tindex.Build(context.Background(), ss.SessionID, bytes.NewReader(data.Bytes()), int64(data.Len()), tindex.Options{})
 	if err != nil {
 		return err
 	}
+	lines := int(ix.Lines)
 	tree := model.BuildTreeWith(ix.Entries, ix.Facts, ix.Version, ix.Names, model.RulesOpenClaw)
 	messages := 0
 	for pos, i := range tree.ActivePath {
@@ -368,7 +393,7 @@ func writeProjection(tx *sql.Tx, insert *sql.Stmt, ss StoreSession, now int64) e
 		}
 	}
 	_, err = tx.Exec(`INSERT INTO session_transcript_index_state (session_id, indexed_seq, leaf_event_id, needs_rebuild, active_event_count,
-active_message_count, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)`, ss.SessionID, len(ss.Lines)-1, nullable(tree.LeafID()),
+active_message_count, updated_at) VALUES (?, ?, ?, 0, ?, ?, ?)`, ss.SessionID, lines-1, nullable(tree.LeafID()),
 		len(tree.ActivePath), messages, now)
 	return err
 }
@@ -381,10 +406,7 @@ func writeCold(tx *sql.Tx, enc *zstd.Encoder, dbPath string, ss StoreSession, no
 	sum := sha256.Sum256(frame)
 	name := hex.EncodeToString(sum[:]) + ".jsonl.zst"
 	dir := filepath.Join(filepath.Dir(filepath.Dir(dbPath)), "sessions", "cold")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, name), frame, 0o644); err != nil {
+	if err := writeFile(filepath.Join(dir, name), frame, time.UnixMilli(now)); err != nil {
 		return err
 	}
 	_, err := tx.Exec(`INSERT INTO session_transcript_cold_archives (session_id, generation, archive_name, archive_sha256, event_count, raw_bytes,
@@ -447,4 +469,38 @@ func endedAt(ss StoreSession, current map[string]*StoreSession, last int64) any 
 		return nil
 	}
 	return last
+}
+
+// each calls fn with every event of the session: Lines, or the lines of
+// File that OpenClaw's importer would take (JSON objects, newline-ended).
+func (ss *StoreSession) each(fn func(line []byte) error) error {
+	if ss.File == "" {
+		for _, l := range ss.Lines {
+			if err := fn(l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	f, err := os.Open(ss.File)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	for {
+		line, err := r.ReadBytes('\n')
+		if err == io.EOF {
+			return nil // a last line without a newline is not a complete event
+		}
+		if err != nil {
+			return err
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) > 0 && line[0] == '{' && json.Valid(line) {
+			if err := fn(line); err != nil {
+				return err
+			}
+		}
+	}
 }

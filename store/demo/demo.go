@@ -62,15 +62,20 @@ type Manifest struct {
 	Fork, Heartbeat, Branchy Case
 
 	// More cases.
-	ResetSuccessor Case   // the fresh session the ResetArchive key points at now
-	OldReset       Case   // a .reset archive older than 30 days (name and mtime)
-	OldDeleted     Case   // a .deleted archive older than 30 days (name and mtime)
-	Orphan         Case   // a <uuid>.jsonl no row names (observed by ClawVault as agent:main:unknown:<id>)
-	Backup         Case   // something.backup.jsonl (ClawVault's discovery skips it)
-	NestedSubagent Case   // agent:main:subagent:<a>:subagent:<b>
-	NoMessages     Case   // its pending bytes after the cursor hold no message, only bookkeeping entries
-	SQLiteMain     Case   // the SQLite-era agent's main session (File = the .sqlite path)
-	StaleRows      []Case // sessions.json rows with updatedAt more than 45 days before Now
+	ResetSuccessor Case // the fresh session the ResetArchive key points at now
+	OldReset       Case // a .reset archive older than 30 days (name and mtime)
+	OldDeleted     Case // a .deleted archive older than 30 days (name and mtime)
+	Orphan         Case // a <uuid>.jsonl no row names (observed by ClawVault as agent:main:unknown:<id>)
+	Backup         Case // something.backup.jsonl (ClawVault's discovery skips it)
+	NestedSubagent Case // agent:main:subagent:<a>:subagent:<b>
+	NoMessages     Case // its pending bytes after the cursor hold no message, only bookkeeping entries
+	SQLiteMain     Case // the SQLite-era agent's main session (File = the .sqlite path)
+	SQLiteCron     Case // the SQLite-era agent's cron session
+	// SQLiteGenerations are the main key's generations, oldest first (the first is a
+	// cold archive, the last is SQLiteMain).
+	SQLiteGenerations []string
+	SQLiteDeleted     Case   // a deleted session of the SQLite-era agent (File = its derived .zst archive)
+	StaleRows         []Case // sessions.json rows with updatedAt more than 45 days before Now
 
 	Workspace, WorkWorkspace string // agent workspaces (MEMORY.md, memory/…)
 	CronRunLogs              []string
@@ -95,6 +100,7 @@ func Generate(dir string, opt Options) (*Manifest, error) {
 		g.writeConfig,
 		g.writeCronLogs,
 		g.writeWorkspaces,
+		g.writeOpsStore,
 		g.writeVault,
 	}
 	for _, step := range steps {
@@ -134,6 +140,7 @@ type generator struct {
 	sessionCount                               int
 	bySource                                   map[string]Case // a session per ClawVault source label (raw ledger lines)
 	mainWorkspace, workWorkspace, opsWorkspace string
+	opsStore                                   AgentStore // written once the workspace memory exists
 }
 
 func newGenerator(root string, opt Options) *generator {

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
+
 	"clawvault-tui/store/demo"
 	"clawvault-tui/store/demo/demotest"
 )
@@ -100,6 +102,14 @@ func lines(t *testing.T, path string) (out [][]byte, torn bool) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.HasSuffix(path, ".zst") {
+		// A zstd-compressed archive (cold, or a reclaimed generation).
+		dec, _ := zstd.NewReader(nil)
+		defer dec.Close()
+		if data, err = dec.DecodeAll(data, nil); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
 	}
 	torn = len(data) > 0 && data[len(data)-1] != '\n'
 	data = bytes.TrimSuffix(data, []byte("\n"))
@@ -544,51 +554,52 @@ func TestCases(t *testing.T) {
 	})
 
 	t.Run("SQLite", func(t *testing.T) {
-		db, err := sql.Open("sqlite", m.SQLitePath)
+		db, err := sql.Open("sqlite", "file:"+m.SQLitePath+"?mode=ro")
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		var nodes, windows int
+		var version, nodes, compressed, archives, cold, sources int
+		db.QueryRow(`SELECT schema_version FROM schema_meta WHERE meta_key = 'primary' AND role = 'agent'`).Scan(&version)
 		db.QueryRow(`SELECT count(*) FROM session_nodes`).Scan(&nodes)
-		db.QueryRow(`SELECT count(*) FROM session_windows`).Scan(&windows)
-		if nodes != 2 || windows != 3 {
-			t.Errorf("nodes %d windows %d", nodes, windows)
+		db.QueryRow(`SELECT count(*) FROM transcript_events WHERE event_zstd IS NOT NULL`).Scan(&compressed)
+		db.QueryRow(`SELECT count(*) FROM session_transcript_archives`).Scan(&archives)
+		db.QueryRow(`SELECT count(*) FROM session_transcript_cold_archives`).Scan(&cold)
+		db.QueryRow(`SELECT count(*) FROM memory_index_sources`).Scan(&sources)
+		if version != demo.AgentSchemaVersion || nodes != 2 || compressed == 0 || archives != 1 || cold != 1 || sources != 2 {
+			t.Errorf("schema %d, %d nodes, %d compressed events, %d archives, %d cold, %d memory sources", version, nodes, compressed, archives, cold, sources)
 		}
-		rows, err := db.Query(`SELECT session_id, event_json FROM transcript_events ORDER BY session_id, seq`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		seen := map[string]int{}
+		var reasons []string
+		rows, _ := db.Query(`SELECT coalesce(reason, '') FROM session_windows WHERE session_key = ? ORDER BY created_at`, m.SQLiteMain.Key)
 		for rows.Next() {
-			var id, ev string
-			rows.Scan(&id, &ev)
-			var e entry
-			if err := json.Unmarshal([]byte(ev), &e); err != nil {
-				t.Fatal(err)
-			}
-			if seen[id] == 0 && e.Type != "session" {
-				t.Errorf("first event of %s is %s", id, e.Type)
-			}
-			seen[id]++
+			var r string
+			rows.Scan(&r)
+			reasons = append(reasons, r)
 		}
-		if len(seen) != 3 || seen[m.SQLiteMain.SessionID] == 0 {
-			t.Errorf("sessions in transcript_events: %v", seen)
+		rows.Close()
+		if want := []string{"initial", "reset", "rollover"}; !slices.Equal(reasons, want) || len(m.SQLiteGenerations) != 3 {
+			t.Errorf("generations %v (%v), want %v", reasons, m.SQLiteGenerations, want)
 		}
-		archive := filepath.Join(m.StateDir, "agents", "ops", "sessions", "session-sqlite-import-archive")
-		files, _ := filepath.Glob(filepath.Join(archive, "*.jsonl"))
-		if len(files) != 2 {
-			t.Fatalf("import archive holds %v", files)
+		var types []string
+		rows, _ = db.Query(`SELECT DISTINCT event_type FROM transcript_event_identities WHERE session_id = ? AND event_type IN ('reset', 'leaf') ORDER BY 1`, m.SQLiteMain.SessionID)
+		for rows.Next() {
+			var ty string
+			rows.Scan(&ty)
+			types = append(types, ty)
 		}
-		for _, f := range files {
-			ls, _ := lines(t, f)
-			if id := strings.TrimSuffix(filepath.Base(f), ".jsonl"); seen[id] != len(ls) {
-				t.Errorf("%s: %d lines, %d events", id, len(ls), seen[id])
-			}
+		rows.Close()
+		if !slices.Equal(types, []string{"leaf", "reset"}) {
+			t.Errorf("the current ops session holds %v, want a reset boundary and a leaf control", types)
+		}
+		if fi, err := os.Stat(m.SQLiteDeleted.File); err != nil || fi.Size() == 0 {
+			t.Errorf("the deleted session's archive file: %v", err)
 		}
 		if _, err := os.Stat(filepath.Join(m.StateDir, "agents", "ops", "sessions", "sessions.json")); !os.IsNotExist(err) {
 			t.Error("ops still has a file-era sessions.json")
+		}
+		coldFiles, _ := filepath.Glob(filepath.Join(m.StateDir, "agents", "ops", "sessions", "cold", "*.jsonl.zst"))
+		if len(coldFiles) != 1 {
+			t.Errorf("cold archive files %v", coldFiles)
 		}
 	})
 }
@@ -632,8 +643,8 @@ func TestTranscriptTrees(t *testing.T) {
 	files = append(files, more...)
 	n := 0
 	for _, f := range files {
-		if f == m.Malformed.File || f == m.V1.File || strings.HasSuffix(f, ".lock") {
-			continue
+		if f == m.Malformed.File || f == m.V1.File || strings.HasSuffix(f, ".lock") || strings.HasSuffix(f, ".zst") {
+			continue // (a .zst archive's mtime is when it was archived)
 		}
 		n++
 		es := entries(t, f)

@@ -2,113 +2,146 @@ package demo
 
 import (
 	"bytes"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"time"
-
-	_ "modernc.org/sqlite" // the SQLite-era store of agent ops
 )
 
-// writeOpsAgent writes agent ops, which has moved to OpenClaw's SQLite-era store: two
-// sessions imported from JSONL (whose files now sit in session-sqlite-import-archive/)
-// and the current main session that only exists in the database.
+// writeOpsAgent prepares agent ops, which lives in OpenClaw's SQLite-era store: its main
+// key with three generations (the oldest moved to a cold archive, a /reset one, and the
+// current one with a reset boundary in place, a leaf control and a side append, as
+// OpenClaw 2026.9 writes them), a cron key, a deleted session's archive, and a memory
+// index that has missed the last change to MEMORY.md. The store itself is written by
+// writeOpsStore, once the workspace memory it indexes exists.
 func (g *generator) writeOpsAgent() error {
 	d := dayDur
-	archive := filepath.Join(g.sessionsDir("ops"), "session-sqlite-import-archive")
-	oldMain := g.session(&sessionSpec{name: "ops-main-imported", agent: "ops", id: g.uuid("ops-main-imported"), dir: archive,
-		memory: true, start: g.ago(60 * d), phases: []phase{{20 * kib, g.ago(25 * d)}}, model: sonnet})
-	cron := g.session(&sessionSpec{name: "ops-cron-imported", agent: "ops", id: g.uuid("ops-cron-imported"), dir: archive,
-		memory: true, start: startOfDay(g.ago(26 * d)).Add(3 * hour), model: haiku, thinkingLevel: "off",
+	first := g.session(&sessionSpec{name: "ops-main-imported", agent: "ops", id: g.uuid("ops-main-imported"), memory: true,
+		start: g.ago(60 * d), phases: []phase{{20 * kib, g.ago(40 * d)}}, model: sonnet})
+	second := g.session(&sessionSpec{name: "ops-main-reset", agent: "ops", id: g.uuid("ops-main-reset"), memory: true,
+		start: g.ago(39 * d), phases: []phase{{16 * kib, g.ago(25 * d)}}, model: sonnet})
+	cron := g.session(&sessionSpec{name: "ops-cron-imported", agent: "ops", id: g.uuid("ops-cron-imported"), memory: true,
+		start: startOfDay(g.ago(26 * d)).Add(3 * hour), model: haiku, thinkingLevel: "off",
 		script: cronScript("backup-verify", "[cron:backup-verify] Verify last night's PostgreSQL backup of northwind_billing and report its size.")})
+	start := second.last.Add(2 * hour)
 	current := g.session(&sessionSpec{name: "ops-main", agent: "ops", id: g.uuid("ops-main"), memory: true,
-		start: oldMain.last.Add(2 * hour), phases: []phase{{30 * kib, g.ago(30 * minute)}}, model: sonnet})
+		start: start, model: sonnet, script: opsMainScript(start, g.ago(30*minute))})
+	// Its archive is stored compressed: a fixed cwd in its header keeps the compressed size
+	// the same wherever the demo is written (the conformance goldens depend on it).
+	deleted := g.session(&sessionSpec{name: "ops-deleted", agent: "ops", id: g.uuid("ops-deleted"), memory: true,
+		cwd: "/srv/openclaw/workspace-ops", start: g.ago(12 * d), phases: []phase{{6 * kib, g.ago(12*d - 2*hour)}}, model: haiku})
 	if g.err != nil {
 		return g.err
-	}
-	// The JSONL files as they were when the import moved them aside.
-	for _, res := range []*sessionResult{oldMain, cron} {
-		g.file(res.path, append(bytes.Join(res.lines, []byte("\n")), '\n'), res.last)
 	}
 	cronKey := "agent:ops:cron:backup-verify"
 	g.logCronRun("backup-verify", cronKey+":run:"+cron.spec.id, cron, "ok")
 
 	mainEntry, mainUpdated := rowEntry("agent:ops:main", current, dm("telegram", "telegram:123456789", "Dana Okafor (@dana_ok) id:123456789"))
-	cronEntry, _ := rowEntry(cronKey, cron, cronRoute("backup-verify", cron))
+	cronEntry, cronUpdated := rowEntry(cronKey, cron, cronRoute("backup-verify", cron))
 	// Rows of the SQLite era name no transcript file.
 	mainEntry, cronEntry = mainEntry.set("sessionFile", undef), cronEntry.set("sessionFile", undef)
-
-	err := writeAgentDB(g.man.SQLitePath, mainUpdated,
-		[]*sessionResult{oldMain, cron, current},
-		[][3]string{
-			{"agent:ops:main", current.spec.id, string(jsonCompact(nil, mainEntry))},
-			{cronKey, cron.spec.id, string(jsonCompact(nil, cronEntry))},
+	main := StoreSession{Key: "agent:ops:main", Channel: "telegram", ChatType: "direct", Provider: "anthropic", Model: sonnet.id}
+	g.opsStore = AgentStore{
+		AgentID: "ops", AppVersion: "2026.9.6", Now: g.now,
+		Sessions: []StoreSession{
+			with(main, first, "", "initial", nil, time.Time{}, true),
+			with(main, second, first.spec.id, "reset", nil, time.Time{}, false),
+			with(main, current, second.spec.id, "rollover", jsonCompact(nil, mainEntry), mainUpdated, false),
+			{Key: cronKey, SessionID: cron.spec.id, Reason: "initial", Lines: cron.lines, Entry: jsonCompact(nil, cronEntry),
+				UpdatedAt: cronUpdated, Provider: "anthropic", Model: haiku.id, Status: "done", CreatedVia: "cron", ChatType: "direct"},
 		},
-		[][4]any{
-			{oldMain.spec.id, "agent:ops:main", nil, "import"},
-			{current.spec.id, "agent:ops:main", oldMain.spec.id, "reset"},
-			{cron.spec.id, cronKey, nil, "import"},
-		})
-	if err != nil {
-		return err
+		Archives: []StoreArchive{{SessionID: deleted.spec.id, Key: "agent:ops:subagent:" + g.uuid("ops-deleted-key"), Reason: "deleted",
+			At: deleted.last.Add(3 * dayDur), Lines: deleted.lines, Zstd: true}},
 	}
 	g.sessionCount += 2
 	g.man.SQLiteMain = Case{"ops", "agent:ops:main", current.spec.id, g.man.SQLitePath}
-	return g.err
+	g.man.SQLiteCron = Case{"ops", cronKey, cron.spec.id, g.man.SQLitePath}
+	g.man.SQLiteGenerations = []string{first.spec.id, second.spec.id, current.spec.id}
+	g.man.SQLiteDeleted = Case{"ops", g.opsStore.Archives[0].Key, deleted.spec.id,
+		filepath.Join(g.sessionsDir("ops"), deleted.spec.id+".jsonl.deleted."+g.opsStore.Archives[0].At.UTC().Format("2006-01-02T15-04-05.000Z")+".zst")}
+	return nil
 }
 
-// writeAgentDB creates openclaw-agent.sqlite with the three tables an inspector reads.
-// Each transcript_events row holds one transcript line object, header first (seq 0).
-func writeAgentDB(path string, mtime time.Time, sessions []*sessionResult, nodes [][3]string, windows [][4]any) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		return err
-	}
-	err = fillAgentDB(db, sessions, nodes, windows)
-	if cerr := db.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Chtimes(path, mtime, mtime)
+func with(base StoreSession, res *sessionResult, previous, reason string, entry []byte, updated time.Time, cold bool) StoreSession {
+	base.SessionID, base.Previous, base.Reason, base.Lines, base.Entry, base.UpdatedAt, base.Cold =
+		res.spec.id, previous, reason, res.lines, entry, updated, cold
+	return base
 }
 
-func fillAgentDB(db *sql.DB, sessions []*sessionResult, nodes [][3]string, windows [][4]any) error {
-	tx, err := db.Begin()
-	if err != nil {
+// opsMainScript is the current ops session as OpenClaw 2026.9 writes one: turns, a
+// /new that resets in place (a reset boundary keeping the last exchange), more turns, a
+// reply delivered aside (a side append), a navigation back to an earlier answer (a
+// leaf control) and a new branch from there.
+func opsMainScript(start, end time.Time) func(c *convo) {
+	return func(c *convo) {
+		t := c.t
+		span := end.Sub(start)
+		c.runUntil(8*kib, start.Add(span/4))
+		for range 3 { // large tool output: the store keeps such events as zstd frames
+			c.say(nil, "Show me last night's backup log.")
+			c.useTool(c.bigTool(), true)
+			c.reply("The backup finished; the log above has the details.")
+		}
+		c.runUntil(12*kib, start.Add(span/3))
+		keep := c.user("Before the reset: remember that the restore test is on Thursday.")
+		c.reply("Noted: the restore test is on Thursday.")
+		t.tick(time.Minute)
+		t.entry("reset", "reason", "new", "firstKeptEntryId", keep)
+		c.runUntil(22*kib, start.Add(2*span/3))
+		c.say(nil, "Which certificates expire this month?")
+		answer := c.reply("Two: billing.northwind.example on the 28th and the VPN gateway on the 30th.")
+		c.say(nil, "Renew the billing one first, then draft the VPN change.")
+		c.reply("Renewed billing.northwind.example; the VPN change is drafted for review.")
+		t.tick(2 * time.Second)
+		side := t.ids.next()
+		t.writeLine(o("type", "custom", "id", side, "customType", "conversation.turn-reply", "appendMode", "side",
+			"timestamp", isoMillis(t.at), "data", o("turnId", "turn-"+side, "messageId", "7741")))
+		t.tick(time.Minute)
+		ctl := t.ids.next()
+		t.writeLine(o("type", "leaf", "id", ctl, "parentId", t.leaf, "timestamp", isoMillis(t.at), "targetId", answer))
+		t.leaf = answer // what follows continues from the answer the user went back to
+		c.say(nil, "Actually, do the VPN gateway first: it is the riskier one.")
+		c.reply("Understood: the VPN gateway renewal comes first, then billing.")
+		c.runUntil(60*kib, end)
+	}
+}
+
+// writeOpsStore writes agent ops's store, and indexes its workspace memory as the
+// memory search index last saw it: before the latest edit of MEMORY.md.
+func (g *generator) writeOpsStore() error {
+	ws := g.opsWorkspace
+	for _, rel := range []string{"MEMORY.md", filepath.Join("memory", day(g.now.AddDate(0, 0, -1))+".md")} {
+		path := filepath.Join(ws, rel)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		src := StoreMemorySource{Path: filepath.ToSlash(rel), Content: data, MTime: fi.ModTime(), Chunks: 2, Model: "text-embedding-3-small"}
+		if rel == "MEMORY.md" {
+			// Indexed before the last line was added: the index is stale for this file.
+			src.Content = bytes.TrimSuffix(data, []byte(opsMemoryLastLine))
+			src.MTime = fi.ModTime().Add(-26 * time.Hour)
+			src.Chunks = 1
+		}
+		g.opsStore.Memory = append(g.opsStore.Memory, src)
+	}
+	if err := WriteAgentStore(g.man.SQLitePath, g.opsStore); err != nil {
 		return err
 	}
-	defer tx.Rollback()
-	for _, stmt := range []string{
-		`CREATE TABLE transcript_events (session_id TEXT, seq INTEGER, event_json TEXT)`,
-		`CREATE INDEX transcript_events_session_seq ON transcript_events (session_id, seq)`,
-		`CREATE TABLE session_nodes (session_key TEXT, current_session_id TEXT, entry_json TEXT)`,
-		`CREATE TABLE session_windows (session_id TEXT, session_key TEXT, previous_session_id TEXT, reason TEXT)`,
-	} {
-		if _, err := tx.Exec(stmt); err != nil {
-			return err
-		}
-	}
-	for _, res := range sessions {
-		for seq, line := range res.lines {
-			if _, err := tx.Exec(`INSERT INTO transcript_events VALUES (?, ?, ?)`, res.spec.id, seq, string(line)); err != nil {
-				return err
-			}
-		}
-	}
-	for _, n := range nodes {
-		if _, err := tx.Exec(`INSERT INTO session_nodes VALUES (?, ?, ?)`, n[0], n[1], n[2]); err != nil {
-			return err
-		}
-	}
-	for _, w := range windows {
-		if _, err := tx.Exec(`INSERT INTO session_windows VALUES (?, ?, ?, ?)`, w[0], w[1], w[2], w[3]); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
+	// The store was last written when the current session was.
+	mtime := g.opsStore.Sessions[2].UpdatedAt
+	return os.Chtimes(g.man.SQLitePath, mtime, mtime)
+}
+
+// opsMemoryLastLine is the edit the memory index has not seen.
+const opsMemoryLastLine = "- The VPN gateway certificate renewal moved before billing's (riskier first).\n"
+
+// opsMemoryMD is agent ops's MEMORY.md.
+func (g *generator) opsMemoryMD() string {
+	return "# MEMORY.md (ops)\n\n## Backups\n- northwind_billing is dumped nightly at 02:00 UTC and verified at 03:00.\n" +
+		"- A restore test runs every Thursday against staging.\n\n## Certificates\n" +
+		"- billing.northwind.example and the VPN gateway renew in the last week of the month.\n" + opsMemoryLastLine
 }

@@ -30,6 +30,8 @@ func (g *generator) writeWorkspaces() error {
 	g.dailyNote(work, 3, "work")
 
 	g.file(filepath.Join(g.opsWorkspace, "AGENTS.md"), []byte("# AGENTS.md (ops)\n\nYou watch backups, certificates and the billing database. Page Jonas only for data loss.\n"), setup)
+	g.file(filepath.Join(g.opsWorkspace, "MEMORY.md"), []byte(g.opsMemoryMD()), g.ago(40*minute))
+	g.dailyNote(g.opsWorkspace, 1, "ops")
 	return g.err
 }
 

@@ -34,6 +34,7 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"clawvault-tui/store/agentdb"
 	"clawvault-tui/store/lockfile"
 	"clawvault-tui/store/transcript"
 )
@@ -452,6 +453,8 @@ type writer struct {
 	// the first error of one.
 	inflight sync.WaitGroup
 	failed   atomic.Pointer[error]
+	// stores are the SQLite-era stores opened during this run.
+	stores map[string]*agentdb.DB
 }
 
 func (ix *Index) newWriter(st *Stats) *writer {
@@ -491,9 +494,12 @@ func (w *writer) remove(key string) {
 // them and is reported.
 func (w *writer) index(f fileRef) error {
 	var err error
-	if f.root.Kind == SessionsRoot {
+	switch f.root.Kind {
+	case SessionsRoot:
 		err = w.indexTranscript(f)
-	} else {
+	case SQLiteRoot:
+		err = w.indexSQLite(f)
+	default:
 		err = w.indexMarkdown(f)
 	}
 	var pathErr *fs.PathError
@@ -772,6 +778,7 @@ func (w *writer) backgroundErr() error {
 // finish commits what is pending, with the manifest, and waits until it
 // is on disk.
 func (w *writer) finish() error {
+	defer w.closeStores()
 	if w.marked {
 		w.dirty = true // the marker must be replaced
 	}

@@ -139,7 +139,7 @@ func TestOptionsFor(t *testing.T) {
 	for _, r := range opt.Roots {
 		ids = append(ids, r.ID)
 	}
-	want := []string{"vault", "workspace/main", "sessions/main", "workspace/ops", "sessions/ops", "workspace/work", "sessions/work"}
+	want := []string{"vault", "workspace/main", "sessions/main", "workspace/ops", "sessions/ops", "sqlite/ops", "workspace/work", "sessions/work"}
 	if !slices.Equal(ids, want) || !strings.HasPrefix(opt.Dir, filepath.Join(dir, "xdg", "clawvault-tui", "search", "vault-")) {
 		t.Errorf("roots %v, dir %s", ids, opt.Dir)
 	}

@@ -58,6 +58,10 @@ type Hit struct {
 	Highlights []Span
 	// Observation is set when the hit is an observation line.
 	Observation *model.Observation
+	// SessionID and Seq place a hit in a SQLite-era session (Path is the
+	// store, Line is Seq + 1: the line the event would be in JSONL).
+	SessionID string
+	Seq       int64
 }
 
 // Where names the hit's file as the search command and the Search screen
@@ -338,6 +342,9 @@ func (ix *Index) hit(m *search.DocumentMatch, loc *locator) (Hit, bool) {
 	switch {
 	case root.Kind == SessionsRoot:
 		h.Kind = Message
+	case root.Kind == SQLiteRoot:
+		h.Kind, h.Path = Message, root.Store
+		h.SessionID, h.Seq = strings.TrimSuffix(rel, ".jsonl"), int64(sectionLine-1)
 	case !strings.Contains(strings.TrimRight(body, "\r\n"), "\n"):
 		h.Line = sectionLine + lineIndex
 		if o, ok := model.ParseObservationLine(model.JSTrim(body), ""); ok {

@@ -26,6 +26,9 @@ const (
 	WorkspaceRoot
 	// SessionsRoot is an agent's sessions folder: its transcripts.
 	SessionsRoot
+	// SQLiteRoot is an agent's SQLite-era store: the transcripts of its
+	// sessions (see sqlite.go).
+	SQLiteRoot
 )
 
 // Root is a folder the index reads files from.
@@ -37,6 +40,8 @@ type Root struct {
 	Agent string
 	// Dir is absolute, with symlinks resolved.
 	Dir string
+	// Store is the openclaw-agent.sqlite of a SQLite root.
+	Store string
 }
 
 // Options say where the index lives and what it reads.
@@ -83,6 +88,9 @@ func OptionsFor(ws *store.Workspace, cfg store.SearchConfig, env store.Env) (Opt
 		}
 		if dir, err := filepath.EvalSymlinks(a.SessionsDir); cfg.Transcripts && a.SessionsDir != "" && err == nil {
 			opt.Roots = append(opt.Roots, Root{ID: "sessions/" + a.ID, Kind: SessionsRoot, Agent: a.ID, Dir: dir})
+		}
+		if p, err := filepath.EvalSymlinks(a.SQLitePath); cfg.Transcripts && a.SQLitePath != "" && err == nil {
+			opt.Roots = append(opt.Roots, Root{ID: "sqlite/" + a.ID, Kind: SQLiteRoot, Agent: a.ID, Dir: sqliteRootDir(p), Store: p})
 		}
 	}
 	if len(opt.Roots) == 0 {
@@ -199,6 +207,9 @@ func (o *Options) list(root *Root, prefix string) (listing, error) {
 			}
 		}
 		return out, nil
+	case SQLiteRoot:
+		// A change to the store or its log (a watch event) relists it whole.
+		return o.listSQLite(root)
 	case SessionsRoot:
 		entries, err := os.ReadDir(root.Dir)
 		if errors.Is(err, fs.ErrNotExist) {

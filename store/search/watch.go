@@ -52,6 +52,9 @@ func (ix *Index) Watch(ctx context.Context, report func(WatchReport)) error {
 				return nil
 			}
 			paths := ix.drain(w, ev)
+			if len(paths) == 0 {
+				continue
+			}
 			st, err := ix.Update(ctx, paths...)
 			if errors.Is(err, ErrOutside) {
 				err = nil // an event for a folder's own entry, or a link out
@@ -83,7 +86,9 @@ func (ix *Index) drain(w *fsnotify.Watcher, ev fsnotify.Event) []string {
 	seen := map[string]bool{}
 	var paths []string
 	for {
-		if !seen[ev.Name] {
+		// A SQLite store's -shm file is where every reader (this index
+		// too) keeps its read marks: it changes on reads, not on writes.
+		if !seen[ev.Name] && !strings.HasSuffix(ev.Name, "-shm") {
 			seen[ev.Name] = true
 			paths = append(paths, ev.Name)
 		}
@@ -119,7 +124,7 @@ func (ix *Index) watchTree(w *fsnotify.Watcher, root *Root, dir string) {
 		return
 	}
 	switch root.Kind {
-	case SessionsRoot:
+	case SessionsRoot, SQLiteRoot:
 		_ = w.Add(dir)
 		return
 	case WorkspaceRoot:

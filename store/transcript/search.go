@@ -72,3 +72,18 @@ func lowerASCII(b []byte) []byte {
 	}
 	return b
 }
+
+// Matcher returns the test Search applies to each line: it contains needle
+// as JSON writes text, ignoring ASCII case. For transcripts that are not a
+// file (a SQLite-era session's events); nil when needle is empty.
+func Matcher(needle string) func(line []byte) bool {
+	pattern := lowerASCII([]byte(jsonText(needle)))
+	if len(pattern) == 0 {
+		return nil
+	}
+	var buf []byte
+	return func(line []byte) bool {
+		buf = lowerASCII(append(buf[:0], line...))
+		return bytes.Contains(buf, pattern)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -69,4 +70,69 @@ func readManifest(path string) (*demo.Manifest, bool) {
 		return nil, false
 	}
 	return &m, true
+}
+
+// BenchSQLiteState returns the state dir of a benchmark workspace's agent
+// main moved to the SQLite-era store: every session a sessions.json row of
+// main names, under the same key, imported as OpenClaw's importer imports
+// (one event per line that is a JSON object). Benchmarks compare reading it
+// with reading the same sessions as JSONL files. Generated once, beside the
+// workspace.
+func BenchSQLiteState(m *demo.Manifest) (string, error) {
+	dir := filepath.Join(filepath.Dir(filepath.Dir(m.StateDir)), "sqlite-state")
+	done := filepath.Join(dir, "done")
+	if _, err := os.Stat(done); err == nil {
+		return dir, nil
+	}
+	unlock, err := lockfile.Lock(dir + ".lock")
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if _, err := os.Stat(done); err == nil {
+		return dir, nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	sessions := filepath.Join(m.StateDir, "agents", "main", "sessions")
+	data, err := os.ReadFile(filepath.Join(sessions, "sessions.json"))
+	if err != nil {
+		return "", err
+	}
+	var rows map[string]json.RawMessage
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return "", err
+	}
+	keys := make([]string, 0, len(rows))
+	for k := range rows {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	store := demo.AgentStore{AgentID: "main", AppVersion: "2026.9.6", Now: BenchClock}
+	seen := map[string]bool{}
+	for _, key := range keys {
+		var row struct {
+			SessionID   string `json:"sessionId"`
+			SessionFile string `json:"sessionFile"`
+		}
+		if json.Unmarshal(rows[key], &row) != nil || row.SessionID == "" || seen[row.SessionID] {
+			continue
+		}
+		file := row.SessionFile
+		if file == "" {
+			file = filepath.Join(sessions, row.SessionID+".jsonl")
+		} else if !filepath.IsAbs(file) {
+			file = filepath.Join(sessions, file)
+		}
+		if _, err := os.Stat(file); err != nil {
+			continue
+		}
+		seen[row.SessionID] = true
+		store.Sessions = append(store.Sessions, demo.StoreSession{Key: key, SessionID: row.SessionID, File: file, Entry: rows[key], UpdatedAt: BenchClock})
+	}
+	if err := demo.WriteAgentStore(filepath.Join(dir, "agents", "main", "agent", "openclaw-agent.sqlite"), store); err != nil {
+		return "", err
+	}
+	return dir, os.WriteFile(done, nil, 0o644)
 }

@@ -1,0 +1,58 @@
+package agentdb_test
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"clawvault-tui/store/agentdb"
+)
+
+// TestCachedStats: the cache answers for sessions OpenClaw did not touch,
+// counts only what was appended to one it did, recounts one it rewrote, and
+// always agrees with the full aggregate.
+func TestCachedStats(t *testing.T) {
+	path := store(t)
+	cache := filepath.Join(t.TempDir(), "cache", "ops.stats")
+	db := open(t, path)
+	check := func(what string, after map[string]int64, want agentdb.CacheReport) {
+		t.Helper()
+		got, rep, err := db.CachedStats(ctx, cache, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := db.Stats(ctx, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, s := range full {
+			if got[id] != s {
+				t.Errorf("%s: %s cached %+v, counted %+v", what, id, got[id], s)
+			}
+		}
+		if rep != want {
+			t.Errorf("%s: %+v, want %+v", what, rep, want)
+		}
+	}
+	check("first run", nil, agentdb.CacheReport{Recounted: 3})
+	check("nothing changed", map[string]int64{sidMain: 7}, agentdb.CacheReport{Unchanged: 3})
+
+	w := writer(t, path)
+	touch := func(sid string) {
+		if _, err := w.Exec(`UPDATE session_windows SET transcript_updated_at = ? WHERE session_id = ?`, time.Now().UnixNano(), sid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := appendEvent(ctx, w, 3); err != nil {
+		t.Fatal(err)
+	}
+	touch(sidCron)
+	check("an append", map[string]int64{sidCron: 2}, agentdb.CacheReport{Unchanged: 2, Appended: 1})
+
+	if _, err := w.Exec(`UPDATE transcript_events SET event_json = '{"type":"custom","id":"y","parentId":null,"data":{"rewritten":true}}', event_utf8_bytes = 66 WHERE session_id = ? AND seq = 3`, sidCron); err != nil {
+		t.Fatal(err)
+	}
+	touch(sidCron)
+	check("a rewrite", nil, agentdb.CacheReport{Unchanged: 2, Recounted: 1})
+	check("read again", nil, agentdb.CacheReport{Unchanged: 3})
+}

@@ -1,0 +1,180 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store/agentdb"
+	"clawvault-tui/store/transcript"
+)
+
+// SessionTarget is the transcript a name resolves to, and the other
+// generations of its session key, newest first.
+type SessionTarget struct {
+	Row    model.SessionRow
+	Others []model.SessionRow
+}
+
+// ResolveSession finds a session by id, key, cursor id or unique id prefix
+// among a snapshot's rows. A key with several generations (the live file and
+// its /new and deletion archives; the windows of a SQLite-era key) resolves
+// to its current one, and the others are listed. The error is one sentence.
+func ResolveSession(snap *Snapshot, arg string) (SessionTarget, error) {
+	var matches []model.SessionRow
+	for _, r := range snap.Rows {
+		if r.SessionID == arg || r.Key == arg || r.CursorID == arg || r.ObserverKey == arg {
+			matches = append(matches, r)
+		}
+	}
+	if len(matches) == 0 {
+		for _, r := range snap.Rows {
+			if arg != "" && (strings.HasPrefix(r.SessionID, arg) || strings.HasPrefix(r.CursorID, arg)) {
+				matches = append(matches, r)
+			}
+		}
+	}
+	if len(matches) == 0 {
+		return SessionTarget{}, fmt.Errorf("no file and no session %q in %s", arg, snap.Workspace.StateDir)
+	}
+	// An exact session id names that session, whatever else matched.
+	if exact := slices.DeleteFunc(slices.Clone(matches), func(r model.SessionRow) bool { return r.SessionID != arg }); len(exact) > 0 {
+		matches = exact
+	}
+	readable := slices.DeleteFunc(slices.Clone(matches), func(r model.SessionRow) bool { return !Readable(r) })
+	if len(readable) == 0 {
+		return SessionTarget{}, fmt.Errorf("session %q points at %s, which does not exist", arg, matches[0].File)
+	}
+	slices.SortStableFunc(readable, func(a, b model.SessionRow) int {
+		if c := cmp.Compare(generationRank(a), generationRank(b)); c != 0 {
+			return c
+		}
+		return b.ModTime.Compare(a.ModTime)
+	})
+	best := readable[0]
+	var others []model.SessionRow
+	for _, r := range readable[1:] {
+		if lineage(r) != lineage(best) {
+			if generationRank(r) == generationRank(best) {
+				var names []string
+				for _, m := range readable {
+					names = append(names, "  "+describe(m))
+				}
+				return SessionTarget{}, fmt.Errorf("%q matches %d sessions; name one:\n%s", arg, len(readable), strings.Join(names, "\n"))
+			}
+			continue
+		}
+		others = append(others, r)
+	}
+	// A current generation that does not exist while older ones do: say
+	// so rather than show an old one as if it were current.
+	for _, r := range matches {
+		if r.Origin == model.OriginIndex && !r.Exists && lineage(r) == lineage(best) && generationRank(best) > 0 {
+			return SessionTarget{}, fmt.Errorf("session %q points at %s, which does not exist; its other generations: %s", arg, r.File, describe(best))
+		}
+	}
+	return SessionTarget{Row: best, Others: others}, nil
+}
+
+// Readable reports a row whose transcript can be opened: a file that
+// exists, or a SQLite-era generation with events (or a cold archive).
+func Readable(r model.SessionRow) bool {
+	if r.Origin == model.OriginSQLite {
+		return r.Generation != nil && r.Exists
+	}
+	return r.Exists && (r.Name.Kind.IsTranscript() || r.Origin == model.OriginIndex)
+}
+
+// generationRank orders the candidates of a key: the current generation
+// (the sessions.json row, the SQLite key's current session), a live file
+// no row names, then earlier generations and copies.
+func generationRank(r model.SessionRow) int {
+	switch {
+	case r.Origin == model.OriginSQLite && r.Generation != nil && r.Generation.Current, r.Origin == model.OriginIndex:
+		return 0
+	case r.Origin == model.OriginScan && !r.Name.Kind.IsArchive() && r.Name.Kind != model.FileCheckpoint:
+		return 1
+	}
+	return 2
+}
+
+// lineage groups the generations of one session key.
+func lineage(r model.SessionRow) string {
+	if k := r.DisplayKey(); k != "" {
+		return r.Agent + " " + k
+	}
+	return r.Agent + " " + r.SessionID
+}
+
+// describe names a generation for a list: its kind and where it is.
+func describe(r model.SessionRow) string {
+	switch {
+	case r.Origin == model.OriginSQLite && r.Generation != nil:
+		state := "earlier generation (" + r.Generation.GenerationReason() + ")"
+		if r.Generation.Current {
+			state = "current generation"
+		}
+		return fmt.Sprintf("%s %s, %s, in %s", r.DisplayKey(), r.SessionID, state, r.File)
+	case r.Name.Kind.IsArchive():
+		return fmt.Sprintf("%s archive %s", r.DisplayKey(), r.File)
+	}
+	return fmt.Sprintf("%s %s", r.DisplayKey(), r.File)
+}
+
+// DescribeGeneration is describe, for the command line's list of the
+// other generations.
+func DescribeGeneration(r model.SessionRow) string { return describe(r) }
+
+// OpenTranscript indexes a row's transcript: a JSONL file (through cache),
+// a compressed .zst archive (decoded in memory), or a SQLite-era session
+// (its tree from the store's identities; a cold one from its archive).
+func OpenTranscript(ctx context.Context, cache *transcript.Cache, r model.SessionRow, opt transcript.Options) (*transcript.Index, error) {
+	if r.Origin == model.OriginSQLite {
+		if r.Generation == nil {
+			return nil, fmt.Errorf("%s holds no session to show", r.File)
+		}
+		db, err := agentdb.Open(ctx, r.File)
+		if err != nil {
+			return nil, err
+		}
+		defer db.Close()
+		if r.Generation.Cold {
+			archives, err := db.Archives(ctx)
+			if err != nil {
+				return nil, err
+			}
+			for _, a := range archives {
+				if a.Kind == agentdb.ArchiveCold && a.SessionID == r.SessionID {
+					data, err := db.ArchiveJSONL(ctx, a)
+					if data == nil {
+						return nil, err
+					}
+					return transcript.Build(ctx, r.File+"#"+r.SessionID, bytes.NewReader(data), int64(len(data)), opt)
+				}
+			}
+			return nil, fmt.Errorf("session %s is cold but %s has no cold archive for it", r.SessionID, r.File)
+		}
+		t, err := db.Transcript(ctx, r.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		return t.Index(r.File, r.Size), nil
+	}
+	if strings.HasSuffix(r.File, ".zst") {
+		data, err := os.ReadFile(r.File)
+		if err != nil {
+			return nil, err
+		}
+		plain, err := agentdb.DecompressJSONL(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", r.File, err)
+		}
+		return transcript.Build(ctx, r.File, bytes.NewReader(plain), int64(len(plain)), opt)
+	}
+	return cache.Open(ctx, r.File, opt)
+}

@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store/transcript"
+)
+
+func TestResolveSessionGenerations(t *testing.T) {
+	state, vault, current, old := sqliteFixture(t)
+	sessions := filepath.Join(state, "agents", "main", "sessions")
+	live, archived := "aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000002"
+	header := func(id string) string {
+		return `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-11-20T08:00:00.000Z","cwd":"/w"}` + "\n"
+	}
+	mkfile(t, filepath.Join(sessions, live+".jsonl"), header(live)+string(event("c0000001", "", 1, "live"))+"\n")
+	mkfile(t, filepath.Join(sessions, archived+".jsonl.reset.2026-11-19T05-47-00.000Z"), header(archived)+string(event("c0000002", "", 1, "before /new"))+"\n")
+	mkfile(t, filepath.Join(sessions, "sessions.json"), `{"agent:main:main": {"sessionId": "`+live+`", "updatedAt": 2}}`)
+	mkfile(t, filepath.Join(vault, ".clawvault", "observe-cursors.json"),
+		`{"`+archived+`": {"lastObservedOffset": 10, "lastObservedAt": "2026-11-18T00:00:00.000Z", "sessionKey": "agent:main:main", "lastFileSize": 10}}`)
+	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		arg, want string
+		others    []string
+	}{
+		// A key with a /new archive beside its live file: the live one.
+		{"agent:main:main", live, []string{archived}},
+		// A SQLite-era key with two generations: the current one.
+		{"agent:ops:main", current, []string{old}},
+		// A session id names that generation, current or not.
+		{old, old, nil},
+		{archived[:13], archived, nil},
+	} {
+		target, err := ResolveSession(snap, c.arg)
+		if err != nil {
+			t.Errorf("%s: %v", c.arg, err)
+			continue
+		}
+		var others []string
+		for _, o := range target.Others {
+			others = append(others, o.SessionID)
+		}
+		if target.Row.SessionID != c.want || strings.Join(others, " ") != strings.Join(c.others, " ") {
+			t.Errorf("%s: %s, others %v; want %s, %v", c.arg, target.Row.SessionID, others, c.want, c.others)
+		}
+	}
+	if _, err := ResolveSession(snap, "agent:main:nobody"); err == nil || !strings.Contains(err.Error(), "no file and no session") {
+		t.Errorf("an unknown key: %v", err)
+	}
+
+	// Each resolves to a transcript that opens: a file, a SQLite session.
+	for _, arg := range []string{"agent:main:main", "agent:ops:main", archived} {
+		target, _ := ResolveSession(snap, arg)
+		ix, err := OpenTranscript(context.Background(), transcript.NewCache(), target.Row, transcript.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", arg, err)
+		}
+		if ix.Tree.Nodes == 0 || ix.Tree.Leaf < 0 {
+			t.Errorf("%s: %d entries, leaf %d", arg, ix.Tree.Nodes, ix.Tree.Leaf)
+		}
+		if target.Row.Origin == model.OriginSQLite && (ix.Tree.Rules != model.RulesOpenClaw || ix.Tree.Nodes != 59 || !strings.HasSuffix(ix.Path, "#"+current)) {
+			t.Errorf("the SQLite session: %s, rules %v, %d entries", ix.Path, ix.Tree.Rules, ix.Tree.Nodes)
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package search
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"clawvault-tui/store/agentdb"
+)
+
+// A SQLite root is an agent's openclaw-agent.sqlite: each session
+// (generation) is a "file" named <session id>.jsonl, whose lines are its
+// events in seq order (line = seq + 1), sized in JSONL-equivalent bytes and
+// dated by OpenClaw's transcript_updated_at. Its manifest entry counts
+// events where a transcript's counts bytes: Indexed is the number of events
+// indexed (the last seq + 1), and Hash hashes the last indexed event, so a
+// session that only grew has only its new events read, and one rewritten
+// under the last indexed seq is indexed again.
+
+// sqliteSessionRel names a session's documents.
+func sqliteSessionRel(sessionID string) string { return sessionID + ".jsonl" }
+
+// listSQLite lists a store's sessions, sized by aggregate queries only.
+func (o *Options) listSQLite(root *Root) (listing, error) {
+	var out listing
+	db, err := agentdb.Open(context.Background(), root.Store)
+	if err != nil {
+		out.unreadable = append(out.unreadable, root.ID+":")
+		out.problems = append(out.problems, err.Error())
+		return out, nil
+	}
+	defer db.Close()
+	_, windows, err := db.Sessions(context.Background())
+	if err != nil {
+		return out, err
+	}
+	stats, err := db.Stats(context.Background(), nil)
+	if err != nil {
+		return out, err
+	}
+	cold := map[string]agentdb.Archive{}
+	if archives, err := db.Archives(context.Background()); err == nil {
+		for _, a := range archives {
+			if a.Kind == agentdb.ArchiveCold {
+				cold[a.SessionID] = a
+			}
+		}
+	}
+	for _, w := range windows {
+		at := w.TranscriptUpdatedAt
+		if at.IsZero() {
+			at = w.UpdatedAt
+		}
+		size := stats[w.SessionID].Bytes
+		if c, ok := cold[w.SessionID]; ok && size == 0 {
+			size = c.RawBytes
+		}
+		if size > 0 {
+			out.files = append(out.files, fileRef{root: root, rel: sqliteSessionRel(w.SessionID), size: size, mtime: at.UnixNano()})
+		}
+	}
+	return out, nil
+}
+
+// store returns the writer's open handle on a root's store.
+func (w *writer) store(root *Root) (*agentdb.DB, error) {
+	if db := w.stores[root.Store]; db != nil {
+		return db, nil
+	}
+	db, err := agentdb.Open(context.Background(), root.Store)
+	if err != nil {
+		return nil, err
+	}
+	if w.stores == nil {
+		w.stores = map[string]*agentdb.DB{}
+	}
+	w.stores[root.Store] = db
+	return db, nil
+}
+
+func (w *writer) closeStores() {
+	for _, db := range w.stores {
+		db.Close()
+	}
+	w.stores = nil
+}
+
+// indexSQLite indexes a session's user and assistant text, event by event,
+// from the last indexed one on when the session only grew.
+func (w *writer) indexSQLite(f fileRef) error {
+	db, err := w.store(f.root)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	key := f.key()
+	sessionID := strings.TrimSuffix(f.rel, ".jsonl")
+	state := &fileState{Size: f.size, MTime: f.mtime, Docs: []docRef{}}
+	old := w.ix.man[key]
+	from := int64(0) // the first seq to read
+	if old != nil && old.Indexed > 0 {
+		if text, err := db.Event(ctx, sessionID, old.Indexed-1); err == nil && eventSum(text) == old.Hash {
+			from = old.Indexed
+			state.Docs = append(state.Docs, old.Docs...)
+			state.Indexed, state.Hash = old.Indexed, old.Hash
+		}
+	}
+	terms := pathTerms(f.rel)
+	add := func(seq int64, text []byte) error {
+		for _, s := range SplitTranscript(text, int(seq)+1, int(seq)) {
+			state.Docs = append(state.Docs, docRef{int32(s.Line), sectionSum(s)})
+			if err := w.add(f, s, terms); err != nil {
+				return err
+			}
+		}
+		state.Indexed, state.Hash = seq+1, eventSum(text)
+		w.st.Bytes += int64(len(text)) + 1
+		return nil
+	}
+	var addErr error
+	stats, err := db.SessionStats(ctx, sessionID, -1)
+	switch {
+	case err != nil:
+		return err
+	case stats.Events == 0:
+		// A cold generation: its events are in a compressed archive.
+		archives, err := db.Archives(ctx)
+		if err != nil {
+			return err
+		}
+		for _, a := range archives {
+			if a.Kind == agentdb.ArchiveCold && a.SessionID == sessionID {
+				data, err := db.ArchiveJSONL(ctx, a)
+				if err != nil && data == nil {
+					return err
+				}
+				from = 0
+				state.Docs = state.Docs[:0]
+				for seq, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+					if addErr = add(int64(seq), []byte(line)); addErr != nil {
+						return addErr
+					}
+				}
+			}
+		}
+	default:
+		err = db.Events(ctx, sessionID, from-1, func(seq int64, text []byte) bool {
+			addErr = add(seq, text)
+			return addErr == nil
+		})
+		if err != nil || addErr != nil {
+			return errors.Join(err, addErr)
+		}
+	}
+	if from == 0 && old != nil {
+		w.dropGone(key, old.Docs, state.Docs) // rewritten
+	}
+	if from > 0 && state.Indexed == from {
+		w.touched(old, state.Size, state.MTime)
+		return nil
+	}
+	if from > 0 {
+		w.st.Appended++
+	}
+	w.ix.man[key] = state
+	w.dirty = true
+	w.st.Indexed++
+	return nil
+}
+
+func eventSum(text []byte) (h [16]byte) {
+	sum := sha256.Sum256(text)
+	copy(h[:], sum[:])
+	return h
+}
+
+// sqliteRootDir is the folder of a store, as a root's Dir.
+func sqliteRootDir(store string) string { return filepath.Dir(store) }

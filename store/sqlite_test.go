@@ -1,0 +1,229 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"clawvault-tui/model"
+	"clawvault-tui/store/agentdb"
+	"clawvault-tui/store/demo"
+)
+
+var sqliteNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func event(id, parent string, minute int, text string) []byte {
+	p := "null"
+	if parent != "" {
+		p = `"` + parent + `"`
+	}
+	return []byte(fmt.Sprintf(`{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-11-20T08:%02d:00.000Z","message":{"role":"user","content":%q}}`, id, p, minute, text))
+}
+
+// sqliteFixture writes a state dir whose agent ops lives in the SQLite-era
+// store: agent:ops:main with two generations (the current one of 60
+// events), a cron key, and a memory index that missed an edit of MEMORY.md.
+func sqliteFixture(t *testing.T) (state, vault, current, old string) {
+	t.Helper()
+	root := t.TempDir()
+	state, vault = filepath.Join(root, "state"), filepath.Join(root, "vault")
+	current, old = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"
+	lines := [][]byte{[]byte(`{"type":"session","version":3,"id":"` + current + `","timestamp":"2026-11-20T08:00:00.000Z","cwd":"/w"}`)}
+	parent := ""
+	for i := 1; i < 60; i++ {
+		id := fmt.Sprintf("a%07d", i)
+		lines = append(lines, event(id, parent, i%60, strings.Repeat("backup verified ", 80)))
+		parent = id
+	}
+	workspace := filepath.Join(state, "workspace-ops")
+	mkfile(t, filepath.Join(workspace, "MEMORY.md"), "# Memory\n- restore test on Thursday\n")
+	mkfile(t, filepath.Join(workspace, "memory", "2026-11-20.md"), "# 2026-11-20\n")
+	mkfile(t, filepath.Join(vault, ".clawvault.json"), "{}")
+	err := demo.WriteAgentStore(filepath.Join(state, "agents", "ops", "agent", agentdb.FileName), demo.AgentStore{
+		AgentID: "ops", Now: sqliteNow,
+		Sessions: []demo.StoreSession{
+			{Key: "agent:ops:main", SessionID: old, Reason: "initial", Lines: [][]byte{
+				[]byte(`{"type":"session","version":3,"id":"` + old + `","timestamp":"2026-11-19T08:00:00.000Z","cwd":"/w"}`), event("b0000001", "", 1, "old")}},
+			{Key: "agent:ops:main", SessionID: current, Previous: old, Reason: "reset", Lines: lines, UpdatedAt: sqliteNow,
+				Entry: []byte(`{"sessionId":"` + current + `","updatedAt":1795262400000,"compactionCount":3,"memoryFlushCompactionCount":1}`)},
+		},
+		Memory: []demo.StoreMemorySource{
+			{Path: "MEMORY.md", Content: []byte("# Memory\n"), MTime: sqliteNow.Add(-48 * time.Hour), Chunks: 1, Model: "m"},
+			{Path: "memory/2026-11-19.md", Content: []byte("gone\n"), MTime: sqliteNow.Add(-48 * time.Hour), Chunks: 1, Model: "m"},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return state, vault, current, old
+}
+
+func TestScanSQLiteStore(t *testing.T) {
+	state, vault, current, old := sqliteFixture(t)
+	// clawvault-tui observed the current generation through seq 50.
+	cursors := map[string]model.SeqCursor{current: {AgentID: "ops", SessionKey: "agent:ops:main", LastSeq: 50, ObservedBytes: 1, ObservedAt: sqliteNow.Add(-time.Hour)}}
+	if err := SaveSeqCursors(OSWriter, vault, cursors); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.Agents[0].Workspace = filepath.Join(state, "workspace-ops")
+	snap, err := Scan(context.Background(), &countingFS{FS: OS}, ws, ScanOptions{Now: sqliteNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]model.SessionRow{}
+	for _, r := range snap.Rows {
+		rows[r.SessionID] = r
+	}
+	cur, prev := rows[current], rows[old]
+	if cur.Origin != model.OriginSQLite || cur.Key != "agent:ops:main" || cur.Generation == nil || !cur.Generation.Current ||
+		cur.Generation.Events != 60 || cur.Generation.PendingEvents != 9 || cur.SeqCursor == nil || cur.Entry == nil || cur.Entry.SessionID != current {
+		t.Fatalf("current generation row %+v (generation %+v)", cur, cur.Generation)
+	}
+	data, err := agentdbJSONL(state, current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur.Size != int64(len(data)) {
+		t.Errorf("size %d, the JSONL of its events %d bytes", cur.Size, len(data))
+	}
+	if cur.Pending() <= 0 || cur.Pending() >= cur.Size || !cur.Has(model.CodeSQLiteStore) || !cur.Has(model.CodeFlushSkipped) {
+		t.Errorf("pending %d of %d, diagnoses %v", cur.Pending(), cur.Size, cur.Diagnosis)
+	}
+	if !strings.Contains(cur.Diagnosis[0].Message, "ClawVault 3.5.2 cannot observe this session") ||
+		!strings.Contains(cur.Diagnosis[0].Message, "through seq 50") {
+		t.Errorf("diagnosis %q", cur.Diagnosis[0].Message)
+	}
+	if prev.Generation == nil || prev.Generation.Current || prev.Generation.Reason != "initial" || !prev.Has(model.CodeSQLiteGeneration) || prev.Pending() != prev.Size {
+		t.Errorf("previous generation row %+v", prev)
+	}
+	d := snap.AgentDiagnoses["ops"]
+	if len(d) != 1 || d[0].Code != model.CodeMemoryIndexStale || !strings.Contains(d[0].Message, "1 changed since indexed (MEMORY.md)") ||
+		!strings.Contains(d[0].Message, "1 indexed but gone (memory/2026-11-19.md)") || !strings.Contains(d[0].Message, "1 never indexed (memory/2026-11-20.md)") {
+		t.Errorf("agent diagnoses %+v", d)
+	}
+}
+
+func agentdbJSONL(state, sessionID string) ([]byte, error) {
+	db, err := agentdb.Open(context.Background(), filepath.Join(state, "agents", "ops", "agent", agentdb.FileName))
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return db.JSONL(context.Background(), sessionID)
+}
+
+// TestScanUnreadableSQLiteStore: a store that is not one is one row with
+// one sentence, and the rest of the scan goes on.
+func TestScanUnreadableSQLiteStore(t *testing.T) {
+	state, vault := workspaceFixture(t)
+	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range snap.Rows {
+		if r.Agent == "ops" {
+			if r.Generation != nil || len(r.Diagnosis) != 1 || !strings.Contains(r.Diagnosis[0].Message, "cannot be read") {
+				t.Errorf("ops row %+v", r)
+			}
+			return
+		}
+	}
+	t.Error("no row for the unreadable store")
+}
+
+func TestSeqCursorFile(t *testing.T) {
+	vault := t.TempDir()
+	at := time.Date(2026, 11, 21, 12, 0, 0, 123e6, time.UTC)
+	in := map[string]model.SeqCursor{
+		"b-session": {AgentID: "ops", SessionKey: "agent:ops:main", LastSeq: 40, ObservedBytes: 51046, ObservedAt: at},
+		"a-session": {AgentID: "ops", SessionKey: "agent:ops:cron:x", LastSeq: 0, ObservedBytes: 120, ObservedAt: at},
+	}
+	if err := SaveSeqCursors(OSWriter, vault, in); err != nil {
+		t.Fatal(err)
+	}
+	st := LoadSeqCursors(OS, vault)
+	if st.Corrupt != "" || st.Missing || len(st.Cursors) != 2 || st.Cursors["b-session"] != in["b-session"] || st.After("a-session") != 0 || st.After("none") != -1 {
+		t.Fatalf("loaded %+v", st)
+	}
+	data, _ := os.ReadFile(SeqCursorFile(vault))
+	if again := MarshalSeqCursors(st.Cursors); string(again) != string(data) {
+		t.Errorf("not a fixed point:\n%s\n%s", data, again)
+	}
+	if !strings.Contains(string(data), `"lastObservedSeq": 40`) || strings.Index(string(data), "a-session") > strings.Index(string(data), "b-session") {
+		t.Errorf("file:\n%s", data)
+	}
+	// ClawVault rewriting its own cursor file never touches this one.
+	if filepath.Dir(SeqCursorFile(vault)) != filepath.Dir(CursorFile(vault)) || SeqCursorFile(vault) == CursorFile(vault) {
+		t.Error("the seq cursor file must sit beside observe-cursors.json, not be it")
+	}
+}
+
+func TestSeqCursorFileBadInput(t *testing.T) {
+	for name, c := range map[string]struct {
+		data, corrupt, problem string
+	}{
+		"not JSON":        {`{"version":1,`, "not the JSON", ""},
+		"another version": {`{"version":2,"sessions":{}}`, "version 2", ""},
+		"negative seq":    {`{"version":1,"sessions":{"s":{"lastObservedSeq":-1,"observedBytes":0,"lastObservedAt":"2026-11-21T12:00:00.000Z"}}}`, "", "negative"},
+		"no seq":          {`{"version":1,"sessions":{"s":{"observedBytes":0,"lastObservedAt":"2026-11-21T12:00:00.000Z"}}}`, "", "missing"},
+		"a string seq":    {`{"version":1,"sessions":{"s":{"lastObservedSeq":"4","observedBytes":0,"lastObservedAt":"2026-11-21T12:00:00.000Z"}}}`, "", "not an object of the expected fields"},
+		"bad time":        {`{"version":1,"sessions":{"s":{"lastObservedSeq":4,"observedBytes":0,"lastObservedAt":"yesterday"}}}`, "", "not a time"},
+		"bad id":          {`{"version":1,"sessions":{"a/b":{"lastObservedSeq":4,"observedBytes":0,"lastObservedAt":"2026-11-21T12:00:00.000Z"}}}`, "", "not valid"},
+	} {
+		vault := t.TempDir()
+		mkfile(t, SeqCursorFile(vault), c.data)
+		st := LoadSeqCursors(OS, vault)
+		if c.corrupt != "" && !strings.Contains(st.Corrupt, c.corrupt) || c.corrupt == "" && st.Corrupt != "" {
+			t.Errorf("%s: corrupt %q, want %q", name, st.Corrupt, c.corrupt)
+		}
+		if c.problem != "" {
+			var got string
+			for _, p := range st.Problems {
+				got = p
+			}
+			if len(st.Cursors) != 0 || !strings.Contains(got, c.problem) {
+				t.Errorf("%s: cursors %v, problems %v, want %q", name, st.Cursors, st.Problems, c.problem)
+			}
+		}
+	}
+	if st := LoadSeqCursors(OS, t.TempDir()); !st.Missing || st.Corrupt != "" {
+		t.Errorf("a vault without the file: %+v", st)
+	}
+}
+
+// FuzzParseSeqCursors: the parser never panics, and what it accepts writes
+// back to a file that parses to the same cursors.
+func FuzzParseSeqCursors(f *testing.F) {
+	f.Add([]byte(`{"version":1,"sessions":{"s":{"agentId":"ops","sessionKey":"k","lastObservedSeq":4,"observedBytes":10,"lastObservedAt":"2026-11-21T12:00:00.000Z"}}}`))
+	f.Add([]byte(`{"version":1,"sessions":{"s":{"lastObservedSeq":1e3,"observedBytes":0,"lastObservedAt":"2026-11-21T12:00:00Z"}}}`))
+	f.Add([]byte(`{"version":1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cursors, _, err := ParseSeqCursors(data)
+		if err != nil {
+			return
+		}
+		again, _, err := ParseSeqCursors(MarshalSeqCursors(cursors))
+		if err != nil || len(again) != len(cursors) {
+			t.Fatalf("round trip: %v, %d of %d cursors", err, len(again), len(cursors))
+		}
+		for id, c := range cursors {
+			want := c
+			want.ObservedAt = c.ObservedAt.Truncate(time.Millisecond)
+			if again[id] != want {
+				t.Fatalf("%s: %+v, then %+v", id, c, again[id])
+			}
+		}
+	})
+}
