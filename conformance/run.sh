@@ -2,8 +2,10 @@
 # make conformance: install ClawVault 3.5.2, pi (the version OpenClaw pins)
 # and OpenClaw 2026.4.12 into a temp folder, never into the repo; run them on
 # the demo workspace and on transcripts pi writes itself; then compare
-# clawvault-tui against those fresh outputs. `conformance/run.sh --update` also copies them over the
-# goldens in cli/testdata/conformance/ that `make test` compares against.
+# clawvault-tui against those fresh outputs. The SQLite era is compared
+# against OpenClaw 2026.9.6 (openclaw-sqlite.sh). `conformance/run.sh
+# --update` also copies them over the goldens in cli/testdata/conformance/
+# that `make test` compares against.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 update=false
@@ -101,12 +103,15 @@ echo "after clawvault-tui's sweep ClawVault says: $theirs_after_ours"
 cp "$repo/store/transcript/testdata/"spec-*.jsonl "$out/spec/"
 {
   find "$out/pi" "$out/spec" -name '*.jsonl' | sort | (cd "$work" && node pi-tree.mjs "$out" "")
-  find "$state" -path '*/sessions/*' -type f ! -name 'sessions.json*' ! -name '*.lock' ! -name '*.json' |
+  find "$state" -path '*/sessions/*' -type f ! -name 'sessions.json*' ! -name '*.lock' ! -name '*.json' ! -name '*.zst' |
     sort | (cd "$work" && node pi-tree.mjs "$demo" "demo/")
 } >"$out/pi-tree.jsonl"
 
 # OpenClaw's session maintenance, on fresh copies of the demo.
 "$repo/conformance/openclaw.sh" "$work" "$out" "$repo/bin/clawvault-tui" "$now" "$seed"
+
+# The SQLite era: OpenClaw 2026.9.6's schema, tree rules and importer.
+"$repo/conformance/openclaw-sqlite.sh" "$work" "$out" "$repo/bin/clawvault-tui" "$now" "$seed"
 
 cat >"$out/meta.json" <<META
 {"seed": $seed, "now": "$now", "pathLength": 80,
@@ -115,20 +120,28 @@ cat >"$out/meta.json" <<META
 META
 
 echo "comparing clawvault-tui with the fresh reference outputs …"
-(cd "$repo" && CONFORMANCE_DIR="$out" go test -count=1 -run 'Conformance' ./cli)
+status=0
+(cd "$repo" && CONFORMANCE_DIR="$out" go test -count=1 -run 'Conformance' ./cli) || status=1
+(cd "$repo" && CONFORMANCE_DIR="$out" CONFORMANCE_SQLITE_IMPORTED="$work/sqlite-demo" \
+  go test -count=1 -run 'Conformance' ./store/ ./store/transcript/) || status=1
+schema="$repo/store/demo/testdata/openclaw-agent-schema-v23.sql"
 
 if $update; then
   goldens="$repo/cli/testdata/conformance"
   rm -rf "$goldens"
   mkdir -p "$(dirname "$goldens")"
   cp -r "$out" "$goldens"
-  echo "goldens updated in cli/testdata/conformance"
+  cp "$work/openclaw-agent-schema-v23.sql" "$schema"
+  echo "goldens updated in cli/testdata/conformance, the agent schema in $schema"
 else
+  if ! cmp -s "$work/openclaw-agent-schema-v23.sql" "$schema"; then
+    echo "note: OpenClaw's agent schema differs from $schema; run conformance/run.sh --update"
+  fi
   # pi invents new random ids on every run, so only ClawVault's and
   # OpenClaw's outputs are expected to match the committed goldens byte for
   # byte (OpenClaw's enforce.json holds the size of its own lock file, whose
   # pid varies: it is compared apart).
-  for ref in clawvault clawvault-sweep openclaw; do
+  for ref in clawvault clawvault-sweep openclaw openclaw-sqlite/demo.jsonl openclaw-tree.jsonl; do
     if ! diff -r -q -x enforce.json "$out/$ref" "$repo/cli/testdata/conformance/$ref" >/dev/null 2>&1; then
       echo "note: the fresh $ref outputs differ from cli/testdata/conformance/$ref:"
       diff -r -x enforce.json "$out/$ref" "$repo/cli/testdata/conformance/$ref" || true
@@ -136,3 +149,4 @@ else
     fi
   done
 fi
+exit $status
