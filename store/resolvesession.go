@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -130,51 +129,61 @@ func describe(r model.SessionRow) string {
 // other generations.
 func DescribeGeneration(r model.SessionRow) string { return describe(r) }
 
-// OpenTranscript indexes a row's transcript: a JSONL file (through cache),
-// a compressed .zst archive (decoded in memory), or a SQLite-era session
-// (its tree from the store's identities; a cold one from its archive).
-func OpenTranscript(ctx context.Context, cache *transcript.Cache, r model.SessionRow, opt transcript.Options) (*transcript.Index, error) {
-	if r.Origin == model.OriginSQLite {
-		if r.Generation == nil {
-			return nil, fmt.Errorf("%s holds no session to show", r.File)
-		}
-		db, err := agentdb.Open(ctx, r.File)
-		if err != nil {
-			return nil, err
-		}
-		defer db.Close()
-		if r.Generation.Cold {
-			archives, err := db.Archives(ctx)
+// TranscriptReader is the reader of a status row's transcript: a JSONL file
+// (indexed through cache), a compressed archive (decoded in memory on first
+// use), or a session of a SQLite-era store (its tree from the store's
+// identities, its bodies by seq; a cold one from its archive).
+func TranscriptReader(cache *transcript.Cache, r model.SessionRow) transcript.Reader {
+	switch {
+	case r.Origin == model.OriginSQLite && r.Generation != nil && r.Generation.Cold:
+		return transcript.NewMemory(r.File+"#"+r.SessionID, func(ctx context.Context) ([]byte, error) {
+			return coldArchive(ctx, r.File, r.SessionID)
+		})
+	case r.Origin == model.OriginSQLite:
+		return agentdb.NewSession(r.File, r.SessionID)
+	case strings.HasSuffix(r.File, ".zst"):
+		return transcript.NewMemory(r.File, func(context.Context) ([]byte, error) {
+			data, err := os.ReadFile(r.File)
 			if err != nil {
 				return nil, err
 			}
-			for _, a := range archives {
-				if a.Kind == agentdb.ArchiveCold && a.SessionID == r.SessionID {
-					data, err := db.ArchiveJSONL(ctx, a)
-					if data == nil {
-						return nil, err
-					}
-					return transcript.Build(ctx, r.File+"#"+r.SessionID, bytes.NewReader(data), int64(len(data)), opt)
-				}
+			plain, err := agentdb.DecompressJSONL(data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", r.File, err)
 			}
-			return nil, fmt.Errorf("session %s is cold but %s has no cold archive for it", r.SessionID, r.File)
-		}
-		t, err := db.Transcript(ctx, r.SessionID)
-		if err != nil {
-			return nil, err
-		}
-		return t.Index(r.File, r.Size), nil
+			return plain, nil
+		})
 	}
-	if strings.HasSuffix(r.File, ".zst") {
-		data, err := os.ReadFile(r.File)
-		if err != nil {
-			return nil, err
-		}
-		plain, err := agentdb.DecompressJSONL(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", r.File, err)
-		}
-		return transcript.Build(ctx, r.File, bytes.NewReader(plain), int64(len(plain)), opt)
+	return cache.File(r.File)
+}
+
+// coldArchive reads a cold generation's JSONL from its archive.
+func coldArchive(ctx context.Context, store, sessionID string) ([]byte, error) {
+	db, err := agentdb.Open(ctx, store)
+	if err != nil {
+		return nil, err
 	}
-	return cache.Open(ctx, r.File, opt)
+	defer db.Close()
+	archives, err := db.Archives(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range archives {
+		if a.Kind == agentdb.ArchiveCold && a.SessionID == sessionID {
+			data, err := db.ArchiveJSONL(ctx, a)
+			if data == nil {
+				return nil, err
+			}
+			return data, nil
+		}
+	}
+	return nil, fmt.Errorf("session %s is cold but %s has no cold archive for it", sessionID, store)
+}
+
+// OpenTranscript indexes a row's transcript through TranscriptReader.
+func OpenTranscript(ctx context.Context, cache *transcript.Cache, r model.SessionRow, opt transcript.Options) (*transcript.Index, error) {
+	if r.Origin == model.OriginSQLite && r.Generation == nil {
+		return nil, fmt.Errorf("%s holds no session to show", r.File)
+	}
+	return TranscriptReader(cache, r).Index(ctx, opt)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"clawvault-tui/model"
 	"clawvault-tui/store/transcript"
 )
@@ -72,5 +74,40 @@ func TestResolveSessionGenerations(t *testing.T) {
 		if target.Row.Origin == model.OriginSQLite && (ix.Tree.Rules != model.RulesOpenClaw || ix.Tree.Nodes != 59 || !strings.HasSuffix(ix.Path, "#"+current)) {
 			t.Errorf("the SQLite session: %s, rules %v, %d entries", ix.Path, ix.Tree.Rules, ix.Tree.Nodes)
 		}
+	}
+}
+
+// TestZstdArchiveReads: a .jsonl.deleted.<ts>.zst archive (OpenClaw 2026.9
+// derives them from its store) is a status row that opens as a transcript.
+func TestZstdArchiveReads(t *testing.T) {
+	state, vault := workspaceFixture(t)
+	id := "cccccccc-0000-4000-8000-000000000003"
+	data := `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-11-20T08:00:00.000Z","cwd":"/w"}` + "\n" + string(event("d0000001", "", 1, "deleted words")) + "\n"
+	enc, _ := zstd.NewWriter(nil)
+	mkfile(t, filepath.Join(state, "agents", "main", "sessions", id+".jsonl.deleted.2026-11-19T05-47-00.000Z.zst"), string(enc.EncodeAll([]byte(data), nil)))
+	enc.Close()
+	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := ResolveSession(snap, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := TranscriptReader(transcript.NewCache(), target.Row)
+	ix, err := r.Index(context.Background(), transcript.Options{})
+	if err != nil || ix.Tree.LeafID() != "d0000001" {
+		t.Fatalf("index %v", err)
+	}
+	if b, err := r.Body(context.Background(), ix.Entries[1]); err != nil || b.Text() != "deleted words" {
+		t.Errorf("body %+v, %v", b, err)
+	}
+	mkfile(t, target.Row.File, "not zstd at all")
+	if _, err := TranscriptReader(transcript.NewCache(), target.Row).Index(context.Background(), transcript.Options{}); err == nil || !strings.Contains(err.Error(), "does not decode") {
+		t.Errorf("a damaged archive: %v", err)
 	}
 }
