@@ -74,9 +74,25 @@ func conformanceDemo(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	// status keeps the sizes of SQLite-era sessions in the cache folder:
+	// never the user's, in tests. Go's build cache stays where it is (it
+	// defaults to a folder of the same cache home): the tests that build
+	// the binary would otherwise compile everything from scratch.
+	if os.Getenv("GOCACHE") == "" {
+		if home, err := os.UserCacheDir(); err == nil {
+			os.Setenv("GOCACHE", filepath.Join(home, "go-build"))
+		}
+	}
+	cache, err := os.MkdirTemp("", "cvtui-cache-")
+	if err == nil {
+		os.Setenv("XDG_CACHE_HOME", cache)
+	}
 	code := demotest.Main(m)
 	if binDir != "" {
 		os.RemoveAll(binDir)
+	}
+	if cache != "" {
+		os.RemoveAll(cache)
 	}
 	os.Exit(code)
 }

@@ -46,7 +46,7 @@ func (a *app) status(deep, problems bool, minNew int64) error {
 		return err
 	}
 	ctx := a.ctx
-	scanOpt := store.ScanOptions{MinNewBytes: minNew}
+	scanOpt := store.ScanOptions{MinNewBytes: minNew, CacheDir: statsCacheDir()}
 	if deep {
 		cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
 		if err != nil {
@@ -94,15 +94,17 @@ func worstSeverity(r model.SessionRow) int {
 // renamed.
 
 type statusDoc struct {
-	StateDir string         `json:"stateDir"`
-	Vault    string         `json:"vault"`
-	Cursors  cursorFileDoc  `json:"cursors"`
-	Agents   []agentDoc     `json:"agents"`
-	Sessions []sessionDoc   `json:"sessions"`
-	Problems []string       `json:"problems"`
-	Counts   map[string]int `json:"counts"`
-	TakenAt  string         `json:"takenAt"`
-	Warnings []string       `json:"warnings"`
+	StateDir string        `json:"stateDir"`
+	Vault    string        `json:"vault"`
+	Cursors  cursorFileDoc `json:"cursors"`
+	// SeqCursors is clawvault-tui's own cursor file for SQLite-era sessions.
+	SeqCursors cursorFileDoc  `json:"seqCursors"`
+	Agents     []agentDoc     `json:"agents"`
+	Sessions   []sessionDoc   `json:"sessions"`
+	Problems   []string       `json:"problems"`
+	Counts     map[string]int `json:"counts"`
+	TakenAt    string         `json:"takenAt"`
+	Warnings   []string       `json:"warnings"`
 }
 
 type cursorFileDoc struct {
@@ -125,6 +127,44 @@ type agentDoc struct {
 	StoreProblem string      `json:"storeProblem,omitempty"`
 	Sessions     int         `json:"sessions"`
 	Memory       []memoryDoc `json:"memory"`
+	// SQLiteStore is what the agent's SQLite-era store holds, when it has one.
+	SQLiteStore *sqliteStoreDoc `json:"sqliteStore,omitempty"`
+	// Diagnosis holds the agent's own diagnoses (memory-index-stale).
+	Diagnosis []model.Diagnosis `json:"diagnosis"`
+}
+
+type sqliteStoreDoc struct {
+	Path           string          `json:"path"`
+	SizeBytes      int64           `json:"sizeBytes"`
+	SchemaVersion  int             `json:"schemaVersion"`
+	AppVersion     string          `json:"appVersion,omitempty"`
+	UnknownVersion bool            `json:"unknownVersion,omitempty"`
+	Problem        string          `json:"problem,omitempty"`
+	SessionKeys    int             `json:"sessionKeys"`
+	Generations    int             `json:"generations"`
+	Archives       []archiveDoc    `json:"archives"`
+	MemoryIndex    *memoryIndexDoc `json:"memoryIndex,omitempty"`
+}
+
+type archiveDoc struct {
+	Kind       string `json:"kind"`
+	SessionID  string `json:"sessionId"`
+	SessionKey string `json:"sessionKey,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	Name       string `json:"name"`
+	SizeBytes  int64  `json:"sizeBytes"`
+	File       string `json:"file,omitempty"`
+}
+
+type memoryIndexDoc struct {
+	Indexed      int            `json:"indexed"`
+	NeverIndexed []string       `json:"neverIndexed"`
+	Changed      []string       `json:"changed"`
+	Gone         []string       `json:"gone"`
+	Chunks       int            `json:"chunks"`
+	Models       map[string]int `json:"models"`
+	Provider     string         `json:"provider,omitempty"`
+	Model        string         `json:"model,omitempty"`
 }
 
 type memoryDoc struct {
@@ -159,6 +199,21 @@ type sessionDoc struct {
 	CursorID    string   `json:"cursorId,omitempty"`
 	Siblings    []string `json:"siblings,omitempty"`
 	Meta        *metaDoc `json:"meta,omitempty"`
+
+	// SQLite-era sessions: the generation, its events, and clawvault-tui's
+	// seq cursor (events after lastObservedSeq are pending).
+	Generation      *generationStatusDoc `json:"generation,omitempty"`
+	LastObservedSeq *int64               `json:"lastObservedSeq,omitempty"`
+}
+
+type generationStatusDoc struct {
+	Reason            string `json:"reason"`
+	PreviousSessionID string `json:"previousSessionId,omitempty"`
+	Current           bool   `json:"current"`
+	Cold              bool   `json:"cold,omitempty"`
+	Events            int64  `json:"events"`
+	LastSeq           int64  `json:"lastSeq"`
+	PendingEvents     int64  `json:"pendingEvents"`
 }
 
 type metaDoc struct {
@@ -182,6 +237,10 @@ func statusJSON(snap *store.Snapshot, rows []model.SessionRow) statusDoc {
 			Path: snap.Cursors.Path, Exists: !snap.Cursors.Missing, Cursors: snap.Cursors.Store.Len(),
 			Corrupt: snap.Cursors.Corrupt, Problems: snap.Cursors.Problems,
 		},
+		SeqCursors: cursorFileDoc{
+			Path: snap.Cursors.Seq.Path, Exists: !snap.Cursors.Seq.Missing, Cursors: len(snap.Cursors.Seq.Cursors),
+			Corrupt: snap.Cursors.Seq.Corrupt, Problems: snap.Cursors.Seq.Problems,
+		},
 		Problems: nonNil(snap.Problems),
 		Warnings: nonNil(ws.Warnings),
 		Counts:   map[string]int{},
@@ -193,12 +252,17 @@ func statusJSON(snap *store.Snapshot, rows []model.SessionRow) statusDoc {
 		perAgent[r.Agent]++
 	}
 	for i, a := range ws.Agents {
-		ad := agentDoc{ID: a.ID, SessionsDir: a.SessionsDir, SessionsJSON: a.StorePath, Workspace: a.Workspace, SQLite: a.SQLitePath, Sessions: perAgent[a.ID], Memory: []memoryDoc{}}
+		ad := agentDoc{ID: a.ID, SessionsDir: a.SessionsDir, SessionsJSON: a.StorePath, Workspace: a.Workspace, SQLite: a.SQLitePath,
+			Sessions: perAgent[a.ID], Memory: []memoryDoc{}, Diagnosis: nonNil(snap.AgentDiagnoses[a.ID])}
+		for _, d := range ad.Diagnosis {
+			doc.Counts[string(d.Code)]++
+		}
 		for _, m := range snap.Memory[a.ID] {
 			ad.Memory = append(ad.Memory, memoryDoc{Path: m.Path, SizeBytes: m.Size, ModifiedAt: model.FormatISOTime(m.ModTime), Daily: m.Daily})
 		}
 		if i < len(snap.Agents) {
 			ad.StoreMissing, ad.StoreProblem = snap.Agents[i].StoreMissing, snap.Agents[i].StoreProblem
+			ad.SQLiteStore = sqliteStoreJSON(snap.Agents[i].SQLiteStore)
 		}
 		doc.Agents = append(doc.Agents, ad)
 	}
@@ -230,6 +294,14 @@ func sessionJSON(r model.SessionRow) sessionDoc {
 		at := r.Cursor.LastObservedAt
 		d.CursorOffset, d.LastObservedAt = &off, &at
 	}
+	if g := r.Generation; g != nil {
+		d.Generation = &generationStatusDoc{Reason: g.GenerationReason(), PreviousSessionID: g.Previous, Current: g.Current, Cold: g.Cold,
+			Events: g.Events, LastSeq: g.LastSeq, PendingEvents: g.PendingEvents}
+	}
+	if c := r.SeqCursor; c != nil {
+		seq, at := c.LastSeq, model.FormatISOTime(c.ObservedAt)
+		d.LastObservedSeq, d.LastObservedAt = &seq, &at
+	}
 	if e := r.Entry; e != nil {
 		m := &metaDoc{
 			ChatType: e.ChatType, Channel: e.Channel, Model: e.Model, ContextTokens: e.ContextTokens,
@@ -241,6 +313,26 @@ func sessionJSON(r model.SessionRow) sessionDoc {
 			m.UpdatedAt = &s
 		}
 		d.Meta = m
+	}
+	return d
+}
+
+func sqliteStoreJSON(st *model.SQLiteStore) *sqliteStoreDoc {
+	if st == nil {
+		return nil
+	}
+	keys := map[string]bool{}
+	for _, w := range st.Windows {
+		keys[w.Key] = true
+	}
+	d := &sqliteStoreDoc{Path: st.Path, SizeBytes: st.Size, SchemaVersion: st.SchemaVersion, AppVersion: st.AppVersion,
+		UnknownVersion: st.UnknownVersion, Problem: st.Problem, SessionKeys: len(keys), Generations: len(st.Windows), Archives: []archiveDoc{}}
+	for _, a := range st.Archives {
+		d.Archives = append(d.Archives, archiveDoc{Kind: a.Kind, SessionID: a.SessionID, SessionKey: a.Key, Reason: a.Reason, Name: a.Name, SizeBytes: a.Bytes, File: a.File})
+	}
+	if h := st.Memory; h != nil {
+		d.MemoryIndex = &memoryIndexDoc{Indexed: h.Indexed, NeverIndexed: nonNil(h.NeverIndexed), Changed: nonNil(h.Changed), Gone: nonNil(h.Gone),
+			Chunks: h.Chunks, Models: h.Models, Provider: h.Provider, Model: h.Model}
 	}
 	return d
 }
@@ -268,8 +360,16 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 		}
 		fmt.Fprintln(w)
 	}
-	for _, a := range ws.Agents {
+	if c := snap.Cursors.Seq; c.Corrupt != "" {
+		fmt.Fprintf(w, "Seq cursors: %s does not parse: %s\n", esc(c.Path), esc(c.Corrupt))
+	} else if !c.Missing {
+		fmt.Fprintf(w, "Seq cursors: %d in %s (SQLite-era sessions)\n", len(c.Cursors), esc(c.Path))
+	}
+	for i, a := range ws.Agents {
 		fmt.Fprintf(w, "Memory:    %s: %s\n", a.ID, memorySummary(a.Workspace, snap.Memory[a.ID]))
+		if i < len(snap.Agents) && snap.Agents[i].SQLiteStore != nil {
+			fmt.Fprintf(w, "Store:     %s: %s\n", a.ID, storeSummary(snap.Agents[i].SQLiteStore))
+		}
 	}
 	for _, p := range append(snap.Problems, ws.Warnings...) {
 		fmt.Fprintf(w, "Warning:   %s\n", esc(p))
@@ -285,8 +385,11 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 				observed = model.Ago(snap.TakenAt.Sub(at)) + " ago"
 			}
 		}
+		if c := r.SeqCursor; c != nil {
+			observed = fmt.Sprintf("%s ago (seq %d)", model.Ago(snap.TakenAt.Sub(c.ObservedAt)), c.LastSeq)
+		}
 		pending, threshold := "-", "-"
-		if r.Exists && r.Origin != model.OriginSQLite {
+		if r.Exists && (r.Origin != model.OriginSQLite || r.Generation != nil) {
 			pending, threshold = model.Bytes(r.Selection.NewBytes), model.Bytes(r.Selection.ThresholdBytes)
 		}
 		size := "missing"
@@ -342,7 +445,32 @@ func memorySummary(workspace string, files []store.MemoryFile) string {
 	return fmt.Sprintf("%s, %d daily notes, %d other files (%s) in %s", curated, daily, other, model.Bytes(total), workspace)
 }
 
+// storeSummary says what an agent's SQLite-era store holds, in a line.
+func storeSummary(st *model.SQLiteStore) string {
+	if st.Problem != "" {
+		return st.Problem
+	}
+	keys := map[string]bool{}
+	var events int64
+	for _, w := range st.Windows {
+		keys[w.Key] = true
+		events += st.Stats[w.SessionID].Events
+	}
+	s := fmt.Sprintf("%d session key(s), %d generation(s), %d events in %s (agent schema %d)", len(keys), len(st.Windows), events, st.Path, st.SchemaVersion)
+	if h := st.Memory; h != nil {
+		state := "matches the memory files"
+		if h.Stale() {
+			state = fmt.Sprintf("stale: %d changed, %d never indexed, %d gone", len(h.Changed), len(h.NeverIndexed), len(h.Gone))
+		}
+		s += fmt.Sprintf("; memory index: %d file(s), %d chunk(s), %s", h.Indexed, h.Chunks, state)
+	}
+	return s
+}
+
 func rowKey(r model.SessionRow) string {
+	if g := r.Generation; g != nil && !g.Current {
+		return r.DisplayKey() + " (" + g.GenerationReason() + ")"
+	}
 	if k := r.DisplayKey(); k != "" {
 		return k
 	}

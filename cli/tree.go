@@ -13,6 +13,8 @@ import (
 
 	"clawvault-tui/model"
 	"clawvault-tui/store"
+	"clawvault-tui/store/agentdb"
+	"clawvault-tui/store/search"
 	"clawvault-tui/store/transcript"
 )
 
@@ -39,72 +41,119 @@ clawvault-tui tree ~/.openclaw/agents/main/sessions/SESSION.jsonl --json`,
 }
 
 func (a *app) tree(arg string) error {
-	path, err := resolveTranscript(&a.common, arg)
+	ctx := a.ctx
+	src, err := resolveTranscript(ctx, &a.common, arg)
 	if err != nil {
 		return err
 	}
-	ix, err := transcript.NewCache().Open(a.ctx, path, transcript.Options{})
-	if err != nil {
-		return fmt.Errorf("cannot index %s: %w", path, err)
+	var ix *transcript.Index
+	var sqlite *sqliteDoc
+	if r := src.target.Row; r.Origin == model.OriginSQLite && r.Generation != nil && !r.Generation.Cold {
+		// A SQLite session: its tree from the store's identities, and
+		// OpenClaw's own active branch beside it.
+		ix, sqlite, err = sqliteTree(ctx, r)
+	} else {
+		ix, err = store.TranscriptReader(transcript.NewCache(), src.target.Row).Index(ctx, transcript.Options{})
 	}
-	doc := treeJSON(ix)
+	if err != nil {
+		return fmt.Errorf("cannot index %s: %w", src.target.Row.File, err)
+	}
+	doc := treeJSON(ctx, ix, src)
+	doc.SQLite = sqlite
 	if a.common.json {
 		return writeJSON(a.stdout, doc)
 	}
 	return writeTreeText(a.human(), ix, doc)
 }
 
+// treeSource is what a tree argument named: the row to read, and the other
+// generations of its session key.
+type treeSource struct {
+	target store.SessionTarget
+	reader transcript.Reader
+}
+
 // resolveTranscript takes a path, or finds a session by id, key, cursor id
-// or unique id prefix in the located workspace.
-func resolveTranscript(common *commonFlags, arg string) (string, error) {
+// or unique id prefix in the located workspace: a key with several
+// generations (a live file and its /new archives, a SQLite-era key's
+// windows) resolves to its current one, the others listed.
+func resolveTranscript(ctx context.Context, common *commonFlags, arg string) (treeSource, error) {
+	var src treeSource
 	if fi, err := os.Stat(arg); err == nil {
 		if !fi.Mode().IsRegular() {
-			return "", fmt.Errorf("%s is not a file", arg)
+			return src, fmt.Errorf("%s is not a file", arg)
 		}
-		return filepath.Abs(arg)
+		abs, err := filepath.Abs(arg)
+		if err != nil {
+			return src, err
+		}
+		src.target.Row = model.SessionRow{File: abs, Exists: true, Origin: model.OriginScan, Name: model.ClassifyFileName(filepath.Base(abs))}
+		src.reader = store.TranscriptReader(transcript.NewCache(), src.target.Row)
+		return src, nil
 	}
 	ws, err := common.workspace()
 	if err != nil {
-		return "", fmt.Errorf("%s is not a file, and no workspace to look it up in: %w", arg, err)
+		return src, fmt.Errorf("%s is not a file, and no workspace to look it up in: %w", arg, err)
 	}
-	snap, err := store.Scan(context.Background(), store.OS, ws, store.ScanOptions{})
+	snap, err := store.Scan(ctx, store.OS, ws, store.ScanOptions{CacheDir: statsCacheDir()})
 	if err != nil {
-		return "", err
+		return src, err
 	}
-	var matches []model.SessionRow
-	for _, r := range snap.Rows {
-		if r.SessionID == arg || r.Key == arg || r.CursorID == arg || r.ObserverKey == arg {
-			matches = append(matches, r)
-		}
+	if src.target, err = store.ResolveSession(snap, arg); err != nil {
+		return src, err
 	}
-	if len(matches) == 0 {
-		for _, r := range snap.Rows {
-			if strings.HasPrefix(r.SessionID, arg) || strings.HasPrefix(r.CursorID, arg) {
-				matches = append(matches, r)
-			}
-		}
+	src.reader = store.TranscriptReader(transcript.NewCache(), src.target.Row)
+	return src, nil
+}
+
+// sqliteTree reads a SQLite session's tree and OpenClaw's persisted branch.
+func sqliteTree(ctx context.Context, r model.SessionRow) (*transcript.Index, *sqliteDoc, error) {
+	db, err := agentdb.Open(ctx, r.File)
+	if err != nil {
+		return nil, nil, err
 	}
-	var existing []model.SessionRow
-	for _, r := range matches {
-		if r.Exists && r.Origin != model.OriginSQLite {
-			existing = append(existing, r)
-		}
+	defer db.Close()
+	t, err := db.Transcript(ctx, r.SessionID)
+	if err != nil {
+		return nil, nil, err
 	}
-	switch {
-	case len(existing) == 1:
-		return existing[0].File, nil
-	case len(existing) > 1:
-		var files []string
-		for _, r := range existing {
-			files = append(files, "  "+r.File)
-		}
-		return "", fmt.Errorf("%q matches %d transcripts; name one:\n%s", arg, len(existing), strings.Join(files, "\n"))
-	case len(matches) > 0 && matches[0].OutsideStateDir != "":
-		return "", fmt.Errorf("session %q points at %s, outside the state dir and its sessions folder (it leads to %s), so it is not read; pass that file's path to read it anyway", arg, matches[0].File, matches[0].OutsideStateDir)
-	case len(matches) > 0:
-		return "", fmt.Errorf("session %q points at %s, which does not exist", arg, matches[0].File)
+	g := r.Generation
+	doc := &sqliteDoc{
+		Store: r.File, SessionID: r.SessionID, SessionKey: r.Key, Events: len(t.Entries), LastSeq: t.LastSeq,
+		Generation: g.GenerationReason(), Current: g.Current, PreviousSessionID: g.Previous,
+		SchemaVersion: db.Meta.SchemaVersion, BodiesRead: t.FactRows,
+		OpenClawBranchKnown: t.ActiveKnown, OpenClawBranchDiffers: t.ActiveDiffers, OpenClawBranchNote: t.ActiveNote,
 	}
-	return "", fmt.Errorf("no file and no session %q in %s", arg, ws.StateDir)
+	return t.Index(r.File, r.Size), doc, nil
+}
+
+// sqliteDoc says where a SQLite session's tree came from.
+type sqliteDoc struct {
+	Store             string `json:"store"`
+	SessionID         string `json:"sessionId"`
+	SessionKey        string `json:"sessionKey"`
+	Generation        string `json:"generation"`
+	Current           bool   `json:"current"`
+	PreviousSessionID string `json:"previousSessionId,omitempty"`
+	Events            int    `json:"events"`
+	LastSeq           int64  `json:"lastSeq"`
+	SchemaVersion     int    `json:"schemaVersion"`
+	// BodiesRead counts the events read to build the tree (the others come
+	// from the identities table alone).
+	BodiesRead            int    `json:"bodiesRead"`
+	OpenClawBranchKnown   bool   `json:"openclawBranchKnown"`
+	OpenClawBranchDiffers bool   `json:"openclawBranchDiffers"`
+	OpenClawBranchNote    string `json:"openclawBranchNote,omitempty"`
+}
+
+// generationDoc is another generation of the session key.
+type generationDoc struct {
+	SessionID string `json:"sessionId"`
+	File      string `json:"file"`
+	Kind      string `json:"kind"`
+	Reason    string `json:"reason,omitempty"`
+	Current   bool   `json:"current"`
+	SizeBytes int64  `json:"sizeBytes"`
 }
 
 type treeDoc struct {
@@ -127,6 +176,28 @@ type treeDoc struct {
 	DuplicateIDs    int               `json:"duplicateIds"`
 	Cycle           bool              `json:"cycle"`
 	EntryTypes      map[string]int    `json:"entryTypes"`
+
+	// Rules are the tree rules applied: pi, or openclaw-2026.9 (leaf
+	// controls, side appends, resets in place).
+	Rules           string     `json:"rules"`
+	ContextMessages int        `json:"contextMessages"`
+	Resets          []resetDoc `json:"resets"`
+	LeafControls    int        `json:"leafControls"`
+	// InvalidLeafControls name entries that do not exist; OpenClaw ignores them.
+	InvalidLeafControls int `json:"invalidLeafControls"`
+	// SQLite is set for a session of the SQLite-era store; there, every
+	// line number is the event's seq.
+	SQLite *sqliteDoc `json:"sqlite,omitempty"`
+	// Generations are the other generations of the session key, when a
+	// key was named.
+	Generations []generationDoc `json:"generations"`
+}
+
+type resetDoc struct {
+	ID               string `json:"id"`
+	Reason           string `json:"reason,omitempty"`
+	FirstKeptEntryID string `json:"firstKeptEntryId,omitempty"`
+	Line             int32  `json:"line"`
 }
 
 type compactionDoc struct {
@@ -143,7 +214,7 @@ type tailDoc struct {
 	Parsed bool  `json:"parsed"`
 }
 
-func treeJSON(ix *transcript.Index) treeDoc {
+func treeJSON(ctx context.Context, ix *transcript.Index, src treeSource) treeDoc {
 	t := ix.Tree
 	doc := treeDoc{
 		File: ix.Path, Header: json.RawMessage("null"), Entries: t.Nodes,
@@ -151,17 +222,27 @@ func treeJSON(ix *transcript.Index) treeDoc {
 		Compactions: []compactionDoc{}, ContextEntryIDs: ids(t, t.Context), MalformedLines: ix.Malformed,
 		Version: ix.Version, Lines: ix.Lines, SizeBytes: ix.Size, Labels: t.Labels, Name: t.Name,
 		DuplicateIDs: t.DuplicateIDs, Cycle: t.Cycle, EntryTypes: map[string]int{},
+		Rules: t.Rules.String(), ContextMessages: t.ContextMessages, Resets: []resetDoc{},
+		LeafControls: t.LeafControls, InvalidLeafControls: t.InvalidLeafControls, Generations: []generationDoc{},
 	}
 	if doc.MalformedLines == nil {
 		doc.MalformedLines = []int32{}
 	}
-	if ix.HeaderOK {
-		if f, err := os.Open(ix.Path); err == nil {
-			if line, err := transcript.ReadLine(f, ix.Entries[0]); err == nil && json.Valid(line) {
-				doc.Header = line
-			}
-			f.Close()
+	if ix.HeaderOK && len(ix.Entries) > 0 && src.reader != nil {
+		if b, err := src.reader.Body(ctx, ix.Entries[0]); err == nil && json.Valid(b.Raw) {
+			doc.Header = b.Raw
 		}
+	}
+	for _, r := range t.Resets {
+		f := ix.Facts[r]
+		doc.Resets = append(doc.Resets, resetDoc{ID: t.ID(r), Reason: f.Label, FirstKeptEntryID: f.FirstKeptEntryID, Line: t.Entry(r).Line})
+	}
+	for _, o := range src.target.Others {
+		g := generationDoc{SessionID: o.SessionID, File: o.File, Kind: o.Name.Kind.String(), SizeBytes: o.Size}
+		if o.Generation != nil {
+			g.Kind, g.Reason, g.Current = "sqlite", o.Generation.GenerationReason(), o.Generation.Current
+		}
+		doc.Generations = append(doc.Generations, g)
 	}
 	if t.Leaf >= 0 {
 		leaf := t.LeafID()
@@ -193,10 +274,41 @@ func ids(t *model.Tree, idx []int32) []string {
 
 func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 	t := ix.Tree
-	fmt.Fprintf(w, "File:          %s (%s, %d lines)\n", esc(doc.File), model.Bytes(doc.SizeBytes), doc.Lines)
-	if !t.HasHeader {
-		fmt.Fprintf(w, "Header:        none: the first parsed line is not a session header, so pi treats the file as empty\n")
+	where := "line"
+	if s := doc.SQLite; s != nil {
+		where = "seq"
+		state := "current generation"
+		if !s.Current {
+			state = "earlier generation"
+		}
+		fmt.Fprintf(w, "Store:         %s (agent schema %d)\n", esc(s.Store), s.SchemaVersion)
+		fmt.Fprintf(w, "Session:       %s %s, %s (%s), %d events, %s as JSONL\n", esc(s.SessionKey), esc(s.SessionID), state, esc(s.Generation), s.Events, model.Bytes(doc.SizeBytes))
+		if s.PreviousSessionID != "" {
+			fmt.Fprintf(w, "After:         %s\n", esc(s.PreviousSessionID))
+		}
 	} else {
+		fmt.Fprintf(w, "File:          %s (%s, %d lines)\n", esc(doc.File), model.Bytes(doc.SizeBytes), doc.Lines)
+	}
+	for i, g := range doc.Generations {
+		label := "Generations:  "
+		if i > 0 {
+			label = "              "
+		}
+		what := g.Kind
+		if g.Reason != "" {
+			what += ", " + g.Reason
+		}
+		fmt.Fprintf(w, "%s %s (%s, %s) %s\n", label, esc(g.SessionID), esc(what), model.Bytes(g.SizeBytes), esc(g.File))
+	}
+	if t.Rules == model.RulesOpenClaw {
+		fmt.Fprintf(w, "Rules:         OpenClaw 2026.9's (leaf controls select the leaf, side appends and other entry types do not move it, resets restart the context)\n")
+	}
+	switch {
+	case !t.HasHeader && t.Rules == model.RulesPi:
+		fmt.Fprintf(w, "Header:        none: the first parsed line is not a session header, so pi treats the file as empty\n")
+	case !t.HasHeader:
+		fmt.Fprintf(w, "Header:        none (OpenClaw's rules read the entries without one)\n")
+	default:
 		h := ix.Header
 		fmt.Fprintf(w, "Header:        v%d  id %s  %s  cwd %s\n", doc.Version, esc(h.ID), esc(h.Timestamp), esc(h.Cwd))
 		if h.ParentSession != "" {
@@ -222,10 +334,38 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 		if i > 0 {
 			label = "              "
 		}
-		fmt.Fprintf(w, "%s %s (line %d): %s tokens before, first kept %s\n", label, c.ID, c.Line, model.Count(c.TokensBefore), c.FirstKeptEntryID)
+		fmt.Fprintf(w, "%s %s (%s %d): %s tokens before, first kept %s\n", label, c.ID, where, c.Line, model.Count(c.TokensBefore), c.FirstKeptEntryID)
+	}
+	for i, r := range doc.Resets {
+		label := "Resets:       "
+		if i > 0 {
+			label = "              "
+		}
+		kept := "nothing kept"
+		if r.FirstKeptEntryID != "" {
+			kept = "keeps from " + r.FirstKeptEntryID
+		}
+		fmt.Fprintf(w, "%s %s (%s %d): %s, %s\n", label, r.ID, where, r.Line, orNone(r.Reason), kept)
+	}
+	if doc.LeafControls+doc.InvalidLeafControls > 0 {
+		fmt.Fprintf(w, "Leaf controls: %d", doc.LeafControls)
+		if doc.InvalidLeafControls > 0 {
+			fmt.Fprintf(w, " (and %d naming no entry, ignored as OpenClaw ignores them)", doc.InvalidLeafControls)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "Active path:   %d entries, %s\n", len(doc.ActivePath), abbreviate(doc.ActivePath, 8))
-	fmt.Fprintf(w, "Model context: %d messages, %s\n", len(doc.ContextEntryIDs), abbreviate(doc.ContextEntryIDs, 8))
+	fmt.Fprintf(w, "Model context: %d messages, %s\n", doc.ContextMessages, abbreviate(doc.ContextEntryIDs, 8))
+	if s := doc.SQLite; s != nil {
+		switch {
+		case s.OpenClawBranchDiffers:
+			fmt.Fprintf(w, "OpenClaw:      %s\n", s.OpenClawBranchNote)
+		case s.OpenClawBranchKnown:
+			fmt.Fprintf(w, "OpenClaw:      its persisted active branch is this one\n")
+		default:
+			fmt.Fprintf(w, "OpenClaw:      not compared: %s\n", s.OpenClawBranchNote)
+		}
+	}
 	if len(doc.Labels) > 0 {
 		var l []string
 		for id, label := range doc.Labels {
@@ -262,7 +402,8 @@ func typeCounts(m map[string]int) string {
 	if len(m) == 0 {
 		return ""
 	}
-	order := []string{"message", "compaction", "branch_summary", "label", "session_info", "model_change", "thinking_level_change", "custom", "custom_message", "other"}
+	order := []string{"message", "compaction", "reset", "branch_summary", "label", "session_info", "model_change", "thinking_level_change",
+		"custom", "custom_message", "leaf", "usage", "context_edit", "other"}
 	var parts []string
 	for _, k := range order {
 		if n := m[k]; n > 0 {
@@ -290,4 +431,21 @@ func abbreviate(s []string, n int) string {
 		return strings.Join(s, " → ")
 	}
 	return strings.Join(s[:n/2], " → ") + fmt.Sprintf(" → … (%d more) … → ", len(s)-n) + strings.Join(s[len(s)-n/2:], " → ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no reason"
+	}
+	return s
+}
+
+// statsCacheDir is where status keeps the sizes of SQLite-era sessions
+// between runs: the search index's cache folder.
+func statsCacheDir() string {
+	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+	if err != nil {
+		return ""
+	}
+	return search.CacheDir(cfg.Search, store.OSEnv())
 }

@@ -47,6 +47,9 @@ func ResolveSession(snap *Snapshot, arg string) (SessionTarget, error) {
 	}
 	readable := slices.DeleteFunc(slices.Clone(matches), func(r model.SessionRow) bool { return !Readable(r) })
 	if len(readable) == 0 {
+		if o := matches[0].OutsideStateDir; o != "" {
+			return SessionTarget{}, fmt.Errorf("session %q points at %s, outside the state dir and its sessions folder (it leads to %s), so it is not read; pass that file's path to read it anyway", arg, matches[0].File, o)
+		}
 		return SessionTarget{}, fmt.Errorf("session %q points at %s, which does not exist", arg, matches[0].File)
 	}
 	slices.SortStableFunc(readable, func(a, b model.SessionRow) int {
@@ -81,12 +84,12 @@ func ResolveSession(snap *Snapshot, arg string) (SessionTarget, error) {
 }
 
 // Readable reports a row whose transcript can be opened: a file that
-// exists, or a SQLite-era generation with events (or a cold archive).
+// exists inside the state dir or its sessions folder, or a SQLite-era generation with events (or a cold archive).
 func Readable(r model.SessionRow) bool {
 	if r.Origin == model.OriginSQLite {
 		return r.Generation != nil && r.Exists
 	}
-	return r.Exists && (r.Name.Kind.IsTranscript() || r.Origin == model.OriginIndex)
+	return r.Exists && r.OutsideStateDir == "" && (r.Name.Kind.IsTranscript() || r.Origin == model.OriginIndex)
 }
 
 // generationRank orders the candidates of a key: the current generation
