@@ -84,12 +84,13 @@ func ResolveSession(snap *Snapshot, arg string) (SessionTarget, error) {
 }
 
 // Readable reports a row whose transcript can be opened: a file that
-// exists inside the state dir or its sessions folder, or a SQLite-era generation with events (or a cold archive).
+// exists inside the state dir or its sessions folder, or a SQLite-era
+// generation with events (or a cold archive).
 func Readable(r model.SessionRow) bool {
 	if r.Origin == model.OriginSQLite {
 		return r.Generation != nil && r.Exists
 	}
-	return r.Exists && r.OutsideStateDir == "" && (r.Name.Kind.IsTranscript() || r.Origin == model.OriginIndex)
+	return r.Exists && r.OutsideStateDir == "" && r.Name.Kind.IsTranscript()
 }
 
 // generationRank orders the candidates of a key: the current generation

@@ -155,7 +155,7 @@ func New(opt Options) *App {
 	c.SetTheme(true) // until the terminal says what its background is
 	a.sessions = newSessionsPane(c)
 	cache := transcript.NewCache()
-	a.transcript = newTranscriptPane(c, func(row model.SessionRow) transcript.Reader { return cache.File(row.File) }, &a.jobCounter)
+	a.transcript = newTranscriptPane(c, func(row model.SessionRow) transcript.Reader { return store.TranscriptReader(cache, row) }, &a.jobCounter)
 	a.vault = newVaultPane(c, &a.jobCounter)
 	a.search = newSearchPane(c, &a.jobCounter)
 	a.jobs = newJobsPane(c, opt.Jobs)
@@ -305,6 +305,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if r, ok := rowOf(msg.snap.Rows, a.transcript.row); ok {
 				a.transcript.SetRow(r)
 			}
+			health := map[string]string{}
+			for _, ag := range msg.snap.Agents {
+				if st := ag.SQLiteStore; st != nil {
+					health[ag.AgentID] = memoryIndexLine(st.Memory)
+				}
+			}
+			a.sessions.SetMemoryIndex(health)
 		}
 	case watcherMsg:
 		if msg.err != nil {
@@ -343,7 +350,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case jobProgressMsg, jobTickMsg:
 		return a, a.jobs.Handle(msg)
 	case openTranscriptMsg:
-		if !msg.row.Exists || msg.row.Origin == model.OriginSQLite || !msg.row.Name.Kind.IsTranscript() {
+		if !store.Readable(msg.row) {
 			return a, a.setStatus("no transcript to open for " + displayKey(msg.row))
 		}
 		a.show(screenTranscript)
@@ -443,6 +450,9 @@ func rowOf(rows []model.SessionRow, old model.SessionRow) (model.SessionRow, boo
 	}
 	found := -1
 	for i, r := range rows {
+		if rowIdentity(r) == rowIdentity(old) {
+			return r, true // the generations of a SQLite-era key share file and key
+		}
 		if r.File == old.File {
 			if r.Key == old.Key {
 				return r, true

@@ -42,6 +42,9 @@ func markOf(r model.SessionRow, now time.Time) cursorMark {
 		p := model.Bytes(r.Selection.NewBytes)
 		pending = [2]string{fmt.Sprintf("%s pending of a %s threshold", p, model.Bytes(t)), fmt.Sprintf("%s pending of %s", p, model.Bytes(t))}
 	}
+	if r.Origin == model.OriginSQLite {
+		return seqMarkOf(r, now, pending)
+	}
 	if !r.Discovered && r.Name.Kind != model.FileResetArchive {
 		pending[0] = strings.TrimPrefix(pending[0]+" · ClawVault's discovery does not find this file", " · ")
 	}
@@ -69,6 +72,34 @@ func markOf(r model.SessionRow, now time.Time) cursorMark {
 	n := model.Count(c.Offset())
 	return cursorMark{from: r.Selection.StartOffset, observed: true,
 		texts: forms("observed up to here · byte "+n+at, "observed up to here · byte "+n+at, "observed to byte "+n+at)}
+}
+
+// seqMarkOf is markOf for a session of the SQLite-era store: clawvault-tui's
+// seq cursor names the last event observed, so the first pending position
+// is the seq after it. ClawVault has no cursor there (it cannot read the
+// store).
+func seqMarkOf(r model.SessionRow, now time.Time, pending [2]string) cursorMark {
+	forms := func(heads ...string) []string {
+		var out []string
+		for i, h := range heads {
+			out = append(out, strings.TrimSuffix(h+" · "+pending[min(i, 1)], " · "))
+		}
+		return out
+	}
+	c := r.SeqCursor
+	switch {
+	case c == nil && r.CursorProblem != "":
+		return cursorMark{texts: forms("never observed: its seq cursor is ignored ("+r.CursorProblem+")", "never observed (seq cursor ignored)")}
+	case c == nil:
+		return cursorMark{texts: forms("never observed by seq (ClawVault 3.5.2 cannot read this store)", "never observed")}
+	}
+	at := ""
+	if !c.ObservedAt.IsZero() {
+		at = " · " + ago(now, c.ObservedAt)
+	}
+	n := model.Count(c.LastSeq)
+	return cursorMark{from: c.LastSeq + 1, observed: true,
+		texts: forms("observed up to here · seq "+n+at, "observed up to here · seq "+n+at, "observed to seq "+n+at)}
 }
 
 // firstPending is the position in ix.Entries (sorted by offset) of the

@@ -14,7 +14,9 @@ import (
 // its facts, Markdown text through glamour, thinking dimmed, tool calls as
 // indented JSON, and usage and cost. It runs in a command, off the event
 // loop, with the theme captured when the command was made.
-func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e model.Entry, width int) string {
+// where names the entry's position: "line" in a file, "seq" in a SQLite-era
+// store.
+func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e model.Entry, where string, width int) string {
 	b = inertBody(b)
 	var out []string
 	add := func(s string) { out = append(out, s) }
@@ -37,14 +39,26 @@ func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e
 	if b.Role != "" {
 		kind = b.Role
 	}
-	add(t.Title.Render(kind) + t.Muted.Render(fmt.Sprintf("  %s · line %d · %s", orDash(b.ID), e.Line, b.Timestamp)))
+	add(t.Title.Render(kind) + t.Muted.Render(fmt.Sprintf("  %s · %s %d · %s", orDash(b.ID), where, e.Line, b.Timestamp)))
 	if b.ParentID != "" {
 		add(t.Muted.Render("parent " + b.ParentID))
+	}
+	if b.AppendMode == "side" {
+		add(t.Muted.Render("appended aside: OpenClaw does not move the active leaf to it"))
+	}
+	if b.ExcludeFromContext {
+		add(t.Muted.Render("excluded from the model's context"))
 	}
 	add("")
 
 	switch b.Type {
 	case "message", "custom_message":
+		if b.Role == "system" {
+			add(t.Label.Render("system prompt: " + strings.Join(b.Sections, ", ")))
+			if len(b.ToolsAdded)+len(b.ToolsRemoved) > 0 {
+				add(t.Muted.Render(wrap(fmt.Sprintf("tools added: %s · removed: %s", orDash(strings.Join(b.ToolsAdded, ", ")), orDash(strings.Join(b.ToolsRemoved, ", "))), width)))
+			}
+		}
 		if b.ToolName != "" {
 			state := "result"
 			if b.IsError {
@@ -105,6 +119,9 @@ func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e
 		}
 	case "compaction":
 		add(t.Label.Render(fmt.Sprintf("%s tokens before · keeps from %s", model.Count(b.TokensBefore), b.FirstKeptEntryID)))
+		if b.HasSystemMessage {
+			add(t.Muted.Render("with a system prompt checkpoint (pi 1.5)"))
+		}
 		md(b.Summary)
 		files(t, add, b, width)
 	case "branch_summary":
@@ -126,6 +143,40 @@ func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e
 	case "custom":
 		add(t.Label.Render("custom type " + b.CustomType + " (state only, never in context)"))
 		add(t.Value.Render(inertText(indentJSON(b.Data, "  "))))
+	case "reset":
+		reason := b.Reason
+		if reason == "" {
+			reason = "no reason given"
+		}
+		kept := "nothing from before it"
+		if b.FirstKeptEntryID != "" {
+			kept = "the user and assistant messages from " + b.FirstKeptEntryID + " on"
+		}
+		add(t.Label.Render("reset (" + reason + ")"))
+		add(wrap("The model's context restarts here, in the same session; it keeps "+kept+".", width))
+	case "leaf":
+		target := b.TargetID
+		if target == "" {
+			target = "none (the active branch is cleared)"
+		}
+		add(t.Label.Render("leaf control → " + target))
+		add(wrap("A navigation: OpenClaw makes the target the active leaf; what follows continues from it.", width))
+		if b.AppendParentID != "" && b.AppendParentID != b.TargetID {
+			add(t.Muted.Render("appends continue from " + b.AppendParentID))
+		}
+	case "usage":
+		add(t.Label.Render("usage: " + orDash(b.Kind)))
+		if u := b.Usage; u != nil {
+			add(t.Muted.Render(wrap(fmt.Sprintf("%s · %s in · %s out · %s cache read · %s cache write · $%.4f · not a context message",
+				b.Model, model.Count(u.Input), model.Count(u.Output), model.Count(u.CacheRead), model.Count(u.CacheWrite), u.Cost), width)))
+		}
+	case "context_edit":
+		if b.ReplacementNull {
+			add(t.Label.Render(b.TargetID + " leaves the model's context from here on"))
+		} else {
+			add(t.Label.Render(b.TargetID + "'s content is replaced in the model's context from here on"))
+		}
+		add(t.Value.Render(inertText(indentJSON(b.Raw, "  "))))
 	default:
 		add(t.Value.Render(inertText(indentJSON(b.Raw, ""))))
 	}
@@ -139,11 +190,12 @@ func inertBody(b *model.EntryBody) *model.EntryBody {
 	c := *b
 	for _, f := range []*string{&c.Type, &c.ID, &c.ParentID, &c.Timestamp, &c.Role, &c.API, &c.Provider, &c.Model, &c.StopReason,
 		&c.ToolName, &c.ToolCallID, &c.Command, &c.FirstKeptEntryID, &c.FromID, &c.TargetID, &c.Label, &c.Name, &c.ModelID,
-		&c.ThinkingLevel, &c.CustomType} {
+		&c.ThinkingLevel, &c.CustomType, &c.Reason, &c.AppendParentID, &c.AppendMode, &c.Kind} {
 		*f = inert(*f)
 	}
 	c.ErrorMessage, c.Summary = inertText(c.ErrorMessage), inertText(c.Summary)
 	c.ReadFiles, c.ModifiedFiles = inertAll(c.ReadFiles), inertAll(c.ModifiedFiles)
+	c.Sections, c.ToolsAdded, c.ToolsRemoved = inertAll(c.Sections), inertAll(c.ToolsAdded), inertAll(c.ToolsRemoved)
 	c.Blocks = make([]model.Block, len(b.Blocks))
 	for i, bl := range b.Blocks {
 		bl.Text, bl.Name, bl.CallID, bl.MimeType = inertText(bl.Text), inert(bl.Name), inert(bl.CallID), inert(bl.MimeType)

@@ -57,6 +57,9 @@ type sessionsPane struct {
 	detailScroll int
 	layout       splitLayout
 	now          time.Time
+	// memoryIndex says, per agent, how its memory search index compares
+	// with its memory files (agents with a SQLite-era store).
+	memoryIndex map[string]string
 }
 
 func newSessionsPane(c *Common) *sessionsPane {
@@ -68,6 +71,9 @@ func newSessionsPane(c *Common) *sessionsPane {
 func (p *sessionsPane) SetRows(rows []model.SessionRow, now time.Time) {
 	keep := p.selectedFile()
 	p.rows, p.now = rows, now
+	if p.memoryIndex == nil {
+		p.memoryIndex = map[string]string{}
+	}
 	seen := map[string]bool{}
 	p.agents = p.agents[:0]
 	for _, r := range rows {
@@ -82,15 +88,21 @@ func (p *sessionsPane) SetRows(rows []model.SessionRow, now time.Time) {
 
 func (p *sessionsPane) selectedFile() string {
 	if r, ok := p.Selected(); ok {
-		return r.File + "\x00" + r.Key
+		return rowIdentity(r)
 	}
 	return ""
+}
+
+// rowIdentity tells rows apart across rescans: the file and key, and the
+// session id (the generations of a SQLite-era key share the store's file).
+func rowIdentity(r model.SessionRow) string {
+	return r.File + "\x00" + r.Key + "\x00" + r.SessionID
 }
 
 // Select moves the selection to the row of a session key or file.
 func (p *sessionsPane) Select(keyOrFile string) bool {
 	for i, idx := range p.view {
-		if r := p.rows[idx]; r.DisplayKey() == keyOrFile || r.File == keyOrFile || r.CursorID == keyOrFile {
+		if r := p.rows[idx]; r.DisplayKey() == keyOrFile || r.File == keyOrFile || r.CursorID == keyOrFile || r.SessionID == keyOrFile {
 			p.cursor = i
 			p.clamp()
 			return true
@@ -117,7 +129,7 @@ func (p *sessionsPane) refresh(keep string) {
 	p.cursor = 0
 	for i, idx := range p.view {
 		r := p.rows[idx]
-		if keep != "" && r.File+"\x00"+r.Key == keep {
+		if keep != "" && rowIdentity(r) == keep {
 			p.cursor = i
 		}
 	}
@@ -396,7 +408,7 @@ func (p *sessionsPane) renderRow(i, kw, width int) string {
 // gauge draws pending bytes against the threshold: full means the next
 // sweep takes it; dimmed for files the observer never reads.
 func gauge(t *themes.Theme, r model.SessionRow) (string, string) {
-	if !r.Exists || r.Origin == model.OriginSQLite || r.Selection.ThresholdBytes == 0 {
+	if !r.Exists || r.Origin == model.OriginSQLite && r.Generation == nil || r.Selection.ThresholdBytes == 0 {
 		return strings.Repeat(" ", colGauge), ""
 	}
 	f := ratio(r)
@@ -406,7 +418,9 @@ func gauge(t *themes.Theme, r model.SessionRow) (string, string) {
 	}
 	style := t.GaugeFill
 	switch {
-	case !r.Discovered:
+	case !r.Discovered && r.Generation == nil:
+		// A file ClawVault never reads (a SQLite-era session is read by
+		// clawvault-tui: its gauge is live).
 		style = t.GaugeEmpty
 	case f >= 1:
 		style = t.GaugeOver
@@ -477,6 +491,9 @@ func rowBadge(t *themes.Theme, r model.SessionRow) (string, lipgloss.Style) {
 
 // displayKey is the row's key (or file) as drawn, escaped (inert).
 func displayKey(r model.SessionRow) string {
+	if g := r.Generation; g != nil && !g.Current {
+		return r.DisplayKey() + " (" + g.GenerationReason() + ")"
+	}
 	if k := r.DisplayKey(); k != "" {
 		return inert(k)
 	}
@@ -513,6 +530,20 @@ func (p *sessionsPane) detailLines(width int) []string {
 	}
 	field("File", filepath.Base(r.File)+" ("+origin+")")
 	switch {
+	case r.Generation != nil:
+		g := r.Generation
+		state := "current generation"
+		if !g.Current {
+			state = "earlier generation"
+		}
+		field("Session", fmt.Sprintf("%s · %s (%s) · %s events", r.SessionID, state, g.GenerationReason(), model.Count(g.Events)))
+		field("Size", model.BytesExact(r.Size)+" as JSONL · updated "+ago(p.now, r.ModTime))
+		observed := "never (no seq cursor)"
+		if c := r.SeqCursor; c != nil {
+			observed = fmt.Sprintf("through seq %d · %s", c.LastSeq, ago(p.now, c.ObservedAt))
+		}
+		field("Observed", fmt.Sprintf("%s · %s in %d events pending of a %s threshold", observed, model.Bytes(r.Selection.NewBytes),
+			g.PendingEvents, model.Bytes(r.Selection.ThresholdBytes)))
 	case r.Origin == model.OriginSQLite:
 		field("Size", model.BytesExact(r.Size))
 	case !r.Exists:
@@ -526,6 +557,9 @@ func (p *sessionsPane) detailLines(width int) []string {
 	}
 	if len(r.Siblings) > 0 {
 		field("Siblings", strings.Join(r.Siblings, ", "))
+	}
+	if h := p.memoryIndex[r.Agent]; h != "" && r.Origin == model.OriginSQLite {
+		field("Memory", h)
 	}
 	for _, d := range r.Diagnosis {
 		text := t.Label.Render(string(d.Code)+": ") + t.Value.Render(inert(d.Message))
@@ -591,4 +625,28 @@ func ago(now, t time.Time) string {
 		return "unknown"
 	}
 	return model.Ago(now.Sub(t)) + " ago"
+}
+
+// SetMemoryIndex records each agent's memory index health line.
+func (p *sessionsPane) SetMemoryIndex(health map[string]string) { p.memoryIndex = health }
+
+// memoryIndexLine is an agent's memory index health, in a line.
+func memoryIndexLine(h *model.MemoryIndexHealth) string {
+	if h == nil {
+		return ""
+	}
+	s := fmt.Sprintf("search index of %d file(s), %d chunk(s)", h.Indexed, h.Chunks)
+	if !h.Stale() {
+		return s + ": up to date"
+	}
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{len(h.Changed), "changed since indexed"}, {len(h.NeverIndexed), "never indexed"}, {len(h.Gone), "gone"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	return s + ": stale, " + strings.Join(parts, ", ")
 }

@@ -170,14 +170,14 @@ func (p *transcriptPane) end(kind jobKind) {
 // done, with progress meanwhile. Validation follows in the background.
 // Whatever the pane was doing for the previous transcript is cancelled.
 func (p *transcriptPane) Open(row model.SessionRow) tea.Cmd {
-	if row.File == p.path && (p.ix != nil || p.loading) {
+	if rowPath(row) == p.path && (p.ix != nil || p.loading) {
 		return p.reachTarget() // already open, or opening: keep the place
 	}
 	for kind := range jobKinds {
 		p.end(kind)
 	}
 	p.bodyCtx = nil
-	p.row, p.path, p.reader = row, row.File, p.open(row)
+	p.row, p.path, p.reader = row, rowPath(row), p.open(row)
 	p.mark = markOf(row, p.c.Now())
 	p.session = p.nextJob()
 	p.ix, p.tree, p.ctx = nil, model.TreeView{}, model.TreeView{}
@@ -553,6 +553,9 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}, true
 	case key.Matches(msg, k.Copy):
 		if e, ok := p.selectedEntry(); ok {
+			if p.inStore() {
+				return copyText(fmt.Sprintf("%s seq %d", p.path, entries[e].Line)), true
+			}
 			return copyText(fmt.Sprintf("%s:%d", p.path, entries[e].Line)), true
 		}
 	default:
@@ -688,13 +691,13 @@ func (p *transcriptPane) needBody() tea.Cmd {
 		p.bodyCtx = p.begin(kindBodies)
 	}
 	ctx, job, session, r := p.bodyCtx, p.nextJob(), p.session, p.reader
-	c, th, style := p.c, p.c.Theme, p.c.glamourStyle()
+	c, th, style, where := p.c, p.c.Theme, p.c.glamourStyle(), p.positionWord()
 	return func() tea.Msg {
 		b, err := r.Body(ctx, entry)
 		if err != nil {
 			return bodyMsg{job: job, session: session, key: k, text: th.Error.Render(err.Error())}
 		}
-		return bodyMsg{job: job, session: session, key: k, text: renderEntry(c, th, style, b, entry, k.width)}
+		return bodyMsg{job: job, session: session, key: k, text: renderEntry(c, th, style, b, entry, where, k.width)}
 	}
 }
 
@@ -946,6 +949,8 @@ func entryTag(e model.Entry) string {
 			return "bash"
 		case model.RoleCustom:
 			return "hook"
+		case model.RoleSystem:
+			return "sys"
 		}
 		return "msg"
 	}
@@ -964,6 +969,14 @@ func entryTag(e model.Entry) string {
 		return "ext"
 	case model.TypeCustomMessage:
 		return "cmsg"
+	case model.TypeReset:
+		return "reset"
+	case model.TypeLeaf:
+		return "leaf"
+	case model.TypeUsage:
+		return "usage"
+	case model.TypeContextEdit:
+		return "edit"
 	}
 	return "?"
 }
@@ -991,4 +1004,28 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return model.Count(int64(n)) + " " + many
+}
+
+// rowPath names a row's transcript as its index does: the file, or
+// <store>#<session id> for a session of a SQLite-era store (the
+// generations of a key share the store's file).
+func rowPath(row model.SessionRow) string {
+	if row.Origin == model.OriginSQLite && row.SessionID != "" {
+		return row.File + "#" + row.SessionID
+	}
+	return row.File
+}
+
+// inStore reports a transcript read from a SQLite-era store, whose entries
+// are events at a seq rather than lines of a file.
+func (p *transcriptPane) inStore() bool {
+	return p.row.Origin == model.OriginSQLite
+}
+
+// positionWord names an entry's position in the open transcript.
+func (p *transcriptPane) positionWord() string {
+	if p.inStore() {
+		return "seq"
+	}
+	return "line"
 }
