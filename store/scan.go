@@ -134,7 +134,15 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq m
 			snap.SQLitePath = a.SQLitePath
 			df := dirFile(fi)
 			snap.SQLite = &df
-			snap.SQLiteStore = readSQLiteStore(ctx, fsys, a, seq, cacheDir)
+			// The store is read only where the agent's folder or the state
+			// dir holds it, links followed, as transcripts are.
+			agentDir := filepath.Dir(filepath.Dir(a.SQLitePath))
+			if real, ok := inside(a.SQLitePath); !ok && !withinReal(agentDir, real) {
+				snap.SQLiteStore = &model.SQLiteStore{Path: a.SQLitePath, Size: fi.Size(), ModTime: fi.ModTime(),
+					Problem: fmt.Sprintf("it leads to %s, outside the state dir and the agent's folder, so it is not read", real)}
+			} else {
+				snap.SQLiteStore = readSQLiteStore(ctx, fsys, a, seq, cacheDir)
+			}
 		}
 	}
 	files, err := ListSessionsDir(ctx, fsys, a.SessionsDir)
@@ -166,6 +174,13 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq m
 		}
 	}
 	return snap, nil
+}
+
+// withinReal reports whether real (symlinks resolved) is inside dir once
+// dir's own links are resolved.
+func withinReal(dir, real string) bool {
+	d, err := RealPath(dir)
+	return err == nil && Within(d, real)
 }
 
 // ListSessionsDir lists a sessions folder in name order, with stat facts

@@ -70,7 +70,7 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 	cold := map[string]agentdb.Archive{}
 	for _, ar := range archives {
 		file := ar.File
-		if ar.Kind == agentdb.ArchiveReclaimed {
+		if ar.Kind == agentdb.ArchiveReclaimed && filepath.Base(ar.Name) == ar.Name {
 			file = filepath.Join(a.SessionsDir, ar.Name)
 		}
 		st.Archives = append(st.Archives, model.SQLiteArchive{Kind: string(ar.Kind), SessionID: ar.SessionID, Key: ar.Key, Reason: ar.Reason,

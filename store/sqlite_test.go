@@ -227,3 +227,36 @@ func FuzzParseSeqCursors(f *testing.F) {
 		}
 	})
 }
+
+// TestScanSQLiteStoreOutsideStateDir: an agent store that is a link to a
+// file outside the state dir and the agent's folder is not opened: its row
+// says where it leads.
+func TestScanSQLiteStoreOutsideStateDir(t *testing.T) {
+	state, vault, _, _ := sqliteFixture(t)
+	path := filepath.Join(state, "agents", "ops", "agent", agentdb.FileName)
+	outside := filepath.Join(t.TempDir(), "elsewhere.sqlite")
+	if err := os.Rename(path, outside); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, path); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []model.SessionRow
+	for _, r := range snap.Rows {
+		if r.Agent == "ops" {
+			ops = append(ops, r)
+		}
+	}
+	if len(ops) != 1 || ops[0].Generation != nil || len(ops[0].Diagnosis) != 1 ||
+		!strings.Contains(ops[0].Diagnosis[0].Message, "outside the state dir and the agent's folder, so it is not read") {
+		t.Errorf("ops rows %+v", ops)
+	}
+}

@@ -350,3 +350,100 @@ func TestDecodeEventBadRows(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsOverTheCap: an event longer than the cap comes measured but
+// not read, compressed or not, and the events around it come whole, as
+// transcript.ForEachLine hands out a JSONL line over the cap.
+func TestEventsOverTheCap(t *testing.T) {
+	db := open(t, store(t))
+	capBytes := int64(len(long("a0000002", "a0000001", 2)) - 1) // event 2 (compressed) is just over
+	var got []agentdb.Event
+	if err := db.Events(ctx, sidMain, 0, capBytes, func(ev agentdb.Event) bool {
+		got = append(got, ev)
+		return ev.Seq < 3
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0].Seq != 1 || got[1].Seq != 2 || got[2].Seq != 3 {
+		t.Fatalf("events %+v, want seqs 1, 2, 3", got)
+	}
+	if got[0].TooLong || !bytes.Equal(got[0].Text, msg("a0000001", "", "user", "Check the backups.", 1)) {
+		t.Errorf("seq 1: %+v", got[0])
+	}
+	if !got[1].TooLong || got[1].Text != nil || got[1].Bytes != capBytes+1 {
+		t.Errorf("seq 2 over the cap: TooLong %v, %d bytes of text, size %d; want TooLong, no text, size %d", got[1].TooLong, len(got[1].Text), got[1].Bytes, capBytes+1)
+	}
+	if got[2].TooLong || len(got[2].Text) == 0 {
+		t.Errorf("seq 3: %+v", got[2])
+	}
+	// An uncompressed event over the cap is left unread too.
+	var sizes []int64
+	if err := db.Events(ctx, sidMain, -1, 40, func(ev agentdb.Event) bool {
+		if !ev.TooLong {
+			t.Errorf("seq %d (%d bytes) came whole under a 40-byte cap", ev.Seq, ev.Bytes)
+		}
+		sizes = append(sizes, ev.Bytes)
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) != 14 {
+		t.Errorf("%d events under a 40-byte cap, want all 14 measured", len(sizes))
+	}
+}
+
+// TestColdArchiveConfined: a cold archive is read only from the store's
+// cold folder: a name that climbs out of it, or a link in it that leads
+// elsewhere, is refused with a sentence, and nothing outside is read.
+func TestColdArchiveConfined(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agents", "ops", "agent", agentdb.FileName)
+	lines := [][]byte{header(sidOld), msg("b0000001", "", "user", "Cold words.", 1)}
+	if err := demo.WriteAgentStore(path, demo.AgentStore{AgentID: "ops", AppVersion: "2026.9.6", Now: now,
+		Sessions: []demo.StoreSession{{Key: keyMain, SessionID: sidOld, Reason: "initial", Lines: lines, Cold: true, UpdatedAt: now},
+			{Key: keyMain, SessionID: sidMain, Previous: sidOld, Reason: "reset", Lines: [][]byte{header(sidMain)}, UpdatedAt: now, Entry: []byte(`{"sessionId":"` + sidMain + `"}`)}}}); err != nil {
+		t.Fatal(err)
+	}
+	cold := func() agentdb.Archive {
+		list, err := open(t, path).Archives(ctx)
+		if err != nil || len(list) != 1 || list[0].Kind != agentdb.ArchiveCold {
+			t.Fatalf("archives %+v, %v", list, err)
+		}
+		return list[0]
+	}
+	a := cold()
+	if data, err := open(t, path).ArchiveJSONL(ctx, a); err != nil || !bytes.Contains(data, []byte("Cold words.")) {
+		t.Fatalf("the cold archive reads as %q, %v", data, err)
+	}
+	// A link in the cold folder that leads out of it.
+	outside := filepath.Join(t.TempDir(), "elsewhere.jsonl.zst")
+	if err := os.Rename(a.File, outside); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, a.File); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := open(t, path).ArchiveJSONL(ctx, cold()); err == nil || !strings.Contains(err.Error(), "outside the cold archive folder") {
+		t.Errorf("a link leading out of the cold folder: %v", err)
+	}
+	// A name that climbs out of the folder.
+	w, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	// OpenClaw's schema forbids it; a damaged or hand-made store may not.
+	w.SetMaxOpenConns(1)
+	if _, err := w.Exec(`PRAGMA ignore_check_constraints = ON`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec(`UPDATE session_transcript_cold_archives SET archive_name = ?`, "../../../../elsewhere.jsonl.zst"); err != nil {
+		t.Fatal(err)
+	}
+	a = cold()
+	if a.File != "" {
+		t.Errorf("archive_name %q is followed to %s", a.Name, a.File)
+	}
+	if _, err := open(t, path).ArchiveJSONL(ctx, a); err == nil || !strings.Contains(err.Error(), "not a file name in the cold archive folder") {
+		t.Errorf("a name climbing out: %v", err)
+	}
+}

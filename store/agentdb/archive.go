@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,7 +104,7 @@ archive_bytes, last_seq, archived_at, storage FROM session_transcript_cold_archi
 				return nil, db.explain(err)
 			}
 			a.CreatedAt = millis(archived)
-			if a.Storage == "file" {
+			if a.Storage == "file" && baseName(a.Name) {
 				a.File = filepath.Join(ColdDir(db.Path), a.Name)
 			}
 			out = append(out, a)
@@ -122,6 +123,9 @@ func (db *DB) ArchiveJSONL(ctx context.Context, a Archive) ([]byte, error) {
 	var stored []byte
 	switch {
 	case a.Storage == "file":
+		if err := coldFileInside(a); err != nil {
+			return nil, err
+		}
 		data, err := os.ReadFile(a.File)
 		if err != nil {
 			return nil, fmt.Errorf("the cold archive of session %s: %v", a.SessionID, err)
@@ -148,6 +152,34 @@ func (db *DB) ArchiveJSONL(ctx context.Context, a Archive) ([]byte, error) {
 		return data, fmt.Errorf("archive %s does not match its recorded sha256 (changed or damaged); its content is shown as it is", a.Name)
 	}
 	return data, nil
+}
+
+// baseName reports an archive_name that names a file in its folder: the
+// store is data, and a name climbing out of the folder (or into another)
+// is not followed.
+func baseName(name string) bool {
+	return name != "" && name != "." && name != ".." && filepath.Base(name) == name && !strings.ContainsAny(name, `/\\`)
+}
+
+// coldFileInside checks that a cold archive file is in the store's cold
+// folder once symbolic links are followed: transcripts are read only inside
+// the state dir, and a link in the folder may lead anywhere.
+func coldFileInside(a Archive) error {
+	if a.File == "" {
+		return fmt.Errorf("the cold archive of session %s is named %q, which is not a file name in the cold archive folder; it is not read", a.SessionID, a.Name)
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(a.File))
+	if err != nil {
+		return fmt.Errorf("the cold archive of session %s: %v", a.SessionID, err)
+	}
+	real, err := filepath.EvalSymlinks(a.File)
+	if err != nil {
+		return fmt.Errorf("the cold archive of session %s: %v", a.SessionID, err)
+	}
+	if filepath.Dir(real) != dir {
+		return fmt.Errorf("the cold archive %s of session %s leads to %s, outside the cold archive folder; it is not read", a.File, a.SessionID, real)
+	}
+	return nil
 }
 
 func matchesSHA256(want string, data []byte) bool {

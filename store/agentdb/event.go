@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"unicode/utf8"
 
@@ -110,37 +111,70 @@ func (db *DB) Body(ctx context.Context, sessionID string, seq int64) (*model.Ent
 	return transcript.DecodeEntry(text, fmt.Sprintf("event seq %d", seq))
 }
 
+// Event is one event as Events hands it out.
+type Event struct {
+	Seq int64
+	// Text is the event's JSON, nil when TooLong.
+	Text []byte
+	// Bytes is its length in UTF-8 bytes, also when TooLong.
+	Bytes int64
+	// TooLong: the event is longer than the cap Events was given; its
+	// body was neither read nor decoded (as a JSONL line over the cap is
+	// skipped by transcript.ForEachLine).
+	TooLong bool
+}
+
 // Events streams the events of a session from seq after+1 on, decoded, in
 // seq order; fn returns false to stop. For sweeps and search: each body is
-// decoded once, as it is read.
-func (db *DB) Events(ctx context.Context, sessionID string, after int64, fn func(seq int64, text []byte) bool) error {
-	rows, err := db.db.QueryContext(ctx, `SELECT `+db.eventColumns()+` FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq`, sessionID, after)
+// decoded once, as it is read. An event of more than maxBytes (<= 0: no
+// cap) comes as TooLong: SQLite measures it without loading it.
+func (db *DB) Events(ctx context.Context, sessionID string, after, maxBytes int64, fn func(Event) bool) error {
+	if maxBytes <= 0 {
+		maxBytes = math.MaxInt64
+	}
+	rows, err := db.db.QueryContext(ctx, `SELECT `+db.cappedEventColumns()+` FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq`,
+		maxBytes, sessionID, after)
 	if err != nil {
 		return db.explain(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		r, err := scanEvent(rows)
-		if err != nil {
+		var r rawEvent
+		var size int64
+		if err := rows.Scan(&r.seq, &r.json, &r.zstd, &r.utf8Bytes, &r.navigation, &size); err != nil {
 			return db.explain(err)
 		}
-		text, err := r.decode()
-		if err != nil {
+		ev := Event{Seq: r.seq, Bytes: size}
+		if size > maxBytes {
+			ev.TooLong = true
+		} else if ev.Text, err = r.decode(); err != nil {
 			return err
 		}
-		if !fn(r.seq, text) {
+		if !fn(ev) {
 			return nil
 		}
 	}
 	return db.explain(rows.Err())
 }
 
+// cappedEventColumns are eventColumns with each body left out (NULL) when
+// its size, the last column, is over the first query argument. SQLite
+// reads a value's size from its record header without loading it.
+func (db *DB) cappedEventColumns() string {
+	size := "octet_length(event_json)"
+	if db.Layout.Compressed {
+		size = "coalesce(event_utf8_bytes, octet_length(event_json))"
+		return "seq, CASE WHEN " + size + " > ?1 THEN NULL ELSE event_json END, CASE WHEN " + size + " > ?1 THEN NULL ELSE event_zstd END, event_utf8_bytes, navigation_json, " + size
+	}
+	return "seq, CASE WHEN " + size + " > ?1 THEN NULL ELSE event_json END, NULL, NULL, NULL, " + size
+}
+
 // JSONL writes a session's events as the JSONL file they were or would be:
 // one event per line.
 func (db *DB) JSONL(ctx context.Context, sessionID string) ([]byte, error) {
 	var buf bytes.Buffer
-	err := db.Events(ctx, sessionID, -1, func(_ int64, text []byte) bool {
-		buf.Write(text)
+	err := db.Events(ctx, sessionID, -1, 0, func(ev Event) bool {
+		buf.Write(ev.Text)
 		buf.WriteByte('\n')
 		return true
 	})

@@ -109,10 +109,11 @@ func (s *Session) Search(ctx context.Context, ix *transcript.Index, query string
 	var done int64
 	pos := 0
 	err := s.with(ctx, func(db *DB) error {
-		return db.Events(ctx, s.SessionID, -1, func(seq int64, text []byte) bool {
+		return db.Events(ctx, s.SessionID, -1, 0, func(ev Event) bool {
 			if ctx.Err() != nil {
 				return false
 			}
+			seq, text := ev.Seq, ev.Text
 			for pos < len(ix.Entries) && ix.Entries[pos].Offset < seq {
 				pos++
 			}

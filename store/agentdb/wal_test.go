@@ -8,6 +8,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"clawvault-tui/store/agentdb"
 )
 
 // writer opens the store as the gateway does: read-write, WAL, and here
@@ -69,9 +71,9 @@ func TestReadWhileGatewayWrites(t *testing.T) {
 	// 2. A read in progress (an open statement holds its snapshot) does not
 	// stop the gateway from committing, and keeps seeing its snapshot.
 	var seen []int64
-	err = db.Events(ctx, sidCron, -1, func(seq int64, _ []byte) bool {
-		seen = append(seen, seq)
-		if seq == 0 {
+	err = db.Events(ctx, sidCron, -1, 0, func(ev agentdb.Event) bool {
+		seen = append(seen, ev.Seq)
+		if ev.Seq == 0 {
 			if err := appendEvent(ctx, w, 4); err != nil {
 				t.Errorf("the gateway's commit during a read: %v", err)
 			}

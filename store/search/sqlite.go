@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -101,7 +102,12 @@ func (w *writer) indexSQLite(f fileRef) error {
 	old := w.ix.man[key]
 	from := int64(0) // the first seq to read
 	if old != nil && old.Indexed > 0 {
-		if text, err := db.Event(ctx, sessionID, old.Indexed-1); err == nil && eventSum(text) == old.Hash {
+		var last *agentdb.Event
+		err := db.Events(ctx, sessionID, old.Indexed-2, w.maxLine(), func(ev agentdb.Event) bool {
+			last = &ev
+			return false
+		})
+		if err == nil && last != nil && last.Seq == old.Indexed-1 && eventHash(*last) == old.Hash {
 			from = old.Indexed
 			state.Docs = append(state.Docs, old.Docs...)
 			state.Indexed, state.Hash = old.Indexed, old.Hash
@@ -146,8 +152,13 @@ func (w *writer) indexSQLite(f fileRef) error {
 			}
 		}
 	default:
-		err = db.Events(ctx, sessionID, from-1, func(seq int64, text []byte) bool {
-			addErr = add(seq, text)
+		err = db.Events(ctx, sessionID, from-1, w.maxLine(), func(ev agentdb.Event) bool {
+			if ev.TooLong {
+				w.st.Problems = append(w.st.Problems, fmt.Sprintf("%s seq %d: the event is %d bytes, longer than the %d-byte cap (max_line_mb); it is not searched", f.root.Store, ev.Seq, ev.Bytes, w.maxLine()))
+				state.Indexed, state.Hash = ev.Seq+1, eventHash(ev)
+				return true
+			}
+			addErr = add(ev.Seq, ev.Text)
 			return addErr == nil
 		})
 		if err != nil || addErr != nil {
@@ -168,6 +179,16 @@ func (w *writer) indexSQLite(f fileRef) error {
 	w.dirty = true
 	w.st.Indexed++
 	return nil
+}
+
+// eventHash is what the manifest keeps of the last indexed event: the
+// hash of its text, or of its size when it was over the cap (its text was
+// never read).
+func eventHash(ev agentdb.Event) [16]byte {
+	if ev.TooLong {
+		return eventSum(fmt.Appendf(nil, "over the cap: %d bytes", ev.Bytes))
+	}
+	return eventSum(ev.Text)
 }
 
 func eventSum(text []byte) (h [16]byte) {
