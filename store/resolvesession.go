@@ -129,10 +129,6 @@ func describe(r model.SessionRow) string {
 	return fmt.Sprintf("%s %s", r.DisplayKey(), r.File)
 }
 
-// DescribeGeneration is describe, for the command line's list of the
-// other generations.
-func DescribeGeneration(r model.SessionRow) string { return describe(r) }
-
 // TranscriptReader is the reader of a status row's transcript: a JSONL file
 // (indexed through cache), a compressed archive (decoded in memory on first
 // use), or a session of a SQLite-era store (its tree from the store's
@@ -182,12 +178,4 @@ func coldArchive(ctx context.Context, store, sessionID string) ([]byte, error) {
 		}
 	}
 	return nil, fmt.Errorf("session %s is cold but %s has no cold archive for it", sessionID, store)
-}
-
-// OpenTranscript indexes a row's transcript through TranscriptReader.
-func OpenTranscript(ctx context.Context, cache *transcript.Cache, r model.SessionRow, opt transcript.Options) (*transcript.Index, error) {
-	if r.Origin == model.OriginSQLite && r.Generation == nil {
-		return nil, fmt.Errorf("%s holds no session to show", r.File)
-	}
-	return TranscriptReader(cache, r).Index(ctx, opt)
 }

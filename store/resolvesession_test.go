@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -110,4 +111,12 @@ func TestZstdArchiveReads(t *testing.T) {
 	if _, err := TranscriptReader(transcript.NewCache(), target.Row).Index(context.Background(), transcript.Options{}); err == nil || !strings.Contains(err.Error(), "does not decode") {
 		t.Errorf("a damaged archive: %v", err)
 	}
+}
+
+// OpenTranscript indexes a row's transcript through TranscriptReader.
+func OpenTranscript(ctx context.Context, cache *transcript.Cache, r model.SessionRow, opt transcript.Options) (*transcript.Index, error) {
+	if r.Origin == model.OriginSQLite && r.Generation == nil {
+		return nil, fmt.Errorf("%s holds no session to show", r.File)
+	}
+	return TranscriptReader(cache, r).Index(ctx, opt)
 }

@@ -1,14 +1,11 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"clawvault-tui/model"
@@ -51,8 +48,6 @@ type seqCursorEntry struct {
 	LastObservedSeq *int64 `json:"lastObservedSeq"`
 	ObservedBytes   *int64 `json:"observedBytes"`
 }
-
-const seqCursorAbout = "clawvault-tui's cursors for OpenClaw's SQLite-era sessions: the last observed transcript event (seq) of each session id. ClawVault does not read this file."
 
 // LoadSeqCursors reads the seq cursor file. A missing file is empty; one
 // that does not parse, or has another version, loads as empty and says why;
@@ -114,44 +109,4 @@ func ParseSeqCursors(data []byte) (map[string]model.SeqCursor, map[string]string
 		}
 	}
 	return cursors, problems, nil
-}
-
-// MarshalSeqCursors writes the file's content, sessions in id order.
-func MarshalSeqCursors(cursors map[string]model.SeqCursor) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "{\n  \"version\": %d,\n  \"about\": %s,\n  \"sessions\": {", seqCursorFileVersion, quoteJSON(seqCursorAbout))
-	ids := make([]string, 0, len(cursors))
-	for id := range cursors {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for i, id := range ids {
-		c := cursors[id]
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "\n    %s: {\"agentId\": %s, \"sessionKey\": %s, \"lastObservedSeq\": %d, \"observedBytes\": %d, \"lastObservedAt\": %s}",
-			quoteJSON(id), quoteJSON(c.AgentID), quoteJSON(c.SessionKey), c.LastSeq, c.ObservedBytes,
-			quoteJSON(c.ObservedAt.UTC().Format("2006-01-02T15:04:05.000Z")))
-	}
-	if len(ids) > 0 {
-		b.WriteString("\n  ")
-	}
-	b.WriteString("}\n}\n")
-	return b.Bytes()
-}
-
-func quoteJSON(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
-// SaveSeqCursors writes the seq cursor file atomically (a reader sees the
-// old file or the new one, never a part).
-func SaveSeqCursors(w WriteFS, vault string, cursors map[string]model.SeqCursor) error {
-	path := SeqCursorFile(vault)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return WriteFileAtomic(w, path, MarshalSeqCursors(cursors), 0o644)
 }
