@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -129,5 +130,27 @@ func TestDividerKeepsTheCursorInView(t *testing.T) {
 	drive(t, a, func() tea.Msg { return tea.MouseClickMsg{Button: tea.MouseLeft, X: 5, Y: paneTop + p.above() + line} })
 	if e, _ := p.selectedEntry(); e != p.firstPending {
 		t.Errorf("the click selected entry %d, want %d", e, p.firstPending)
+	}
+}
+
+// A session of the SQLite-era store is marked by clawvault-tui's seq
+// cursor, never by a byte offset: the first pending position is the seq
+// after the last one observed.
+func TestDividerAtTheSeqCursor(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	row := model.SessionRow{Origin: model.OriginSQLite, Generation: &model.Generation{Current: true},
+		Selection: model.Selection{NewBytes: 2048, ThresholdBytes: 50 << 10}}
+	never := markOf(row, now)
+	if never.observed || never.from != 0 || !strings.Contains(never.texts[0], "never observed by seq") || strings.Contains(never.texts[0], "discovery") {
+		t.Errorf("no seq cursor: %+v", never)
+	}
+	row.SeqCursor = &model.SeqCursor{LastSeq: 41, ObservedAt: now.Add(-2 * time.Hour)}
+	m := markOf(row, now)
+	if !m.observed || m.from != 42 || !strings.HasPrefix(m.texts[0], "observed up to here · seq 41 · 2h") || !strings.Contains(m.texts[0], "pending of a 50 KiB threshold") {
+		t.Errorf("seq cursor 41: %+v", m)
+	}
+	row.SeqCursor, row.CursorProblem = nil, "lastObservedSeq is negative"
+	if m := markOf(row, now); m.observed || !strings.Contains(m.texts[0], "its seq cursor is ignored (lastObservedSeq is negative)") {
+		t.Errorf("an ignored seq cursor: %+v", m)
 	}
 }
