@@ -74,6 +74,9 @@ func (a *app) status(deep, problems bool, minNew int64) error {
 	}
 	if a.common.json {
 		doc := statusJSON(snap, rows)
+		if err := snap.Cursors.Seq.ReadError; err != nil {
+			doc.SeqCursors.ReadError = model.OSReason(err)
+		}
 		if err := snap.Cursors.ReadError; err != nil {
 			doc.Cursors.ReadError = model.OSReason(err)
 		}
@@ -360,7 +363,9 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 		}
 		fmt.Fprintln(w)
 	}
-	if c := snap.Cursors.Seq; c.Corrupt != "" {
+	if c := snap.Cursors.Seq; c.ReadError != nil {
+		fmt.Fprintf(w, "Seq cursors: %s cannot be read: %s\n", esc(c.Path), esc(model.OSReason(c.ReadError)))
+	} else if c.Corrupt != "" {
 		fmt.Fprintf(w, "Seq cursors: %s does not parse: %s\n", esc(c.Path), esc(c.Corrupt))
 	} else if !c.Missing {
 		fmt.Fprintf(w, "Seq cursors: %d in %s (SQLite-era sessions)\n", len(c.Cursors), esc(c.Path))

@@ -28,10 +28,14 @@ type SeqCursorState struct {
 	Cursors map[string]SeqCursor // by session id
 	// Problems name entries that are ignored, by session id.
 	Problems map[string]string
-	// Corrupt is why a file that exists could not be read; it loads as
-	// empty (every SQLite session counts as never observed).
+	// Corrupt is why a file that exists does not parse; it loads as empty
+	// (every SQLite session counts as never observed).
 	Corrupt string
-	Missing bool
+	// ReadError is why a file that exists could not be read: its content
+	// is unknown, not corrupt, so what is pending is unknown too and a
+	// sweep of SQLite sessions must not run on it.
+	ReadError error
+	Missing   bool
 }
 
 // Get returns the cursor of a session.
@@ -215,6 +219,8 @@ func diagnoseSQLite(row *SessionRow, snap AgentSnapshot, seq SeqCursorState) []D
 	file := ".clawvault/" + SeqCursorFileName
 	var ours string
 	switch {
+	case seq.ReadError != nil:
+		ours = fmt.Sprintf("its seq cursor file %s cannot be read (%s), so what is pending is unknown (all %s in %d events if nothing was observed) and it does not sweep these sessions until it can be read", file, OSReason(seq.ReadError), BytesExact(sel.NewBytes), g.Events)
 	case seq.Corrupt != "":
 		ours = fmt.Sprintf("its seq cursor file %s does not parse (%s), so all %s in %d events count as pending", file, seq.Corrupt, BytesExact(sel.NewBytes), g.PendingEvents)
 	case row.SeqCursor == nil:

@@ -64,7 +64,7 @@ func LoadSeqCursors(fsys FS, vault string) model.SeqCursorState {
 		return st
 	}
 	if err != nil {
-		st.Corrupt = err.Error()
+		st.ReadError = &UnreadableError{What: "the seq cursor file", Path: st.Path, Err: err}
 		return st
 	}
 	cursors, problems, err := ParseSeqCursors(data)

@@ -201,6 +201,15 @@ func TestSeqCursorFileBadInput(t *testing.T) {
 	if st := LoadSeqCursors(OS, t.TempDir()); !st.Missing || st.Corrupt != "" {
 		t.Errorf("a vault without the file: %+v", st)
 	}
+	// A folder in the file's place cannot be read: its content is
+	// unknown, not corrupt (as for ClawVault's cursor file).
+	vault := t.TempDir()
+	if err := os.MkdirAll(SeqCursorFile(vault), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if st := LoadSeqCursors(OS, vault); st.ReadError == nil || st.Corrupt != "" || st.Missing {
+		t.Errorf("a folder in the file's place: %+v", st)
+	}
 }
 
 // FuzzParseSeqCursors: the parser never panics, and what it accepts writes

@@ -48,13 +48,7 @@ func markOf(r model.SessionRow, now time.Time) cursorMark {
 	if !r.Discovered && r.Name.Kind != model.FileResetArchive {
 		pending[0] = strings.TrimPrefix(pending[0]+" · ClawVault's discovery does not find this file", " · ")
 	}
-	forms := func(heads ...string) []string {
-		var out []string
-		for i, h := range heads {
-			out = append(out, strings.TrimSuffix(h+" · "+pending[min(i, 1)], " · "))
-		}
-		return out
-	}
+	forms := func(heads ...string) []string { return markForms(pending, heads...) }
 	c := r.Cursor
 	switch {
 	case c == nil && r.CursorProblem != "":
@@ -74,18 +68,22 @@ func markOf(r model.SessionRow, now time.Time) cursorMark {
 		texts: forms("observed up to here · byte "+n+at, "observed up to here · byte "+n+at, "observed to byte "+n+at)}
 }
 
+// markForms are a divider's words: each head with the pending bytes (the
+// long form after the first head, the short one after the others).
+func markForms(pending [2]string, heads ...string) []string {
+	var out []string
+	for i, h := range heads {
+		out = append(out, strings.TrimSuffix(h+" · "+pending[min(i, 1)], " · "))
+	}
+	return out
+}
+
 // seqMarkOf is markOf for a session of the SQLite-era store: clawvault-tui's
 // seq cursor names the last event observed, so the first pending position
 // is the seq after it. ClawVault has no cursor there (it cannot read the
 // store).
 func seqMarkOf(r model.SessionRow, now time.Time, pending [2]string) cursorMark {
-	forms := func(heads ...string) []string {
-		var out []string
-		for i, h := range heads {
-			out = append(out, strings.TrimSuffix(h+" · "+pending[min(i, 1)], " · "))
-		}
-		return out
-	}
+	forms := func(heads ...string) []string { return markForms(pending, heads...) }
 	c := r.SeqCursor
 	switch {
 	case c == nil && r.CursorProblem != "":
