@@ -79,6 +79,9 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 		return t, nil
 	}
 	t.LastSeq = last.Int64
+	// Seqs are dense in practice: size the entries once instead of growing
+	// (and copying) them through a 700,000-event transcript.
+	t.Entries = make([]model.Entry, 0, min(t.LastSeq+1, 1<<22))
 	var needFacts []int64
 	if db.Layout.Identities {
 		var err error
@@ -352,6 +355,7 @@ WHERE session_id = ? ORDER BY active_position`, t.SessionID)
 		return db.explain(err)
 	}
 	defer rows.Close()
+	t.Active = make([]int64, 0, len(t.Entries))
 	for rows.Next() {
 		var seq int64
 		var eligible sql.NullInt64
