@@ -39,6 +39,9 @@ type Journal struct {
 	Appends   []JournalAppend  `json:"appends"`
 	Cursors   []JournalCursor  `json:"cursors"`
 	Sessions  []JournalSession `json:"sessions"`
+	// SeqCursors are the seq cursors of SQLite-era sessions the commit
+	// moves (SeqCursorFile), after ClawVault's cursors.
+	SeqCursors []JournalSeqCursor `json:"seqCursors,omitempty"`
 }
 
 // JournalStaged is a file the commit replaces: its staged version (Temp),
@@ -122,8 +125,8 @@ type JournalSession struct {
 
 // journalVersion 2 adds Files and the appends' temp files; a version 1
 // journal (its Markdown files were renamed before it was written) is
-// recovered by its cursors alone.
-const journalVersion = 2
+// recovered by its cursors alone. Version 3 adds SeqCursors.
+const journalVersion = 3
 
 // SaveJournal writes the journal atomically.
 func SaveJournal(w WriteFS, vault string, j *Journal) error {

@@ -1,11 +1,14 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"clawvault-tui/model"
@@ -49,41 +52,65 @@ type seqCursorEntry struct {
 	ObservedBytes   *int64 `json:"observedBytes"`
 }
 
-// LoadSeqCursors reads the seq cursor file. A missing file is empty; one
-// that does not parse, or has another version, loads as empty and says why;
-// an entry that fails validation is ignored and named.
+const seqCursorAbout = "clawvault-tui's cursors for OpenClaw's SQLite-era sessions: the last observed transcript event (seq) of each session id. ClawVault does not read this file."
+
+// LoadSeqCursors reads the seq cursor file for status and the TUI. A
+// missing file is empty; one that does not parse, or has another version,
+// loads as empty and says why (Corrupt); one that cannot be read is
+// ReadError; an entry that fails validation is ignored and named. A sweep reads it with
+// ReadSeqCursors, which refuses such a file instead.
 func LoadSeqCursors(fsys FS, vault string) model.SeqCursorState {
+	st, err := ReadSeqCursors(fsys, vault)
+	if fe, ok := errors.AsType[*SeqCursorFileError](err); ok {
+		st.Corrupt = fe.Reason
+	} else if err != nil {
+		st.ReadError = err // unknown, not corrupt: nothing says what it holds
+	}
+	return st
+}
+
+// ReadSeqCursors reads the seq cursor file as a sweep must: a file that
+// cannot be read (an UnreadableError) or does not parse is an error, never
+// an empty file, since writing the new cursors alone would drop every other
+// one and the next sweep would observe those sessions again from their
+// first event. Invalid entries are in Problems: their sessions are not
+// observed, and UpdateSeqCursors keeps the entries as they are.
+func ReadSeqCursors(fsys FS, vault string) (model.SeqCursorState, error) {
 	st := model.SeqCursorState{Path: SeqCursorFile(vault), Cursors: map[string]model.SeqCursor{}, Problems: map[string]string{}}
 	if vault == "" {
 		st.Missing = true
-		return st
+		return st, nil
 	}
 	data, err := fsys.ReadFile(st.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		st.Missing = true
-		return st
+		return st, nil
 	}
 	if err != nil {
-		st.ReadError = &UnreadableError{What: "the seq cursor file", Path: st.Path, Err: err}
-		return st
+		return st, &UnreadableError{What: "the seq cursor file", Path: st.Path, Err: err}
 	}
 	cursors, problems, err := ParseSeqCursors(data)
 	if err != nil {
-		st.Corrupt = err.Error()
-		return st
+		return st, &SeqCursorFileError{Path: st.Path, Reason: err.Error()}
 	}
 	st.Cursors, st.Problems = cursors, problems
-	return st
+	return st, nil
+}
+
+// SeqCursorFileError is a seq cursor file that does not parse.
+type SeqCursorFileError struct {
+	Path, Reason string
+}
+
+func (e *SeqCursorFileError) Error() string {
+	return fmt.Sprintf("the seq cursor file %s does not parse (%s): it was left as it is; restore it (or move it aside to observe every SQLite-era session again from its first event) and run again", e.Path, e.Reason)
 }
 
 // ParseSeqCursors reads the file's content.
 func ParseSeqCursors(data []byte) (map[string]model.SeqCursor, map[string]string, error) {
-	var doc seqCursorDoc
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, nil, fmt.Errorf("it is not the JSON of a seq cursor file (%v)", err)
-	}
-	if doc.Version != seqCursorFileVersion {
-		return nil, nil, fmt.Errorf("it has version %d; this build reads version %d", doc.Version, seqCursorFileVersion)
+	doc, err := parseSeqCursorDoc(data)
+	if err != nil {
+		return nil, nil, err
 	}
 	cursors := map[string]model.SeqCursor{}
 	problems := map[string]string{}
@@ -109,4 +136,151 @@ func ParseSeqCursors(data []byte) (map[string]model.SeqCursor, map[string]string
 		}
 	}
 	return cursors, problems, nil
+}
+
+func parseSeqCursorDoc(data []byte) (seqCursorDoc, error) {
+	var doc seqCursorDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return doc, fmt.Errorf("it is not the JSON of a seq cursor file (%v)", err)
+	}
+	if doc.Version != seqCursorFileVersion {
+		return doc, fmt.Errorf("it has version %d; this build reads version %d", doc.Version, seqCursorFileVersion)
+	}
+	if doc.Sessions == nil {
+		doc.Sessions = map[string]json.RawMessage{}
+	}
+	return doc, nil
+}
+
+// MarshalSeqCursors writes the file's content, sessions in id order.
+func MarshalSeqCursors(cursors map[string]model.SeqCursor) []byte {
+	entries := make(map[string][]byte, len(cursors))
+	for id, c := range cursors {
+		entries[id] = seqCursorEntryJSON(c)
+	}
+	return marshalSeqCursorEntries(entries)
+}
+
+// seqCursorEntryJSON is one session's entry, on one line.
+func seqCursorEntryJSON(c model.SeqCursor) []byte {
+	return fmt.Appendf(nil, "{\"agentId\": %s, \"sessionKey\": %s, \"lastObservedSeq\": %d, \"observedBytes\": %d, \"lastObservedAt\": %s}",
+		quoteJSON(c.AgentID), quoteJSON(c.SessionKey), c.LastSeq, c.ObservedBytes,
+		quoteJSON(c.ObservedAt.UTC().Format("2006-01-02T15:04:05.000Z")))
+}
+
+// marshalSeqCursorEntries writes the file around entries given as JSON.
+func marshalSeqCursorEntries(entries map[string][]byte) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\n  \"version\": %d,\n  \"about\": %s,\n  \"sessions\": {", seqCursorFileVersion, quoteJSON(seqCursorAbout))
+	ids := make([]string, 0, len(entries))
+	for id := range entries {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "\n    %s: %s", quoteJSON(id), entries[id])
+	}
+	if len(ids) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("}\n}\n")
+	return b.Bytes()
+}
+
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// SaveSeqCursors writes the seq cursor file atomically (a reader sees the
+// old file or the new one, never a part).
+func SaveSeqCursors(w WriteFS, vault string, cursors map[string]model.SeqCursor) error {
+	path := SeqCursorFile(vault)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return WriteFileAtomic(w, path, MarshalSeqCursors(cursors), 0o644)
+}
+
+// SeqCursorUpdate moves one session's seq cursor.
+type SeqCursorUpdate struct {
+	SessionID string
+	Cursor    model.SeqCursor
+}
+
+// UpdateSeqCursors writes the updates into the seq cursor file, atomically
+// (a reader sees the old file or the new one). The file is read again
+// first, as the sweep's own copy may be older than the file (a sweep holds
+// the vault's lock, but a user may have edited it): every entry the updates
+// do not name is kept as it is, an invalid one included (compacted onto one
+// line). A file that cannot be read or does not parse is an error, and is
+// left as it is.
+func UpdateSeqCursors(w WriteFS, fsys FS, vault string, updates []SeqCursorUpdate) error {
+	if len(updates) == 0 {
+		return nil
+	}
+	path := SeqCursorFile(vault)
+	entries := map[string][]byte{}
+	data, err := fsys.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return &UnreadableError{What: "the seq cursor file", Path: path, Err: err}
+	default:
+		doc, err := parseSeqCursorDoc(data)
+		if err != nil {
+			return &SeqCursorFileError{Path: path, Reason: err.Error()}
+		}
+		for id, raw := range doc.Sessions {
+			var b bytes.Buffer
+			if err := json.Compact(&b, raw); err != nil {
+				return &SeqCursorFileError{Path: path, Reason: err.Error()}
+			}
+			entries[id] = b.Bytes()
+		}
+	}
+	for _, u := range updates {
+		entries[u.SessionID] = seqCursorEntryJSON(u.Cursor)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := WriteFileAtomic(w, path, marshalSeqCursorEntries(entries), 0o644); err != nil {
+		return fmt.Errorf("cannot write the seq cursor file: %w", err)
+	}
+	return nil
+}
+
+// JournalSeqCursor is a seq cursor a sweep's commit moves, as its journal
+// keeps it.
+type JournalSeqCursor struct {
+	SessionID       string `json:"sessionId"`
+	AgentID         string `json:"agentId"`
+	SessionKey      string `json:"sessionKey"`
+	LastObservedSeq int64  `json:"lastObservedSeq"`
+	ObservedBytes   int64  `json:"observedBytes"`
+	LastObservedAt  string `json:"lastObservedAt"`
+	// Append indexes the journal's Appends: the ledger lines this cursor
+	// depends on; -1 when the session wrote none.
+	Append int `json:"append"`
+}
+
+// JournalSeqCursorOf records an update for the journal.
+func JournalSeqCursorOf(u SeqCursorUpdate, appendIndex int) JournalSeqCursor {
+	c := u.Cursor
+	return JournalSeqCursor{SessionID: u.SessionID, AgentID: c.AgentID, SessionKey: c.SessionKey, LastObservedSeq: c.LastSeq,
+		ObservedBytes: c.ObservedBytes, LastObservedAt: c.ObservedAt.UTC().Format(time.RFC3339Nano), Append: appendIndex}
+}
+
+// Update is the update a journal entry records.
+func (j JournalSeqCursor) Update() (SeqCursorUpdate, error) {
+	at, err := time.Parse(time.RFC3339Nano, j.LastObservedAt)
+	if err != nil || !model.ValidSessionID(j.SessionID) || j.LastObservedSeq < 0 || j.ObservedBytes < 0 {
+		return SeqCursorUpdate{}, fmt.Errorf("its seq cursor for %q is not valid: move the journal aside to continue", j.SessionID)
+	}
+	return SeqCursorUpdate{SessionID: j.SessionID, Cursor: model.SeqCursor{AgentID: j.AgentID, SessionKey: j.SessionKey,
+		LastSeq: j.LastObservedSeq, ObservedBytes: j.ObservedBytes, ObservedAt: at.UTC()}}, nil
 }
