@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"sync"
@@ -28,6 +29,8 @@ type readResult struct {
 	// LongLines are lines longer than the cap: skipped (the cursor moves
 	// past them, as past a malformed line), never loaded whole.
 	LongLines []LongLine
+	// LastSeq is the last event read of a SQLite-era session.
+	LastSeq int64
 }
 
 // LongLine is a transcript line a read skipped for its length.
@@ -36,6 +39,9 @@ type LongLine struct {
 	Line   int   `json:"line"`
 	Offset int64 `json:"offset"`
 	Bytes  int64 `json:"bytes"`
+	// Seq names the event of a SQLite-era session (Line counts the events
+	// read; Offset counts them as JSONL bytes).
+	Seq int64 `json:"seq,omitempty"`
 }
 
 // errTranscriptChanged is a transcript that shrank or was replaced while it
@@ -124,7 +130,7 @@ func countLines(ctx context.Context, f store.File, end int64) (int, error) {
 }
 
 // readSequential reads [start, end) line by line on this goroutine.
-func readSequential(ctx context.Context, f store.File, start, end, maxLine int64, emit func(msg string), progress func(n int64)) (readResult, error) {
+func readSequential(ctx context.Context, f io.ReaderAt, start, end, maxLine int64, emit func(msg string), progress func(n int64)) (readResult, error) {
 	res := readResult{NextOffset: start}
 	var readErr error
 	lastReport := start

@@ -29,6 +29,10 @@ type Candidate struct {
 	// PastEOF: the cursor lies past the end of the file (it was truncated
 	// or rotated), so the read starts over at 0.
 	PastEOF bool `json:"pastEof,omitempty"`
+	// Seq is set for a session of OpenClaw's SQLite-era store (File is the
+	// store; StartOffset, FileSize and NewBytes count its events as JSONL
+	// bytes): the events it reads.
+	Seq *SeqRange `json:"seq,omitempty"`
 	// fractionalOffset is the cursor offset as written when it is not a
 	// whole number: ClawVault lists the session, then fails it.
 	fractionalOffset string
@@ -39,6 +43,11 @@ type Selection struct {
 	Agent      string
 	Checked    int
 	Candidates []Candidate
+	// SQLite are the sessions of the agent's SQLite-era store over their
+	// threshold, of SQLiteChecked (SelectWithSQLite): ClawVault cannot read
+	// that store, so they are not in its numbers above.
+	SQLite        []Candidate
+	SQLiteChecked int
 }
 
 // NewBytes totals the candidates' new bytes.

@@ -60,6 +60,10 @@ type SweepOptions struct {
 	// skipped and reported (SessionResult.LongLines), never loaded whole.
 	// 0 means transcript.DefaultMaxLineBytes (64 MiB).
 	MaxLineBytes int64
+	// CacheDir, when set, keeps the sizes of SQLite-era sessions between
+	// scans (store.ScanOptions.CacheDir): a session that did not change is
+	// not counted again.
+	CacheDir string
 }
 
 // SweepReport is what a sweep did. Its JSON is observe --json's (docs/ARCHITECTURE.md,
@@ -130,8 +134,11 @@ type SessionResult struct {
 	// DuplicatesSkipped counts observations the router found already filed.
 	DuplicatesSkipped int        `json:"duplicatesSkipped"`
 	Cursor            *CursorOut `json:"cursor"`
-	Fallbacks         []string   `json:"fallbacks,omitempty"`
-	Error             string     `json:"error,omitempty"`
+	// SeqCursor is the cursor a session of the SQLite-era store moved to
+	// (its Cursor is nil: ClawVault's cursor file never names it).
+	SeqCursor *SeqCursorOut `json:"seqCursor,omitempty"`
+	Fallbacks []string      `json:"fallbacks,omitempty"`
+	Error     string        `json:"error,omitempty"`
 }
 
 // RoutedFile is a file the router added lines to.
@@ -194,6 +201,9 @@ type sweeper struct {
 	rawOrder []string
 	pending  []pendingSession
 	report   *SweepReport
+	// dbs are the SQLite-era agent stores the sweep reads, open until it
+	// ends.
+	dbs stores
 
 	// Progress: bytesDone counts the finished sessions' pending bytes plus
 	// what the current read has covered of its own.
@@ -207,6 +217,7 @@ type sweeper struct {
 type pendingSession struct {
 	result  SessionResult
 	update  *model.CursorUpdate
+	seq     *store.SeqCursorUpdate // a session of the SQLite-era store
 	rawPath string
 }
 
@@ -278,7 +289,7 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 		return s.report, err
 	}
 	s.root, s.files.resolve = root, root.Resolve
-	for _, p := range []string{store.SweepLockFile(s.vault), store.CursorFile(s.vault), store.JournalFile(s.vault)} {
+	for _, p := range []string{store.SweepLockFile(s.vault), store.CursorFile(s.vault), store.SeqCursorFile(s.vault), store.JournalFile(s.vault)} {
 		if _, err := root.Resolve(p); err != nil {
 			return s.report, err
 		}
@@ -290,6 +301,8 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 		return s.report, err
 	}
 	defer unlock()
+	// After the read-ahead below has finished (defers run last first).
+	defer s.dbs.close()
 
 	if err := s.recover(); err != nil {
 		return s.report, err
@@ -369,7 +382,7 @@ func (s *sweeper) selectCandidates(ctx context.Context) ([]Candidate, error) {
 	snap := s.opt.Snapshot
 	if snap == nil {
 		var err error
-		snap, err = store.Scan(ctx, s.fsys, s.opt.Workspace, store.ScanOptions{Now: s.now(), MinNewBytes: s.opt.MinNewBytes})
+		snap, err = store.Scan(ctx, s.fsys, s.opt.Workspace, store.ScanOptions{Now: s.now(), MinNewBytes: s.opt.MinNewBytes, CacheDir: s.opt.CacheDir})
 		if err != nil {
 			return nil, err
 		}
@@ -389,6 +402,10 @@ func (s *sweeper) selectCandidates(ctx context.Context) ([]Candidate, error) {
 		agents = []string{s.opt.Workspace.ObserverAgent}
 	}
 	s.report.Agents = agents
+	seq, err := s.loadSeqCursors(&fresh, agents)
+	if err != nil {
+		return nil, err
+	}
 	var all []Candidate
 	for _, id := range agents {
 		sel := Select(&fresh, id, s.opt.MinNewBytes)
@@ -397,6 +414,7 @@ func (s *sweeper) selectCandidates(ctx context.Context) ([]Candidate, error) {
 		if s.opt.IncludeResets {
 			all = append(all, SelectResets(&fresh, id, s.opt.MinNewBytes)...)
 		}
+		all = append(all, s.selectSQLite(ctx, &fresh, id, seq)...)
 	}
 	s.report.Candidates = append(s.report.Candidates, all...)
 	if s.opt.Only != nil {
@@ -484,7 +502,7 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 			}
 		}
 	} else {
-		read, err = readIncremental(ctx, s.fsys, c.File, c.StartOffset, s.opt.MaxLineBytes, emit, func(n int64) {
+		read, err = s.read(ctx, c, emit, func(n int64) {
 			covered += n
 			s.bytesDone = doneBefore + min(covered, c.NewBytes)
 			s.progress("read", c.SessionKey)
@@ -539,13 +557,20 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 	}
 
 	var update *model.CursorUpdate
-	if res.NextOffset > c.StartOffset {
+	var seqUp *store.SeqCursorUpdate
+	if c.Seq != nil {
+		if seqUp = seqUpdate(c, read, now); seqUp != nil {
+			cur := seqUp.Cursor
+			res.SeqCursor = &SeqCursorOut{AgentID: cur.AgentID, SessionKey: cur.SessionKey, LastObservedSeq: cur.LastSeq,
+				ObservedBytes: cur.ObservedBytes, LastObservedAt: model.FormatISOTime(cur.ObservedAt)}
+		}
+	} else if res.NextOffset > c.StartOffset {
 		cur := model.Cursor{LastObservedOffset: float64(res.NextOffset), LastObservedAt: model.FormatISOTime(now),
 			SessionKey: c.SessionKey, LastFileSize: float64(c.FileSize)}
 		update = &model.CursorUpdate{SessionID: c.CursorID, Cursor: cur, Truncated: c.PastEOF}
 		res.Cursor = &CursorOut{LastObservedOffset: res.NextOffset, LastObservedAt: cur.LastObservedAt, SessionKey: c.SessionKey, LastFileSize: c.FileSize}
 	}
-	ps := pendingSession{result: res, update: update}
+	ps := pendingSession{result: res, update: update, seq: seqUp}
 	if raw.Mark() != mark {
 		ps.rawPath = rawPath
 	}
@@ -575,9 +600,19 @@ func (s *sweeper) startPrefetch(ctx context.Context, c Candidate) *prefetch {
 	p := &prefetch{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		p.res, p.err = readIncremental(ctx, s.fsys, c.File, c.StartOffset, s.opt.MaxLineBytes, func(m string) { p.msgs = append(p.msgs, m) }, nil)
+		p.res, p.err = s.read(ctx, c, func(m string) { p.msgs = append(p.msgs, m) }, nil)
 	}()
 	return p
+}
+
+// read reads a candidate's pending range: a transcript file's new lines
+// from its byte cursor, or a SQLite-era session's events after its seq
+// cursor.
+func (s *sweeper) read(ctx context.Context, c Candidate, emit func(string), progress func(int64)) (readResult, error) {
+	if c.Seq != nil {
+		return readSeq(ctx, &s.dbs, c, s.opt.MaxLineBytes, emit, progress)
+	}
+	return readIncremental(ctx, s.fsys, c.File, c.StartOffset, s.opt.MaxLineBytes, emit, progress)
 }
 
 func (s *sweeper) rawAppend(path string) (*store.PendingAppend, error) {
@@ -794,14 +829,19 @@ func (s *sweeper) commit() error {
 		dirs[filepath.Dir(a.Path())] = true
 	}
 	var updates []model.CursorUpdate
+	var seqUpdates []store.SeqCursorUpdate
 	for _, p := range s.pending {
 		j.Sessions = append(j.Sessions, store.JournalSession{SessionID: p.result.CursorID, SessionKey: p.result.SessionKey})
-		if p.update == nil {
-			continue
-		}
 		idx := -1
 		if p.rawPath != "" {
 			idx = appendIndex[p.rawPath]
+		}
+		if p.seq != nil {
+			j.SeqCursors = append(j.SeqCursors, store.JournalSeqCursorOf(*p.seq, idx))
+			seqUpdates = append(seqUpdates, *p.seq)
+		}
+		if p.update == nil {
+			continue
 		}
 		u := p.update
 		j.Cursors = append(j.Cursors, store.JournalCursor{SessionID: u.SessionID, LastObservedOffset: u.Cursor.LastObservedOffset,
@@ -838,6 +878,9 @@ func (s *sweeper) commit() error {
 	}
 	s.abortRaw() // the appends that wrote nothing
 	if err := s.saveCursors(updates); err != nil {
+		return s.commitFailedAfterJournal(err)
+	}
+	if err := store.UpdateSeqCursors(s.w, s.fsys, s.vault, seqUpdates); err != nil {
 		return s.commitFailedAfterJournal(err)
 	}
 	if err := store.RemoveJournal(s.w, s.vault); err != nil {
@@ -973,13 +1016,28 @@ func (s *sweeper) recover() error {
 		updates = append(updates, model.CursorUpdate{SessionID: c.SessionID, Truncated: c.Truncated, Cursor: model.Cursor{
 			LastObservedOffset: c.LastObservedOffset, LastObservedAt: c.LastObservedAt, SessionKey: c.SessionKey, LastFileSize: c.LastFileSize}})
 	}
+	var seqUpdates []store.SeqCursorUpdate
+	for _, c := range j.SeqCursors {
+		if c.Append >= 0 && (c.Append >= len(landed) || !landed[c.Append]) {
+			note.Redo = append(note.Redo, c.SessionKey)
+			continue
+		}
+		u, err := c.Update()
+		if err != nil {
+			return fmt.Errorf("the sweep journal %s: %w", store.JournalFile(s.vault), err)
+		}
+		seqUpdates = append(seqUpdates, u)
+	}
 	if err := s.saveCursors(updates); err != nil {
+		return err
+	}
+	if err := store.UpdateSeqCursors(s.w, s.fsys, s.vault, seqUpdates); err != nil {
 		return err
 	}
 	if err := store.RemoveJournal(s.w, s.vault); err != nil {
 		return err
 	}
-	note.CursorsApplied = len(updates)
+	note.CursorsApplied = len(updates) + len(seqUpdates)
 	s.report.Recovered = note
 	return nil
 }

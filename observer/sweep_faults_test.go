@@ -241,11 +241,31 @@ type faultSweep struct {
 	work string // the cases' vaults go here, beside the demo vault's copy
 	demo *demoVault
 	only []string
+	// agents and minNew are the sweep's (the default agent, its
+	// thresholds, when not set); seq: it moves seq cursors.
+	agents []string
+	minNew int64
+	seq    bool
 	// snap is the state dir's scan, taken once: it is only read.
 	snap *store.Snapshot
 }
 
 func newFaultSweep(t *testing.T) *faultSweep {
+	fs := newFaultVaults(t)
+	cands := Select(fs.snap, "main", 0).Candidates
+	slices.SortFunc(cands, func(a, b Candidate) int { return int(a.NewBytes - b.NewBytes) })
+	for _, c := range cands[:min(3, len(cands))] {
+		fs.only = append(fs.only, c.CursorID)
+	}
+	if len(fs.only) < 3 {
+		t.Fatalf("the demo has %d candidates", len(fs.only))
+	}
+	return fs
+}
+
+// newFaultVaults copies the demo's vault for the cases and scans its state
+// dir once.
+func newFaultVaults(t *testing.T) *faultSweep {
 	man := demotest.Shared(t, faultSpec)
 	// The cases create and rename thousands of files: in memory (tmpfs)
 	// where there is one, as the disk is shared with other builds.
@@ -269,14 +289,6 @@ func newFaultSweep(t *testing.T) *faultSweep {
 		t.Fatal(err)
 	}
 	fs.snap = snap
-	cands := Select(snap, "main", 0).Candidates
-	slices.SortFunc(cands, func(a, b Candidate) int { return int(a.NewBytes - b.NewBytes) })
-	for _, c := range cands[:min(3, len(cands))] {
-		fs.only = append(fs.only, c.CursorID)
-	}
-	if len(fs.only) < 3 {
-		t.Fatalf("the demo has %d candidates", len(fs.only))
-	}
 	return fs
 }
 
@@ -291,7 +303,7 @@ func (fs *faultSweep) workspace(t testing.TB, vault string) *store.Workspace {
 
 func (fs *faultSweep) run(t testing.TB, vault string, w store.WriteFS) (*SweepReport, error) {
 	return Sweep(context.Background(), SweepOptions{Workspace: fs.workspace(t, vault), Snapshot: fs.snap, Only: fs.only, WriteFS: w,
-		Now: func() time.Time { return testNow }})
+		Agents: fs.agents, MinNewBytes: fs.minNew, Now: func() time.Time { return testNow }})
 }
 
 // A sweep that fails at any of its writes, by a full disk (that write
@@ -301,7 +313,45 @@ func (fs *faultSweep) run(t testing.TB, vault string, w store.WriteFS) (*SweepRe
 // files, a failure after some of them were renamed made the rerun route
 // differently (backlog items missing, extra or changed).
 func TestSweepFaultAtEveryWrite(t *testing.T) {
-	fs := newFaultSweep(t)
+	faultAtEveryWrite(t, newFaultSweep(t))
+}
+
+// TestSweepFaultAtEveryWriteSQLite is the same over two sessions of the
+// demo's SQLite-era agent ops, at --min-new 1: the current generation
+// (events in event_json and event_zstd) and the one moved to a cold
+// archive. Their seq cursors are moved by the same journaled commit, so a
+// failure at any write, then a rerun, leaves the seq cursor file and the
+// vault byte for byte as one clean sweep does.
+func TestSweepFaultAtEveryWriteSQLite(t *testing.T) {
+	fs := newFaultVaults(t)
+	fs.agents, fs.minNew, fs.seq = []string{"ops"}, 1, true
+	cands, _ := SelectSQLite(fs.snap, "ops", 1)
+	var warm, cold string
+	for _, c := range cands {
+		switch {
+		case c.Seq.Cold:
+			cold = c.CursorID
+		case c.SessionKey == "agent:ops:main" && c.NewBytes > warmBytes(cands, warm):
+			warm = c.CursorID
+		}
+	}
+	if warm == "" || cold == "" {
+		t.Fatalf("the demo's agent ops lacks a warm or a cold candidate: %+v", cands)
+	}
+	fs.only = []string{warm, cold}
+	faultAtEveryWrite(t, fs)
+}
+
+func warmBytes(cands []Candidate, id string) int64 {
+	for _, c := range cands {
+		if c.CursorID == id {
+			return c.NewBytes
+		}
+	}
+	return 0
+}
+
+func faultAtEveryWrite(t *testing.T, fs *faultSweep) {
 	refVault := filepath.Join(fs.work, "reference")
 	if err := fs.demo.reset(refVault); err != nil {
 		t.Fatal(err)
@@ -313,6 +363,9 @@ func TestSweepFaultAtEveryWrite(t *testing.T) {
 	want, err := fs.demo.tree(refVault)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if fs.seq && want[filepath.Join(".clawvault", "clawvault-tui-seq-cursors.json")] == "" {
+		t.Fatal("the clean sweep wrote no seq cursor file")
 	}
 	total := counter.ops
 	t.Logf("a clean sweep of %d sessions makes %d write operations; %d files in the vault", len(fs.only), total, len(want))

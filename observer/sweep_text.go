@@ -32,6 +32,14 @@ func (r *SweepReport) TextLines() []ReportLine {
 	}
 	if len(r.Candidates) == 0 {
 		add("", "No active sessions crossed threshold (%d checked).", r.Checked)
+		// What was not even a candidate: SQLite-era sessions with an
+		// invalid seq cursor, or left out by --clawvault-compat.
+		for _, s := range r.Failed {
+			add(s.SessionKey, "! %s (%s): %s", s.SessionKey, s.SessionID, s.Error)
+		}
+		for _, n := range r.Notes {
+			add("", "note: %s", n)
+		}
 		return out
 	}
 	add("", "Observed %d/%d session(s) of %s with the %s compressor in %s: %s read, %s, %d line(s) routed.",
@@ -41,6 +49,9 @@ func (r *SweepReport) TextLines() []ReportLine {
 		line := fmt.Sprintf("- %s [%s] %s → %s", s.SessionKey, s.Source, model.Bytes(s.BytesRead), countTypes(s.Observations, s.ByType))
 		if s.Cursor != nil {
 			line += fmt.Sprintf("; cursor %d", s.Cursor.LastObservedOffset)
+		}
+		if s.SeqCursor != nil {
+			line += fmt.Sprintf("; seq cursor %d (SQLite-era store)", s.SeqCursor.LastObservedSeq)
 		}
 		if s.ResetArchive {
 			line += fmt.Sprintf(" (reset archive %s)", s.CursorID)
@@ -53,7 +64,11 @@ func (r *SweepReport) TextLines() []ReportLine {
 			add(s.SessionKey, "    %d malformed line(s) skipped", s.MalformedLines)
 		}
 		for _, l := range s.LongLines {
-			add(s.SessionKey, "    line %d (byte %d) skipped: %s, longer than the %s cap (max_line_mb)", l.Line, l.Offset, model.Bytes(l.Bytes), model.Bytes(r.MaxLineBytes))
+			where := fmt.Sprintf("line %d (byte %d)", l.Line, l.Offset)
+			if s.SeqCursor != nil || l.Seq > 0 {
+				where = fmt.Sprintf("event seq %d", l.Seq)
+			}
+			add(s.SessionKey, "    %s skipped: %s, longer than the %s cap (max_line_mb)", where, model.Bytes(l.Bytes), model.Bytes(r.MaxLineBytes))
 		}
 		for _, f := range s.Fallbacks {
 			add(s.SessionKey, "    the rules stood in for the model: %s", f)
