@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store"
@@ -345,5 +346,49 @@ func TestSweepChangesNoByteOfTheStore(t *testing.T) {
 	}
 	if after := []string{fileHash(t, path), fileHash(t, path+"-wal")}; after[0] != before[0] || after[1] != before[1] {
 		t.Error("the sweep changed the database file or its write-ahead log")
+	}
+}
+
+// --watch looks when the gateway writes to the store (its -wal), without
+// waiting for the interval, and sweeps what crossed its threshold.
+func TestWatchSeesStoreWrites(t *testing.T) {
+	f := newFixture(t)
+	f.sqliteAgent(opsLines(4))
+	w := storeWriter(t, f.storePath())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	looks := make(chan *SweepReport, 16)
+	done := make(chan error, 1)
+	opt := SweepOptions{Workspace: f.workspace(), Agents: []string{"ops"}, MinNewBytes: 1, Now: func() time.Time { return testNow }}
+	go func() {
+		done <- Watch(ctx, WatchOptions{Sweep: opt, Tick: make(chan time.Time), StoreQuiet: 10 * time.Millisecond, StoreMaxDelay: 50 * time.Millisecond,
+			OnLook: func(_ int, r *SweepReport, err error) {
+				if err != nil {
+					t.Errorf("look: %v", err)
+				}
+				looks <- r
+			}})
+	}()
+	// The first look sweeps the four messages; then the gateway writes.
+	deadline := time.After(time.Minute) // a guard against a hang, not a measurement
+	wait := func(seq int64) {
+		t.Helper()
+		for {
+			select {
+			case r := <-looks:
+				if r != nil && len(r.Observed) == 1 && r.Observed[0].SeqCursor != nil && r.Observed[0].SeqCursor.LastObservedSeq == seq {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no look swept the session through seq %d", seq)
+			}
+		}
+	}
+	wait(4)
+	appendEvents(t, w, 5, 3)
+	wait(7)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

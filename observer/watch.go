@@ -1,11 +1,17 @@
 package observer
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"clawvault-tui/store"
+	"clawvault-tui/store/agentdb"
 )
 
 // The heartbeat fix as a mode. ClawVault's observer ran on session
@@ -13,6 +19,14 @@ import (
 // was never observed; the fix its authors describe is a cheap stat of every
 // session on each heartbeat and a sweep of those over their threshold.
 // Watch does exactly that on a fixed interval.
+//
+// A SQLite-era store (agents/<id>/agent/openclaw-agent.sqlite) changes
+// through its write-ahead log, on every event the gateway appends: Watch
+// also watches each swept agent's agent/ folder and looks as soon as the
+// store or its -wal has been quiet for a moment. A look reads only the
+// aggregates of the sessions whose key changed since the last one (the
+// stats cache, SweepOptions.CacheDir); our own reads touch only the -shm
+// file, which is not a change.
 
 // WatchOptions configure Watch.
 type WatchOptions struct {
@@ -26,6 +40,10 @@ type WatchOptions struct {
 	// and the sweep's report when there was one (nil, with err, when the
 	// look itself failed; a busy vault is a *store.BusyError).
 	OnLook func(candidates int, report *SweepReport, err error)
+	// StoreQuiet is how long a SQLite-era store must be quiet after a write
+	// before a look (default 2 s; at most every StoreMaxDelay, default
+	// 30 s, while the gateway keeps writing).
+	StoreQuiet, StoreMaxDelay time.Duration
 }
 
 // Watch looks at the workspace every interval and sweeps whatever crossed
@@ -42,6 +60,16 @@ func Watch(ctx context.Context, opt WatchOptions) error {
 		t := time.NewTicker(opt.Interval)
 		defer t.Stop()
 		tick = t.C
+	}
+	var stores <-chan []string
+	if dirs := storeDirs(opt.Sweep); len(dirs) > 0 {
+		quiet, most := cmp.Or(opt.StoreQuiet, 2*time.Second), cmp.Or(opt.StoreMaxDelay, 30*time.Second)
+		w, err := store.Watch(dirs, quiet, most)
+		if err != nil {
+			return fmt.Errorf("cannot watch the SQLite-era agent stores: %w", err)
+		}
+		defer w.Close()
+		stores = w.Events()
 	}
 	report := func(n int, r *SweepReport, err error) {
 		if opt.OnLook != nil {
@@ -67,6 +95,14 @@ func Watch(ctx context.Context, opt WatchOptions) error {
 				return nil
 			}
 			look()
+		case paths, ok := <-stores:
+			if !ok {
+				stores = nil
+				continue
+			}
+			if slices.ContainsFunc(paths, isStoreWrite) {
+				look()
+			}
 		}
 	}
 }
@@ -86,20 +122,66 @@ func countCandidates(ctx context.Context, opt SweepOptions) (int, error) {
 	if opt.Now != nil {
 		now = opt.Now()
 	}
-	snap, err := store.Scan(ctx, fsys, ws, store.ScanOptions{Now: now, MinNewBytes: opt.MinNewBytes})
+	snap, err := store.Scan(ctx, fsys, ws, store.ScanOptions{Now: now, MinNewBytes: opt.MinNewBytes, CacheDir: opt.CacheDir})
 	if err != nil {
 		return 0, err
 	}
-	agents := opt.Agents
-	if len(agents) == 0 {
-		agents = []string{ws.ObserverAgent}
-	}
+	agents := sweptAgents(opt)
 	n := 0
 	for _, id := range agents {
 		n += len(Select(snap, id, opt.MinNewBytes).Candidates)
 		if opt.IncludeResets {
 			n += len(SelectResets(snap, id, opt.MinNewBytes))
 		}
+		if opt.Fixes == nil || *opt.Fixes != (Fixes{}) {
+			c, _ := SelectSQLite(snap, id, opt.MinNewBytes)
+			n += len(c)
+		}
 	}
 	return n, nil
+}
+
+// sweptAgents are the agents a sweep takes.
+func sweptAgents(opt SweepOptions) []string {
+	if len(opt.Agents) > 0 {
+		return opt.Agents
+	}
+	ws := opt.Workspace
+	if ws == nil && opt.Snapshot != nil {
+		ws = opt.Snapshot.Workspace
+	}
+	if ws == nil {
+		return nil
+	}
+	return []string{ws.ObserverAgent}
+}
+
+// storeDirs are the agent/ folders of the swept agents, where their
+// SQLite-era stores are (or will be, once OpenClaw moves them there).
+func storeDirs(opt SweepOptions) []string {
+	ws := opt.Workspace
+	if ws == nil && opt.Snapshot != nil {
+		ws = opt.Snapshot.Workspace
+	}
+	if ws == nil {
+		return nil
+	}
+	var dirs []string
+	for _, a := range ws.Agents {
+		if slices.Contains(sweptAgents(opt), a.ID) {
+			dirs = append(dirs, filepath.Join(a.Dir, "agent"))
+		}
+	}
+	return dirs
+}
+
+// isStoreWrite tells a write to an agent store (the database, its
+// write-ahead log, or its rollback journal in DELETE mode) from our own
+// reads, which touch only the -shm file.
+func isStoreWrite(path string) bool {
+	switch strings.TrimPrefix(filepath.Base(path), agentdb.FileName) {
+	case "", "-wal", "-journal":
+		return strings.HasPrefix(filepath.Base(path), agentdb.FileName)
+	}
+	return false
 }
