@@ -121,8 +121,15 @@ func TestConformanceClawVaultDryRun(t *testing.T) {
 			if code := Run(args, &stdout, &stderr); code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr.String())
 			}
-			if got := stdout.String(); got != string(want) {
-				t.Errorf("clawvault-tui printed:\n%s\nClawVault 3.5.2 printed:\n%s", got, want)
+			// ClawVault's lines, byte for byte; then, for an agent with a
+			// SQLite-era store (which ClawVault cannot read), our block
+			// of what a sweep of ours takes from it.
+			got, rest := stdout.String(), ""
+			if i := strings.Index(got, "SQLite-era store ("); i >= 0 {
+				got, rest = got[:i], got[i:]
+			}
+			if got != string(want) || name == "ops" && rest == "" {
+				t.Errorf("clawvault-tui printed:\n%s%s\nClawVault 3.5.2 printed:\n%s", got, rest, want)
 			}
 		})
 	}

@@ -82,7 +82,7 @@ func vaultComplete(t *testing.T, state, vault string) {
 func sweepInTerminal(t *testing.T, state, vault string) (tm *terminal, pidFile string) {
 	command, pidFile := tuiCommand(t, nil, "--state-dir", state, "-v", vault)
 	tm = startTerminal(t, command, 100, 30)
-	tm.waitText("8 candidates")
+	tm.waitText("9 candidates")
 	tm.keys("5", "S")
 	tm.waitText("This writes to the vault")
 	tm.keys("y")
@@ -124,7 +124,7 @@ func TestEndToEndHangupRemovesTheDemo(t *testing.T) {
 			tmp := t.TempDir()
 			command, pidFile := tuiCommand(t, []string{"TMPDIR=" + tmp}, "--demo")
 			tm := startTerminal(t, command, 100, 30)
-			tm.waitText("8 candidates")
+			tm.waitText("9 candidates")
 			demos, _ := filepath.Glob(filepath.Join(tmp, "clawvault-tui-demo-*"))
 			if len(demos) != 1 {
 				t.Fatalf("demo folders: %v", demos)

@@ -113,7 +113,7 @@ func (a *app) observe(f observeFlags) error {
 	}
 	opt := observer.SweepOptions{Workspace: ws, Agents: agents, MinNewBytes: f.minNew, MaxSessions: f.maxSessions,
 		IncludeResets: f.includeResets, Fixes: &fixes, Now: now, Command: strings.Join(append([]string{"clawvault-tui"}, a.args...), " "),
-		MaxLineBytes: cfg.Transcripts.MaxLineBytes()}
+		MaxLineBytes: cfg.Transcripts.MaxLineBytes(), CacheDir: statsCacheDir()}
 	if f.compressor == "llm" {
 		if opt.Compressor, err = observer.NewCompressor("llm", cfg.LLM, os.Getenv, fixes); err != nil {
 			return exitError{2, err}
@@ -199,14 +199,14 @@ func observeWatch(ctx context.Context, opt observer.SweepOptions, interval time.
 // observeDryRun prints ClawVault's dry-run lines; --include-resets adds a
 // block of its own after them.
 func observeDryRun(ws *store.Workspace, agents []string, minNew int64, includeResets, asJSON bool, stdout io.Writer) error {
-	snap, err := store.Scan(context.Background(), store.OS, ws, store.ScanOptions{MinNewBytes: minNew})
+	snap, err := store.Scan(context.Background(), store.OS, ws, store.ScanOptions{MinNewBytes: minNew, CacheDir: statsCacheDir()})
 	if err != nil {
 		return err
 	}
 	var selections []observer.Selection
 	var resets [][]observer.Candidate
 	for _, id := range agents {
-		selections = append(selections, observer.Select(snap, id, minNew))
+		selections = append(selections, observer.SelectWithSQLite(snap, id, minNew))
 		if includeResets {
 			resets = append(resets, observer.SelectResets(snap, id, minNew))
 		} else {
@@ -221,6 +221,11 @@ func observeDryRun(ws *store.Workspace, agents []string, minNew int64, includeRe
 			doc.NewBytes += s.NewBytes()
 			doc.Candidates = append(doc.Candidates, resets[i]...)
 			for _, c := range resets[i] {
+				doc.NewBytes += c.NewBytes
+			}
+			doc.Checked += s.SQLiteChecked
+			doc.Candidates = append(doc.Candidates, s.SQLite...)
+			for _, c := range s.SQLite {
 				doc.NewBytes += c.NewBytes
 			}
 		}
@@ -246,8 +251,34 @@ func observeDryRun(ws *store.Workspace, agents []string, minNew int64, includeRe
 				fmt.Fprintf(stdout, "- %s [%s] \u0394%dB (%s)\n", esc(c.SessionKey), esc(c.Source), c.NewBytes, esc(c.CursorID))
 			}
 		}
+		writeSQLiteDryRun(stdout, s, snap.Cursors.Seq)
 	}
 	return nil
+}
+
+// writeSQLiteDryRun adds the block of the agent's SQLite-era sessions,
+// which ClawVault cannot observe and a sweep of ours does.
+func writeSQLiteDryRun(w io.Writer, s observer.Selection, seq model.SeqCursorState) {
+	if s.SQLiteChecked == 0 {
+		return
+	}
+	var total int64
+	for _, c := range s.SQLite {
+		total += c.NewBytes
+	}
+	fmt.Fprintf(w, "SQLite-era store (ClawVault 3.5.2 cannot observe it; clawvault-tui does, by seq): %d of %d session(s) would be observed (%d new bytes).\n",
+		len(s.SQLite), s.SQLiteChecked, total)
+	for _, c := range s.SQLite {
+		from := "from its first event"
+		if c.Seq.AfterSeq >= 0 {
+			from = fmt.Sprintf("after seq %d", c.Seq.AfterSeq)
+		}
+		fmt.Fprintf(w, "- %s [%s] \u0394%dB (threshold %dB), %d event(s) %s (%s)\n", esc(c.SessionKey), esc(c.Source), c.NewBytes, c.ThresholdBytes,
+			c.Seq.Events, from, esc(c.SessionID))
+	}
+	if seq.Corrupt != "" {
+		fmt.Fprintf(w, "The seq cursor file %s cannot be used (%s): a sweep refuses to run until it is restored or moved aside.\n", esc(seq.Path), esc(seq.Corrupt))
+	}
 }
 
 type observeDoc struct {

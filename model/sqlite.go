@@ -183,6 +183,9 @@ func sqliteRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) []Ses
 		if opt.MinNewBytes > 0 {
 			row.Selection.ThresholdBytes = opt.MinNewBytes
 		}
+		// clawvault-tui's sweep takes it (ClawVault's never does).
+		row.Selection.Candidate = pending > 0 && pending >= row.Selection.ThresholdBytes && row.CursorProblem == ""
+		row.Candidate = row.Selection.Candidate
 		rows = append(rows, row)
 	}
 	return rows
@@ -222,7 +225,7 @@ func diagnoseSQLite(row *SessionRow, snap AgentSnapshot, seq SeqCursorState) []D
 	case seq.ReadError != nil:
 		ours = fmt.Sprintf("its seq cursor file %s cannot be read (%s), so what is pending is unknown (all %s in %d events if nothing was observed) and it does not sweep these sessions until it can be read", file, OSReason(seq.ReadError), BytesExact(sel.NewBytes), g.Events)
 	case seq.Corrupt != "":
-		ours = fmt.Sprintf("its seq cursor file %s does not parse (%s), so all %s in %d events count as pending", file, seq.Corrupt, BytesExact(sel.NewBytes), g.PendingEvents)
+		ours = fmt.Sprintf("its seq cursor file %s cannot be used (%s), so a sweep refuses to run until it is restored or moved aside; all %s in %d events count as pending", file, seq.Corrupt, BytesExact(sel.NewBytes), g.PendingEvents)
 	case row.SeqCursor == nil:
 		ours = fmt.Sprintf("it has no seq cursor for it yet (%s), so all %s in %d events are pending", file, BytesExact(sel.NewBytes), g.Events)
 	default:
@@ -233,10 +236,14 @@ func diagnoseSQLite(row *SessionRow, snap AgentSnapshot, seq SeqCursorState) []D
 	if sel.NewBytes >= sel.ThresholdBytes {
 		verdict = "over"
 	}
-	add(CodeSQLiteStore, "ClawVault 3.5.2 cannot observe this session: %s. clawvault-tui can, by seq: %s, %s the %s threshold.",
-		where, ours, verdict, BytesExact(sel.ThresholdBytes))
+	next := ""
+	if row.Candidate && seq.Corrupt == "" {
+		next = fmt.Sprintf(" The next `clawvault-tui observe --agent %s` observes it.", row.Agent)
+	}
+	add(CodeSQLiteStore, "ClawVault 3.5.2 cannot observe this session: %s. clawvault-tui can, by seq: %s, %s the %s threshold.%s",
+		where, ours, verdict, BytesExact(sel.ThresholdBytes), next)
 	if row.CursorProblem != "" {
-		add(CodeCursorInvalid, "The seq cursor entry for %s is ignored (%s): the session counts as never observed.", row.SessionID, row.CursorProblem)
+		add(CodeCursorInvalid, "The seq cursor entry for %s is ignored (%s): a sweep does not observe the session until the entry is fixed, or removed (then from its first event).", row.SessionID, row.CursorProblem)
 	}
 	if !g.Current {
 		add(CodeSQLiteGeneration, "An earlier generation of %s (%s): OpenClaw has moved the key on to another session; what was said here stays in this transcript.", row.Key, g.GenerationReason())

@@ -498,7 +498,9 @@ func (a *App) openTranscriptAt(msg openTranscriptAtMsg) tea.Cmd {
 		return a.setStatus("the workspace scan has not finished yet")
 	}
 	for _, r := range a.snap.Rows {
-		if msg.file != "" && r.File == msg.file || msg.sessionID != "" && r.SessionID == msg.sessionID && r.Name.Kind.IsTranscript() && r.Exists {
+		// The generations of a SQLite-era store share its file: they are
+		// told apart by session id.
+		if msg.file != "" && r.File == msg.file && r.Origin != model.OriginSQLite || msg.sessionID != "" && r.SessionID == msg.sessionID && store.Readable(r) {
 			a.show(screenTranscript)
 			return a.transcript.OpenAt(r, msg.line, msg.text)
 		}
@@ -516,8 +518,10 @@ func (a *App) showSource(msg sourceFoundMsg) tea.Cmd {
 	}
 	src := msg.src
 	for _, r := range a.snap.Rows {
-		if r.SessionID == src.TranscriptID && r.Name.Kind.IsTranscript() && r.Exists {
-			cmd := a.openTranscriptAt(openTranscriptAtMsg{file: r.File, text: src.Quote})
+		// transcriptId is the session id, of a file or of a SQLite-era
+		// generation alike.
+		if r.SessionID == src.TranscriptID && store.Readable(r) {
+			cmd := a.openTranscriptAt(openTranscriptAtMsg{sessionID: r.SessionID, text: src.Quote})
 			return tea.Batch(cmd, a.setStatus(fmt.Sprintf("from %s (raw ledger %s:%d)", src.SessionKey, src.RawFile, src.RawLine)))
 		}
 	}
@@ -770,7 +774,11 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		var lines []string
 		var total int64
 		for _, c := range cands {
-			lines = append(lines, fmt.Sprintf("%s [%s] Δ%s", inert(c.SessionKey), inert(c.Source), model.Bytes(c.NewBytes)))
+			line := fmt.Sprintf("%s [%s] Δ%s", inert(c.SessionKey), inert(c.Source), model.Bytes(c.NewBytes))
+			if c.Seq != nil {
+				line += " (SQLite-era store)"
+			}
+			lines = append(lines, line)
 			total += c.NewBytes
 		}
 		snap, run := a.snap, a.opt.Jobs.Sweep

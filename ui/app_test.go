@@ -662,7 +662,7 @@ func TestSweepJobRescansAndLinks(t *testing.T) {
 	if j := a.jobs.jobs[0]; j.state != jobDone || a.scanJob == scans {
 		t.Fatalf("state %d, scan job %d (was %d)", j.state, a.scanJob, scans)
 	}
-	if v := viewText(a); !strings.Contains(v, "- agent:main:main [main]") || !strings.Contains(v, "observed 8 session(s)") {
+	if v := viewText(a); !strings.Contains(v, "- agent:main:main [main]") || !strings.Contains(v, "observed 9 session(s)") {
 		t.Errorf("the report is not shown:\n%s", v)
 	}
 	press(t, a, "enter", "down", "enter")

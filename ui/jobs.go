@@ -239,7 +239,7 @@ func dryRun(ctx context.Context, snap *store.Snapshot, progress observer.Progres
 			return nil, err
 		}
 		progress.Report(observer.Progress{Stage: "select", Done: int64(i), Total: int64(len(snap.Agents)), Unit: "agents", Item: a.AgentID})
-		res.selections = append(res.selections, observer.Select(snap, a.AgentID, snap.MinNewBytes))
+		res.selections = append(res.selections, observer.SelectWithSQLite(snap, a.AgentID, snap.MinNewBytes))
 	}
 	return res, nil
 }
@@ -248,7 +248,8 @@ func dryRun(ctx context.Context, snap *store.Snapshot, progress observer.Progres
 func candidates(snap *store.Snapshot) []observer.Candidate {
 	var out []observer.Candidate
 	for _, a := range snap.Agents {
-		out = append(out, observer.Select(snap, a.AgentID, snap.MinNewBytes).Candidates...)
+		sel := observer.SelectWithSQLite(snap, a.AgentID, snap.MinNewBytes)
+		out = append(append(out, sel.Candidates...), sel.SQLite...)
 	}
 	return out
 }
@@ -440,9 +441,12 @@ type dryRunResult struct {
 func (r *dryRunResult) Summary() string {
 	n, bytes, checked := 0, int64(0), 0
 	for _, s := range r.selections {
-		n += len(s.Candidates)
+		n += len(s.Candidates) + len(s.SQLite)
 		bytes += s.NewBytes()
-		checked += s.Checked
+		checked += s.Checked + s.SQLiteChecked
+		for _, c := range s.SQLite {
+			bytes += c.NewBytes
+		}
 	}
 	return fmt.Sprintf("%d of %d sessions would be observed, %s new", n, checked, model.Bytes(bytes))
 }
@@ -455,6 +459,13 @@ func (r *dryRunResult) Lines(width int) []string {
 		for _, c := range s.Candidates {
 			r.links[len(out)] = c.SessionKey
 			out = append(out, fmt.Sprintf("  %-*s [%s] Δ%s (threshold %s)", max(20, width-48), c.SessionKey, c.Source, model.Bytes(c.NewBytes), model.Bytes(c.ThresholdBytes)))
+		}
+		if s.SQLiteChecked > 0 {
+			out = append(out, fmt.Sprintf("agent %s's SQLite-era store: %d candidate(s) of %d sessions ClawVault cannot read (clawvault-tui observes them by seq)", s.Agent, len(s.SQLite), s.SQLiteChecked))
+		}
+		for _, c := range s.SQLite {
+			r.links[len(out)] = c.SessionKey
+			out = append(out, fmt.Sprintf("  %-*s [%s] Δ%s (threshold %s), %d event(s)", max(20, width-48), c.SessionKey, c.Source, model.Bytes(c.NewBytes), model.Bytes(c.ThresholdBytes), c.Seq.Events))
 		}
 	}
 	return out
