@@ -51,7 +51,7 @@ func (r *SweepReport) TextLines() []ReportLine {
 			line += fmt.Sprintf("; cursor %d", s.Cursor.LastObservedOffset)
 		}
 		if s.SeqCursor != nil {
-			line += fmt.Sprintf("; seq cursor %d (SQLite-era store)", s.SeqCursor.LastObservedSeq)
+			line += fmt.Sprintf("; seq cursor %d (SQLite-era store, session %s)", s.SeqCursor.LastObservedSeq, shortID(s.SessionID))
 		}
 		if s.ResetArchive {
 			line += fmt.Sprintf(" (reset archive %s)", s.CursorID)
@@ -130,4 +130,13 @@ func sumRouted(m map[string]int) int {
 		n += v
 	}
 	return n
+}
+
+// shortID is a session id's first eight characters: enough to tell the
+// generations of a key apart in a report.
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
 }

@@ -215,8 +215,7 @@ type SeqCursorUpdate struct {
 // (a reader sees the old file or the new one). The file is read again
 // first, as the sweep's own copy may be older than the file (a sweep holds
 // the vault's lock, but a user may have edited it): every entry the updates
-// do not name is kept as it is, an invalid one included (compacted onto one
-// line). A file that cannot be read or does not parse is an error, and is
+// do not name is kept, an invalid one as it is (compacted onto one line). A file that cannot be read or does not parse is an error, and is
 // left as it is.
 func UpdateSeqCursors(w WriteFS, fsys FS, vault string, updates []SeqCursorUpdate) error {
 	if len(updates) == 0 {
@@ -234,7 +233,12 @@ func UpdateSeqCursors(w WriteFS, fsys FS, vault string, updates []SeqCursorUpdat
 		if err != nil {
 			return &SeqCursorFileError{Path: path, Reason: err.Error()}
 		}
+		valid, _, _ := ParseSeqCursors(data)
 		for id, raw := range doc.Sessions {
+			if c, ok := valid[id]; ok {
+				entries[id] = seqCursorEntryJSON(c)
+				continue
+			}
 			var b bytes.Buffer
 			if err := json.Compact(&b, raw); err != nil {
 				return &SeqCursorFileError{Path: path, Reason: err.Error()}

@@ -48,7 +48,7 @@ func TestSweepTakesSQLiteSessions(t *testing.T) {
 	if seq == nil || seq.CursorID != man.SQLiteMain.SessionID || seq.Seq.AfterSeq != -1 {
 		t.Fatalf("the sweep's candidates: %+v", got)
 	}
-	if v := viewText(a); !strings.Contains(v, "- agent:ops:main [main]") || !strings.Contains(v, "(SQLite-era store)") {
+	if v := viewText(a); !strings.Contains(v, "- agent:ops:main [main]") || !strings.Contains(v, "(SQLite-era store, session "+man.SQLiteMain.SessionID[:8]+")") {
 		t.Errorf("the report does not show the SQLite-era session:\n%s", v)
 	}
 }
