@@ -1,10 +1,9 @@
 package observer
 
 import (
+	"bytes"
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -276,30 +275,34 @@ func TestUpdateSeqCursorsKeepsOthers(t *testing.T) {
 	}
 }
 
-// fileHash is a file's SHA-256, or "absent".
-func fileHash(t *testing.T, path string) string {
+// storeBytes are the store's database file and write-ahead log as they
+// are on disk.
+func storeBytes(t *testing.T, path string) (db, wal []byte) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return "absent"
-	}
+	db, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := sha256.Sum256(data)
-	return fmt.Sprintf("%x", sum)
+	if wal, err = os.ReadFile(path + "-wal"); err != nil {
+		t.Fatal(err) // the gateway's writer is open: the log exists
+	}
+	return db, wal
 }
 
-// storeWriter opens the store as the gateway does: read-write, in WAL
-// mode, with no busy timeout (being blocked is an immediate error).
-func storeWriter(t *testing.T, path string) *sql.DB {
+// gateway is a connection to the store as OpenClaw's gateway holds one:
+// read-write, in WAL mode, with no busy timeout (being blocked would be an
+// immediate error, not a wait).
+func gateway(t *testing.T, path string) *sql.DB {
 	t.Helper()
-	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(0)")
+	w, err := sql.Open("sqlite", "file:"+path)
+	if err == nil {
+		w.SetMaxOpenConns(1) // one connection: the pragmas stay with it
+		t.Cleanup(func() { w.Close() })
+		_, err = w.Exec(`PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 0`)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.SetMaxOpenConns(1)
-	t.Cleanup(func() { w.Close() })
 	return w
 }
 
@@ -334,17 +337,17 @@ func TestSweepChangesNoByteOfTheStore(t *testing.T) {
 	f := newFixture(t)
 	f.sqliteAgent(opsLines(20))
 	path := f.storePath()
-	w := storeWriter(t, path)
+	w := gateway(t, path)
 	appendEvents(t, w, 21, 3)
-	before := []string{fileHash(t, path), fileHash(t, path+"-wal")}
-	if before[1] == "absent" {
+	db, wal := storeBytes(t, path)
+	if len(wal) == 0 {
 		t.Fatal("the write-ahead log should hold the gateway's commits")
 	}
 	r := f.mustSweep(SweepOptions{Agents: []string{"ops"}})
 	if len(r.Observed) != 1 || r.Observed[0].SeqCursor == nil || r.Observed[0].SeqCursor.LastObservedSeq != 23 {
 		t.Fatalf("observed %+v, errors %v", r.Observed, r.Errors)
 	}
-	if after := []string{fileHash(t, path), fileHash(t, path+"-wal")}; after[0] != before[0] || after[1] != before[1] {
+	if dbAfter, walAfter := storeBytes(t, path); !bytes.Equal(dbAfter, db) || !bytes.Equal(walAfter, wal) {
 		t.Error("the sweep changed the database file or its write-ahead log")
 	}
 }
@@ -354,7 +357,7 @@ func TestSweepChangesNoByteOfTheStore(t *testing.T) {
 func TestWatchSeesStoreWrites(t *testing.T) {
 	f := newFixture(t)
 	f.sqliteAgent(opsLines(4))
-	w := storeWriter(t, f.storePath())
+	w := gateway(t, f.storePath())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	looks := make(chan *SweepReport, 16)
