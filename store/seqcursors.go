@@ -152,15 +152,6 @@ func parseSeqCursorDoc(data []byte) (seqCursorDoc, error) {
 	return doc, nil
 }
 
-// MarshalSeqCursors writes the file's content, sessions in id order.
-func MarshalSeqCursors(cursors map[string]model.SeqCursor) []byte {
-	entries := make(map[string][]byte, len(cursors))
-	for id, c := range cursors {
-		entries[id] = seqCursorEntryJSON(c)
-	}
-	return marshalSeqCursorEntries(entries)
-}
-
 // seqCursorEntryJSON is one session's entry, on one line.
 func seqCursorEntryJSON(c model.SeqCursor) []byte {
 	return fmt.Appendf(nil, "{\"agentId\": %s, \"sessionKey\": %s, \"lastObservedSeq\": %d, \"observedBytes\": %d, \"lastObservedAt\": %s}",
@@ -193,16 +184,6 @@ func marshalSeqCursorEntries(entries map[string][]byte) []byte {
 func quoteJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// SaveSeqCursors writes the seq cursor file atomically (a reader sees the
-// old file or the new one, never a part).
-func SaveSeqCursors(w WriteFS, vault string, cursors map[string]model.SeqCursor) error {
-	path := SeqCursorFile(vault)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return WriteFileAtomic(w, path, MarshalSeqCursors(cursors), 0o644)
 }
 
 // SeqCursorUpdate moves one session's seq cursor.
