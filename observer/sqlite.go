@@ -63,6 +63,9 @@ func SelectSQLite(snap *store.Snapshot, agentID string, minNewBytes int64) (cand
 			continue
 		}
 		checked++
+		if r.CursorProblem != "" {
+			continue // a sweep fails it, saying why; status says so too
+		}
 		if c, ok := sqliteCandidate(r, r.SeqCursor, r.Selection.NewBytes, r.Generation.PendingEvents, minNewBytes); ok {
 			cands = append(cands, c)
 		}
