@@ -237,7 +237,7 @@ func diagnoseSQLite(row *SessionRow, snap AgentSnapshot, seq SeqCursorState) []D
 		verdict = "over"
 	}
 	next := ""
-	if row.Candidate && seq.Corrupt == "" {
+	if row.Candidate && seq.Corrupt == "" && seq.ReadError == nil {
 		next = fmt.Sprintf(" The next `clawvault-tui observe --agent %s` observes it.", row.Agent)
 	}
 	add(CodeSQLiteStore, "ClawVault 3.5.2 cannot observe this session: %s. clawvault-tui can, by seq: %s, %s the %s threshold.%s",
