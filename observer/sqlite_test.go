@@ -369,7 +369,10 @@ func TestWatchSeesStoreWrites(t *testing.T) {
 				if err != nil && ctx.Err() == nil { // a look the cancel below stops may fail
 					t.Errorf("look: %v", err)
 				}
-				looks <- r
+				select {
+				case looks <- r:
+				case <-ctx.Done():
+				}
 			}})
 	}()
 	// The first look sweeps the four messages; then the gateway writes.
