@@ -2,28 +2,33 @@
 // allocating and without building values: the transcript indexer, the
 // sessions.json reader and the cursor loader use it where encoding/json's
 // reflection would cost more than the budget allows. It accepts exactly
-// what JSON.parse accepts, except that it does not check the letter after
-// each backslash (see validBody).
+// what JSON.parse accepts.
 package jsonscan
 
 import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
 
 // The scanner below validates JSON as RFC 8259 (and JSON.parse) define it,
-// without allocating and without building values. Strings dominate
-// transcript bytes, so a string is skipped with bytes.IndexByte (SIMD) to
-// its closing quote, then checked for control characters eight bytes at a
-// time and for valid escapes at each backslash.
+// without allocating and without building values. Most strings in a
+// transcript or a sessions.json are short (keys, ids, numbers' neighbours):
+// String reads them eight bytes at a time, looking for a quote, a
+// backslash or a control character in one step. A string still open after
+// 64 bytes (message text) is finished with bytes.IndexByte (SIMD) to its
+// closing quote, then checked for control characters 32 bytes at a time
+// and for valid escapes at each backslash.
 
 const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-	c20s  = 0x2020202020202020
+	ones   = 0x0101010101010101
+	highs  = 0x8080808080808080
+	c20s   = 0x2020202020202020
+	quotes = 0x2222222222222222
+	bslash = 0x5C5C5C5C5C5C5C5C
 )
 
 func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -36,11 +41,96 @@ func SkipWS(b []byte, i int) int {
 	return i
 }
 
-// validBody checks a string body (between its quotes) for control
-// characters, 32 bytes per step. It does not check the letter after each
-// backslash: JSON.stringify never writes a bad escape, the per-escape check
-// would double the cost of indexing, and a bad escape still fails loudly
-// when the entry's body is decoded.
+// stringStop has the high bit set in the lowest byte of x that is a
+// quote, a backslash or a control character, if any. (Bytes above it may
+// be flagged wrongly: a borrow carries; only the lowest counts.)
+func stringStop(x uint64) uint64 {
+	q, s := x^quotes, x^bslash
+	return (((q - ones) &^ q) | ((s - ones) &^ s) | ((x - c20s) &^ x)) & highs
+}
+
+// shortString is how far String looks eight bytes at a time before it
+// switches to IndexByte.
+const shortString = 64
+
+// String validates the string starting at b[i] == '"' and returns the
+// index just past its closing quote.
+func String(b []byte, i int) (end int, ok bool) {
+	j := i + 1
+	for j-i <= shortString {
+		if j+8 <= len(b) {
+			m := stringStop(binary.LittleEndian.Uint64(b[j:]))
+			if m == 0 {
+				j += 8
+				continue
+			}
+			j += bits.TrailingZeros64(m) >> 3
+		} else {
+			for j < len(b) && b[j] != '"' && b[j] != '\\' && b[j] >= 0x20 {
+				j++
+			}
+			if j >= len(b) {
+				return 0, false
+			}
+		}
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, true
+		case c == '\\':
+			n := escapeLen(b, j)
+			if n == 0 {
+				return 0, false
+			}
+			j += n
+		default:
+			return 0, false // a control character
+		}
+	}
+	return longString(b, j)
+}
+
+// escapeLen is the length of the valid escape at b[j] == '\\', or 0.
+func escapeLen(b []byte, j int) int {
+	if j+1 >= len(b) {
+		return 0
+	}
+	switch b[j+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if j+6 <= len(b) && isHex(b[j+2]) && isHex(b[j+3]) && isHex(b[j+4]) && isHex(b[j+5]) {
+			return 6
+		}
+	}
+	return 0
+}
+
+// longString finishes a string from b[j], which is not inside an escape.
+func longString(b []byte, j int) (int, bool) {
+	start := j
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return 0, false
+		}
+		q += j
+		// A quote preceded by an odd run of backslashes is escaped.
+		k := q - 1
+		for k >= start && b[k] == '\\' {
+			k--
+		}
+		if (q-1-k)%2 == 0 {
+			if !validBody(b[start:q]) || !validEscapes(b[start:q]) {
+				return 0, false
+			}
+			return q + 1, true
+		}
+		j = q + 1
+	}
+}
+
+// validBody checks a string body (between its quotes, escapes aside) for
+// control characters, 32 bytes per step.
 func validBody(b []byte) bool {
 	i := 0
 	var acc uint64
@@ -63,35 +153,28 @@ func validBody(b []byte) bool {
 			return false
 		}
 	}
-	// A backslash that ends the body escapes nothing; scanString's parity
-	// check already rules that out, so the body is valid.
 	return true
 }
 
-// String validates the string starting at b[i] == '"' and returns the
-// index just past its closing quote.
-func String(b []byte, i int) (end int, ok bool) {
-	start := i + 1
-	j := start
-	for {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return 0, false
+// validEscapes checks every backslash of a string body (one whose closing
+// quote is known) for a letter JSON allows after it.
+func validEscapes(b []byte) bool {
+	for j := 0; ; {
+		k := bytes.IndexByte(b[j:], '\\')
+		if k < 0 {
+			return true
 		}
-		q += j
-		// A quote preceded by an odd run of backslashes is escaped.
-		k := q - 1
-		for k >= start && b[k] == '\\' {
-			k--
+		j += k
+		n := escapeLen(b, j)
+		if n == 0 {
+			return false
 		}
-		if (q-1-k)%2 == 0 {
-			if !validBody(b[start:q]) {
-				return 0, false
-			}
-			return q + 1, true
-		}
-		j = q + 1
+		j += n
 	}
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
 // scanNumber validates -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? at b[i].

@@ -2,44 +2,11 @@ package jsonscan
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
-// hasBadEscape reports a backslash not followed by a letter JSON allows;
-// Valid leaves those to the decoder (see validBody).
-func hasBadEscape(b []byte) bool {
-	for i := 0; i < len(b); i++ {
-		if b[i] != '\\' {
-			continue
-		}
-		if i+1 >= len(b) {
-			return true
-		}
-		switch b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i++
-		case 'u':
-			if i+5 >= len(b) {
-				return true
-			}
-			for _, c := range b[i+2 : i+6] {
-				if !isHex(c) {
-					return true
-				}
-			}
-			i += 5
-		default:
-			return true
-		}
-	}
-	return false
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// FuzzValid: Valid agrees with encoding/json (but for bad escapes), and
+// FuzzValid: Valid agrees with encoding/json, and
 // Object walks exactly the fields a decode finds, in order.
 func FuzzValid(f *testing.F) {
 	for _, s := range []string{`{}`, `{"a":1,"b":[true,false,null],"c":{"d":"\u00e9\n"}}`, `[1,2`, `{"a":1,}`, `"x"`, ` 12.5e-3 `, `{"a":"\x01"}`, `{"a":01}`} {
@@ -47,7 +14,7 @@ func FuzzValid(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, want := Valid(data), json.Valid(data)
-		if got != want && !(got && hasBadEscape(data)) {
+		if got != want {
 			t.Fatalf("Valid(%q) = %v, encoding/json says %v", data, got, want)
 		}
 		if !want {
@@ -90,6 +57,28 @@ func TestIntRange(t *testing.T) {
 	} {
 		if got, ok := Int([]byte(c.in)); got != c.want || ok != c.ok {
 			t.Errorf("Int(%s) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// Strings of every length around the eight-byte steps and the switch to
+// IndexByte, with a quote, a backslash escape (good or bad) or a control
+// character at every position: Valid agrees with encoding/json.
+func TestStringEveryPosition(t *testing.T) {
+	inserts := []string{`\"`, `\\`, `\/`, `\n`, `\u00e9`, `\u00E`, `\x`, `\`, "\x01", "\x1f", "\x7f", "é", "\xff", `"`}
+	for n := 0; n <= 140; n++ {
+		for _, ins := range inserts {
+			for at := 0; at <= n; at += max(1, n/17) {
+				body := strings.Repeat("a", at) + ins + strings.Repeat("b", n-at)
+				lit := []byte(`"` + body + `"`)
+				if got, want := Valid(lit), json.Valid(lit); got != want {
+					t.Fatalf("Valid(%q) = %v; encoding/json says %v", lit, got, want)
+				}
+				// Unterminated: never valid, never read past the end.
+				if open := lit[:len(lit)-1]; Valid(open) != json.Valid(open) {
+					t.Fatalf("Valid(%q) = %v", open, Valid(open))
+				}
+			}
 		}
 	}
 }
