@@ -3,7 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -73,14 +75,7 @@ func (a *app) status(deep, problems bool, minNew int64) error {
 		}
 	}
 	if a.common.json {
-		doc := statusJSON(snap, rows)
-		if err := snap.Cursors.Seq.ReadError; err != nil {
-			doc.SeqCursors.ReadError = model.OSReason(err)
-		}
-		if err := snap.Cursors.ReadError; err != nil {
-			doc.Cursors.ReadError = model.OSReason(err)
-		}
-		return writeJSON(a.stdout, doc)
+		return writeStatusJSON(a.stdout, snap, rows)
 	}
 	return writeStatusText(a.human(), snap, rows)
 }
@@ -95,20 +90,6 @@ func worstSeverity(r model.SessionRow) int {
 
 // The JSON shapes below are a contract: fields may be added, never
 // renamed.
-
-type statusDoc struct {
-	StateDir string        `json:"stateDir"`
-	Vault    string        `json:"vault"`
-	Cursors  cursorFileDoc `json:"cursors"`
-	// SeqCursors is clawvault-tui's own cursor file for SQLite-era sessions.
-	SeqCursors cursorFileDoc  `json:"seqCursors"`
-	Agents     []agentDoc     `json:"agents"`
-	Sessions   []sessionDoc   `json:"sessions"`
-	Problems   []string       `json:"problems"`
-	Counts     map[string]int `json:"counts"`
-	TakenAt    string         `json:"takenAt"`
-	Warnings   []string       `json:"warnings"`
-}
 
 type cursorFileDoc struct {
 	Path    string `json:"path"`
@@ -177,38 +158,6 @@ type memoryDoc struct {
 	Daily      bool   `json:"daily"`
 }
 
-type sessionDoc struct {
-	Agent          string            `json:"agent"`
-	SessionKey     string            `json:"sessionKey"`
-	SessionID      string            `json:"sessionId"`
-	File           string            `json:"file"`
-	Source         string            `json:"source"`
-	SizeBytes      int64             `json:"sizeBytes"`
-	CursorOffset   *float64          `json:"cursorOffset"`
-	LastObservedAt *string           `json:"lastObservedAt"`
-	StartOffset    int64             `json:"startOffset"`
-	PendingBytes   int64             `json:"pendingBytes"`
-	ThresholdBytes int64             `json:"thresholdBytes"`
-	Candidate      bool              `json:"candidate"`
-	Stale          bool              `json:"stale"`
-	Diagnosis      []model.Diagnosis `json:"diagnosis"`
-
-	Origin      string   `json:"origin"`
-	FileKind    string   `json:"fileKind"`
-	Exists      bool     `json:"exists"`
-	ModifiedAt  string   `json:"modifiedAt,omitempty"`
-	Discovered  bool     `json:"discovered"`
-	ObserverKey string   `json:"observerKey,omitempty"`
-	CursorID    string   `json:"cursorId,omitempty"`
-	Siblings    []string `json:"siblings,omitempty"`
-	Meta        *metaDoc `json:"meta,omitempty"`
-
-	// SQLite-era sessions: the generation, its events, and clawvault-tui's
-	// seq cursor (events after lastObservedSeq are pending).
-	Generation      *generationStatusDoc `json:"generation,omitempty"`
-	LastObservedSeq *int64               `json:"lastObservedSeq,omitempty"`
-}
-
 type generationStatusDoc struct {
 	Reason            string `json:"reason"`
 	PreviousSessionID string `json:"previousSessionId,omitempty"`
@@ -217,107 +166,6 @@ type generationStatusDoc struct {
 	Events            int64  `json:"events"`
 	LastSeq           int64  `json:"lastSeq"`
 	PendingEvents     int64  `json:"pendingEvents"`
-}
-
-type metaDoc struct {
-	UpdatedAt                  *string  `json:"updatedAt"`
-	ChatType                   string   `json:"chatType,omitempty"`
-	Channel                    string   `json:"channel,omitempty"`
-	Model                      string   `json:"model,omitempty"`
-	ContextTokens              *int64   `json:"contextTokens,omitempty"`
-	TotalTokens                *int64   `json:"totalTokens,omitempty"`
-	CompactionCount            *int     `json:"compactionCount,omitempty"`
-	MemoryFlushCompactionCount *int     `json:"memoryFlushCompactionCount,omitempty"`
-	EstimatedCostUSD           *float64 `json:"estimatedCostUsd,omitempty"`
-}
-
-func statusJSON(snap *store.Snapshot, rows []model.SessionRow) statusDoc {
-	ws := snap.Workspace
-	doc := statusDoc{
-		StateDir: ws.StateDir,
-		Vault:    ws.Vault,
-		Cursors: cursorFileDoc{
-			Path: snap.Cursors.Path, Exists: !snap.Cursors.Missing, Cursors: snap.Cursors.Store.Len(),
-			Corrupt: snap.Cursors.Corrupt, Problems: snap.Cursors.Problems,
-		},
-		SeqCursors: cursorFileDoc{
-			Path: snap.Cursors.Seq.Path, Exists: !snap.Cursors.Seq.Missing, Cursors: len(snap.Cursors.Seq.Cursors),
-			Corrupt: snap.Cursors.Seq.Corrupt, Problems: snap.Cursors.Seq.Problems,
-		},
-		Problems: nonNil(snap.Problems),
-		Warnings: nonNil(ws.Warnings),
-		Counts:   map[string]int{},
-		TakenAt:  model.FormatISOTime(snap.TakenAt),
-		Sessions: []sessionDoc{},
-	}
-	perAgent := map[string]int{}
-	for _, r := range snap.Rows {
-		perAgent[r.Agent]++
-	}
-	for i, a := range ws.Agents {
-		ad := agentDoc{ID: a.ID, SessionsDir: a.SessionsDir, SessionsJSON: a.StorePath, Workspace: a.Workspace, SQLite: a.SQLitePath,
-			Sessions: perAgent[a.ID], Memory: []memoryDoc{}, Diagnosis: nonNil(snap.AgentDiagnoses[a.ID])}
-		for _, d := range ad.Diagnosis {
-			doc.Counts[string(d.Code)]++
-		}
-		for _, m := range snap.Memory[a.ID] {
-			ad.Memory = append(ad.Memory, memoryDoc{Path: m.Path, SizeBytes: m.Size, ModifiedAt: model.FormatISOTime(m.ModTime), Daily: m.Daily})
-		}
-		if i < len(snap.Agents) {
-			ad.StoreMissing, ad.StoreProblem = snap.Agents[i].StoreMissing, snap.Agents[i].StoreProblem
-			ad.SQLiteStore = sqliteStoreJSON(snap.Agents[i].SQLiteStore)
-		}
-		doc.Agents = append(doc.Agents, ad)
-	}
-	for _, r := range rows {
-		doc.Sessions = append(doc.Sessions, sessionJSON(r))
-		for _, d := range r.Diagnosis {
-			doc.Counts[string(d.Code)]++
-		}
-	}
-	return doc
-}
-
-func sessionJSON(r model.SessionRow) sessionDoc {
-	d := sessionDoc{
-		Agent: r.Agent, SessionKey: r.DisplayKey(), SessionID: r.SessionID, File: r.File, Source: r.Label,
-		SizeBytes: r.Size, StartOffset: r.Selection.StartOffset, PendingBytes: r.Selection.NewBytes,
-		ThresholdBytes: r.Selection.ThresholdBytes, Candidate: r.Candidate, Stale: r.Stale,
-		Diagnosis: r.Diagnosis, Origin: r.Origin.String(), FileKind: r.Name.Kind.String(), Exists: r.Exists,
-		Discovered: r.Discovered, ObserverKey: r.ObserverKey, CursorID: r.CursorID, Siblings: r.Siblings,
-	}
-	if d.Diagnosis == nil {
-		d.Diagnosis = []model.Diagnosis{}
-	}
-	if !r.ModTime.IsZero() {
-		d.ModifiedAt = model.FormatISOTime(r.ModTime)
-	}
-	if r.Cursor != nil {
-		off := r.Cursor.LastObservedOffset // as the file says (1e19 too), JSON.stringify's way
-		at := r.Cursor.LastObservedAt
-		d.CursorOffset, d.LastObservedAt = &off, &at
-	}
-	if g := r.Generation; g != nil {
-		d.Generation = &generationStatusDoc{Reason: g.GenerationReason(), PreviousSessionID: g.Previous, Current: g.Current, Cold: g.Cold,
-			Events: g.Events, LastSeq: g.LastSeq, PendingEvents: g.PendingEvents}
-	}
-	if c := r.SeqCursor; c != nil {
-		seq, at := c.LastSeq, model.FormatISOTime(c.ObservedAt)
-		d.LastObservedSeq, d.LastObservedAt = &seq, &at
-	}
-	if e := r.Entry; e != nil {
-		m := &metaDoc{
-			ChatType: e.ChatType, Channel: e.Channel, Model: e.Model, ContextTokens: e.ContextTokens,
-			TotalTokens: e.TotalTokens, CompactionCount: e.CompactionCount,
-			MemoryFlushCompactionCount: e.MemoryFlushCompactionCount, EstimatedCostUSD: e.EstimatedCostUSD,
-		}
-		if ms := e.UpdatedAt.Ms(); ms > 0 {
-			s := model.FormatISOTime(time.UnixMilli(ms))
-			m.UpdatedAt = &s
-		}
-		d.Meta = m
-	}
-	return d
 }
 
 func sqliteStoreJSON(st *model.SQLiteStore) *sqliteStoreDoc {
@@ -338,6 +186,246 @@ func sqliteStoreJSON(st *model.SQLiteStore) *sqliteStoreDoc {
 			Chunks: h.Chunks, Models: h.Models, Provider: h.Provider, Model: h.Model}
 	}
 	return d
+}
+
+// writeStatusJSON writes the status document, a session at a time. Its
+// shape is a contract: fields may be added, never renamed (the document
+// types in status_doc_test.go spell it out, and a test holds this writer
+// to them byte for byte).
+func writeStatusJSON(w io.Writer, snap *store.Snapshot, rows []model.SessionRow) error {
+	ws := snap.Workspace
+	s := newJSONStream(w)
+	s.Object()
+	s.Key("stateDir")
+	s.String(ws.StateDir)
+	s.Key("vault")
+	s.String(ws.Vault)
+
+	c := snap.Cursors
+	cursors := cursorFileDoc{Path: c.Path, Exists: !c.Missing, Cursors: c.Store.Len(), Corrupt: c.Corrupt, Problems: c.Problems}
+	if c.ReadError != nil {
+		cursors.ReadError = model.OSReason(c.ReadError)
+	}
+	seq := cursorFileDoc{Path: c.Seq.Path, Exists: !c.Seq.Missing, Cursors: len(c.Seq.Cursors), Corrupt: c.Seq.Corrupt, Problems: c.Seq.Problems}
+	if c.Seq.ReadError != nil {
+		seq.ReadError = model.OSReason(c.Seq.ReadError)
+	}
+	s.Key("cursors")
+	s.Value(cursors)
+	s.Key("seqCursors")
+	s.Value(seq)
+
+	// A few agents: each document is built whole.
+	counts := map[string]int{}
+	s.Key("agents")
+	if len(ws.Agents) == 0 {
+		s.Null() // a nil slice, as the document always had
+	} else {
+		perAgent := map[string]int{}
+		for _, r := range snap.Rows {
+			perAgent[r.Agent]++
+		}
+		s.Array()
+		for i, a := range ws.Agents {
+			ad := agentJSON(snap, i, a, perAgent[a.ID])
+			for _, d := range ad.Diagnosis {
+				counts[string(d.Code)]++
+			}
+			s.Value(ad)
+		}
+		s.End(']')
+	}
+
+	s.Key("sessions")
+	s.Array()
+	for i := range rows {
+		r := &rows[i]
+		writeSessionJSON(s, r)
+		for _, d := range r.Diagnosis {
+			counts[string(d.Code)]++
+		}
+	}
+	s.End(']')
+
+	s.Key("problems")
+	writeStrings(s, snap.Problems)
+	s.Key("counts")
+	s.Object()
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		s.Key(k)
+		s.Int(int64(counts[k]))
+	}
+	s.End('}')
+	s.Key("takenAt")
+	s.String(model.FormatISOTime(snap.TakenAt))
+	s.Key("warnings")
+	writeStrings(s, ws.Warnings)
+	s.End('}')
+	return s.Finish()
+}
+
+func writeSessionJSON(s *jsonStream, r *model.SessionRow) {
+	s.Object()
+	s.Key("agent")
+	s.String(r.Agent)
+	s.Key("sessionKey")
+	s.String(r.DisplayKey())
+	s.Key("sessionId")
+	s.String(r.SessionID)
+	s.Key("file")
+	s.String(r.File)
+	s.Key("source")
+	s.String(r.Label)
+	s.Key("sizeBytes")
+	s.Int(r.Size)
+	s.Key("cursorOffset")
+	if r.Cursor != nil {
+		s.Float(r.Cursor.LastObservedOffset) // as the file says (1e19 too), JSON.stringify's way
+	} else {
+		s.Null()
+	}
+	s.Key("lastObservedAt")
+	switch {
+	case r.SeqCursor != nil: // a SQLite-era session's seq cursor
+		s.String(model.FormatISOTime(r.SeqCursor.ObservedAt))
+	case r.Cursor != nil:
+		s.String(r.Cursor.LastObservedAt)
+	default:
+		s.Null()
+	}
+	s.Key("startOffset")
+	s.Int(r.Selection.StartOffset)
+	s.Key("pendingBytes")
+	s.Int(r.Selection.NewBytes)
+	s.Key("thresholdBytes")
+	s.Int(r.Selection.ThresholdBytes)
+	s.Key("candidate")
+	s.Bool(r.Candidate)
+	s.Key("stale")
+	s.Bool(r.Stale)
+	s.Key("diagnosis")
+	s.Array()
+	for _, d := range r.Diagnosis {
+		s.Object()
+		s.Key("code")
+		s.String(string(d.Code))
+		s.Key("message")
+		s.String(d.Message)
+		s.End('}')
+	}
+	s.End(']')
+	s.Key("origin")
+	s.String(r.Origin.String())
+	s.Key("fileKind")
+	s.String(r.Name.Kind.String())
+	s.Key("exists")
+	s.Bool(r.Exists)
+	if !r.ModTime.IsZero() {
+		s.Key("modifiedAt")
+		s.String(model.FormatISOTime(r.ModTime))
+	}
+	s.Key("discovered")
+	s.Bool(r.Discovered)
+	if r.ObserverKey != "" {
+		s.Key("observerKey")
+		s.String(r.ObserverKey)
+	}
+	if r.CursorID != "" {
+		s.Key("cursorId")
+		s.String(r.CursorID)
+	}
+	if len(r.Siblings) > 0 {
+		s.Key("siblings")
+		writeStrings(s, r.Siblings)
+	}
+	if e := r.Entry; e != nil {
+		s.Key("meta")
+		writeMetaJSON(s, e)
+	}
+	if g := r.Generation; g != nil {
+		s.Key("generation")
+		s.Value(generationStatusDoc{Reason: g.GenerationReason(), PreviousSessionID: g.Previous, Current: g.Current, Cold: g.Cold,
+			Events: g.Events, LastSeq: g.LastSeq, PendingEvents: g.PendingEvents})
+	}
+	if c := r.SeqCursor; c != nil {
+		s.Key("lastObservedSeq")
+		s.Int(c.LastSeq)
+	}
+	s.End('}')
+}
+
+// agentJSON is one agent's document.
+func agentJSON(snap *store.Snapshot, i int, a store.Agent, sessions int) agentDoc {
+	ad := agentDoc{ID: a.ID, SessionsDir: a.SessionsDir, SessionsJSON: a.StorePath, Workspace: a.Workspace, SQLite: a.SQLitePath,
+		Sessions: sessions, Memory: []memoryDoc{}, Diagnosis: nonNil(snap.AgentDiagnoses[a.ID])}
+	for _, m := range snap.Memory[a.ID] {
+		ad.Memory = append(ad.Memory, memoryDoc{Path: m.Path, SizeBytes: m.Size, ModifiedAt: model.FormatISOTime(m.ModTime), Daily: m.Daily})
+	}
+	if i < len(snap.Agents) {
+		ad.StoreMissing, ad.StoreProblem = snap.Agents[i].StoreMissing, snap.Agents[i].StoreProblem
+		ad.SQLiteStore = sqliteStoreJSON(snap.Agents[i].SQLiteStore)
+	}
+	return ad
+}
+
+// writeMetaJSON writes what status shows of a sessions.json row.
+func writeMetaJSON(s *jsonStream, e *model.SessionEntry) {
+	s.Object()
+	s.Key("updatedAt")
+	if ms := e.UpdatedAt.Ms(); ms > 0 {
+		s.String(model.FormatISOTime(time.UnixMilli(ms)))
+	} else {
+		s.Null()
+	}
+	for _, f := range [...]struct{ key, value string }{{"chatType", e.ChatType}, {"channel", e.Channel}, {"model", e.Model}} {
+		if f.value != "" {
+			s.Key(f.key)
+			s.String(f.value)
+		}
+	}
+	for _, f := range [...]struct {
+		key   string
+		value *int64
+	}{{"contextTokens", e.ContextTokens}, {"totalTokens", e.TotalTokens}} {
+		if f.value != nil {
+			s.Key(f.key)
+			s.Int(*f.value)
+		}
+	}
+	for _, f := range [...]struct {
+		key   string
+		value *int
+	}{{"compactionCount", e.CompactionCount}, {"memoryFlushCompactionCount", e.MemoryFlushCompactionCount}} {
+		if f.value != nil {
+			s.Key(f.key)
+			s.Int(int64(*f.value))
+		}
+	}
+	if e.EstimatedCostUSD != nil {
+		s.Key("estimatedCostUsd")
+		s.Float(*e.EstimatedCostUSD)
+	}
+	s.End('}')
+}
+
+// writeStrings writes a list of strings; none is [], as the document
+// always had (nonNil).
+func writeStrings(s *jsonStream, list []string) {
+	s.Array()
+	for _, v := range list {
+		s.String(v)
+	}
+	s.End(']')
+}
+
+// writeStringMap writes a map with its keys sorted, as encoding/json does.
+func writeStringMap(s *jsonStream, m map[string]string) {
+	s.Object()
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		s.Key(k)
+		s.String(m[k])
+	}
+	s.End('}')
 }
 
 func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow) error {
