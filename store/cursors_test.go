@@ -93,7 +93,8 @@ func TestCursorStoreCorrupt(t *testing.T) {
 
 func TestDecodeSessionEntry(t *testing.T) {
 	raw := `{"sessionId": 42, "updatedAt": "1775892604120", "provider": "telegram", "room": "ops", "compactionCount": "x", "custom": {"a": 1}}`
-	e, problem := decodeSessionEntry([]byte(raw))
+	var e model.SessionEntry
+	problem := decodeSessionEntry([]byte(raw), true, &e)
 	if problem == "" {
 		t.Error("a field of the wrong type is reported")
 	}

@@ -2,21 +2,42 @@ package store
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
 
 	"clawvault-tui/model"
 )
 
 // FuzzSessionStore: any sessions.json loads without panicking; rows keep
-// unique keys.
+// unique keys; the streaming reader of a scan accepts the same files and
+// gives the same rows with the same status fields.
 func FuzzSessionStore(f *testing.F) {
 	f.Add([]byte(`{"agent:main:main":{"sessionId":"a","updatedAt":1,"compactionCount":2}}`))
 	f.Add([]byte(`{"2":{"sessionId":5},"1":null,"x":[],"x":{"updatedAt":"7"}}`))
+	f.Add([]byte(`{"k":{"sessionFile":"a.jsonl","model":"m","provider":"p","estimatedCostUsd":0.5,"totalTokens":"x","label":7}}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rows, _, err := parseSessionStore(data)
+		lean, _, leanErr := readSessionStore(bytes.NewReader(data), int64(len(data)))
+		if (err == nil) != (leanErr == nil) {
+			t.Fatalf("%q: whole %v, streamed %v", data, err, leanErr)
+		}
 		if err != nil {
 			return
+		}
+		if len(lean) != len(rows) {
+			t.Fatalf("%q: %d rows whole, %d streamed", data, len(rows), len(lean))
+		}
+		for i := range rows {
+			w, g := rows[i].Entry, lean[i].Entry
+			w.Raw = nil
+			kept := model.SessionEntry{SessionID: w.SessionID, UpdatedAt: w.UpdatedAt, SessionFile: w.SessionFile,
+				ChatType: w.ChatType, Channel: w.Channel, Model: w.Model, ModelProvider: w.ModelProvider,
+				ContextTokens: w.ContextTokens, TotalTokens: w.TotalTokens, CompactionCount: w.CompactionCount,
+				MemoryFlushCompactionCount: w.MemoryFlushCompactionCount, EstimatedCostUSD: w.EstimatedCostUSD}
+			if rows[i].Key != lean[i].Key || !reflect.DeepEqual(kept, g) {
+				t.Fatalf("%q: row %d whole %q %+v, streamed %q %+v", data, i, rows[i].Key, kept, lean[i].Key, g)
+			}
 		}
 		seen := map[string]bool{}
 		for _, r := range rows {

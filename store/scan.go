@@ -7,7 +7,9 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"clawvault-tui/model"
@@ -54,11 +56,16 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		opt.Now = time.Now()
 	}
 	snap := &Snapshot{Workspace: ws, TakenAt: opt.Now, MinNewBytes: opt.MinNewBytes, MaxLineBytes: opt.MaxLineBytes}
+	// The cursor files load first: an agent's SQLite store is read with
+	// the seq cursors. Each agent's rows are then built on its own
+	// goroutine.
 	snap.Cursors = LoadCursors(fsys, ws.Vault)
 	snap.Cursors.Seq = LoadSeqCursors(fsys, ws.Vault)
+	statusOpt := model.StatusOptions{Now: opt.Now, MinNewBytes: opt.MinNewBytes, SessionsDirOverride: ws.SessionsDirFlag}
 
 	snap.Agents = make([]model.AgentSnapshot, len(ws.Agents))
 	memory := make([][]MemoryFile, len(ws.Agents))
+	rows := make([][]model.SessionRow, len(ws.Agents))
 	errs := make([]error, len(ws.Agents))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -72,6 +79,9 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 			if memory[i], err = WorkspaceMemory(fsys, a.Workspace); err != nil {
 				errs[i] = errors.Join(errs[i], err)
 			}
+			if errs[i] == nil {
+				rows[i] = model.BuildRows(snap.Agents[i], snap.Cursors, statusOpt)
+			}
 		}()
 	}
 	wg.Wait()
@@ -82,12 +92,16 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 	for i, a := range ws.Agents {
 		snap.Memory[a.ID] = memory[i]
 	}
-	statusOpt := model.StatusOptions{Now: opt.Now, MinNewBytes: opt.MinNewBytes, SessionsDirOverride: ws.SessionsDirFlag}
-	for _, a := range snap.Agents {
+	total := 0
+	for _, r := range rows {
+		total += len(r)
+	}
+	snap.Rows = make([]model.SessionRow, 0, total)
+	for i, a := range snap.Agents {
 		if a.StoreProblem != "" {
 			snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s", a.AgentID, a.StoreProblem))
 		}
-		snap.Rows = append(snap.Rows, model.BuildRows(a, snap.Cursors, statusOpt)...)
+		snap.Rows = append(snap.Rows, rows[i]...)
 		if st := a.SQLiteStore; st != nil {
 			if d := st.Memory.Diagnosis(); d != nil {
 				if snap.AgentDiagnoses == nil {
@@ -145,7 +159,15 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq m
 			}
 		}
 	}
+	// sessions.json is read while the folder is listed.
+	var st StoreResult
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		st = LoadSessionStore(fsys, a.StorePath)
+	}()
 	files, err := ListSessionsDir(ctx, fsys, a.SessionsDir)
+	<-loaded
 	if err != nil {
 		return snap, err
 	}
@@ -157,8 +179,6 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq m
 		}
 	}
 	snap.Files = files
-
-	st := LoadSessionStore(fsys, a.StorePath)
 	snap.Rows, snap.StoreMissing, snap.StoreProblem = st.Rows, st.Missing, st.Problem
 	for _, r := range snap.Rows {
 		p := model.RowFile(a.SessionsDir, r.Entry)
@@ -201,29 +221,70 @@ func listDir(ctx context.Context, fsys FS, dir string, followLinks bool) ([]mode
 	if err != nil {
 		return nil, fmt.Errorf("cannot list %s: %w", dir, err)
 	}
-	files := make([]model.DirFile, 0, len(entries))
-	for i, e := range entries {
-		if i%1024 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+	// One stat per file: a folder of 10,000 transcripts is 10,000 system
+	// calls, spread over the cores in blocks.
+	files := make([]model.DirFile, len(entries))
+	keep := make([]bool, len(entries))
+	statRange := func(from, to int) {
+		for i := from; i < to; i++ {
+			e := entries[i]
+			if e.IsDir() || !followLinks && !e.Type().IsRegular() {
+				continue
+			}
+			var fi fs.FileInfo
+			var err error
+			if e.Type()&fs.ModeSymlink != 0 {
+				fi, err = fsys.Stat(filepath.Join(dir, e.Name()))
+			} else {
+				fi, err = e.Info()
+			}
+			if err != nil || !followLinks && !fi.Mode().IsRegular() {
+				continue // vanished (or replaced) between the listing and the stat
+			}
+			files[i] = dirFile(fi)
+			files[i].Name = e.Name()
+			files[i].Link = e.Type()&fs.ModeSymlink != 0
+			keep[i] = true
 		}
-		if e.IsDir() || !followLinks && !e.Type().IsRegular() {
-			continue
-		}
-		var fi fs.FileInfo
-		if e.Type()&fs.ModeSymlink != 0 {
-			fi, err = fsys.Stat(filepath.Join(dir, e.Name()))
-		} else {
-			fi, err = e.Info()
-		}
-		if err != nil || !followLinks && !fi.Mode().IsRegular() {
-			continue // vanished (or replaced) between the listing and the stat
-		}
-		df := dirFile(fi)
-		df.Name = e.Name()
-		df.Link = e.Type()&fs.ModeSymlink != 0
-		files = append(files, df)
 	}
-	return files, nil
+	const block = 512
+	if err := forBlocks(ctx, len(entries), block, statRange); err != nil {
+		return nil, err
+	}
+	n := 0
+	for i := range files {
+		if keep[i] {
+			files[n] = files[i]
+			n++
+		}
+	}
+	return slices.Clip(files[:n]), nil
+}
+
+// forBlocks calls fn on [0, n) in blocks of size, on up to GOMAXPROCS
+// goroutines, checking ctx between blocks.
+func forBlocks(ctx context.Context, n, size int, fn func(from, to int)) error {
+	if n <= size {
+		fn(0, n)
+		return ctx.Err()
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (n+size-1)/size) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				from := int(next.Add(int64(size))) - size
+				if from >= n {
+					return
+				}
+				fn(from, min(from+size, n))
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
 }
 
 func dirFile(fi fs.FileInfo) model.DirFile {

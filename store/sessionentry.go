@@ -10,14 +10,19 @@ import (
 	"clawvault-tui/store/jsonscan"
 )
 
-// decodeSessionEntry reads one sessions.json row without reflection: a
-// store of 10,000 rows must load in a fraction of status's 250 ms budget,
-// and encoding/json alone took longer. A field of an unexpected type is
-// skipped and named in problem; the rest of the row is kept. OpenClaw's
-// load-time renames (provider→channel, lastProvider→lastChannel,
-// room→groupChannel) are applied.
-func decodeSessionEntry(raw []byte) (e model.SessionEntry, problem string) {
-	e.Raw = raw
+// decodeSessionEntry reads one sessions.json row into e without
+// reflection: a store of 10,000 rows must load in a fraction of status's
+// 250 ms budget, and encoding/json alone took longer. With full, every
+// named field is decoded and Raw keeps the row as written; without, only
+// the fields a scan's readers use (statusField), and the row's bytes are
+// not kept. A field of an unexpected type is skipped and named in problem;
+// the rest of the row is kept. OpenClaw's load-time renames
+// (provider→channel, lastProvider→lastChannel, room→groupChannel) are
+// applied.
+func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry) (problem string) {
+	if full {
+		e.Raw = raw
+	}
 	var provider, lastProvider, room string
 	bad := func(key []byte, want string) {
 		if problem == "" {
@@ -64,6 +69,9 @@ func decodeSessionEntry(raw []byte) (e model.SessionEntry, problem string) {
 		name := key[1 : len(key)-1]
 		if bytes.IndexByte(name, '\\') >= 0 {
 			name = []byte(jsonscan.Unquote(key))
+		}
+		if !full && !statusField(string(name)) {
+			return true
 		}
 		switch string(name) {
 		case "sessionId":
@@ -165,5 +173,18 @@ func decodeSessionEntry(raw []byte) (e model.SessionEntry, problem string) {
 	if e.GroupChannel == "" {
 		e.GroupChannel = room
 	}
-	return e, problem
+	return problem
+}
+
+// statusField names the row fields a scan decodes: what discovery
+// (sessionId, updatedAt), the transcript's path (sessionFile), the
+// diagnosis (compaction and flush counts), status's meta and the Sessions
+// screen show.
+func statusField(name string) bool {
+	switch name {
+	case "sessionId", "updatedAt", "sessionFile", "chatType", "channel", "provider", "model", "modelProvider",
+		"contextTokens", "totalTokens", "compactionCount", "memoryFlushCompactionCount", "estimatedCostUsd":
+		return true
+	}
+	return false
 }

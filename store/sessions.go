@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"slices"
 
@@ -20,46 +21,65 @@ type StoreResult struct {
 	RowProblems map[string]string
 }
 
-// LoadSessionStore reads sessions.json. A missing or corrupt store is
-// reported, never fatal: ClawVault treats both as {} and so do we. Rows come
-// in JavaScript's property order, which ClawVault's stable sort relies on.
+// LoadSessionStore reads sessions.json for a scan: every row, with the
+// fields status, discovery and the Sessions screen read (statusField);
+// the others are validated and skipped, and Entry.Raw is not kept. It
+// streams the file, so memory follows the rows, not the file's bytes. A
+// missing or corrupt store is reported, never fatal: ClawVault treats
+// both as {} and so do we. Rows come in JavaScript's property order,
+// which ClawVault's stable sort relies on.
 func LoadSessionStore(fsys FS, path string) StoreResult {
-	data, err := fsys.ReadFile(path)
+	f, err := fsys.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return StoreResult{Missing: true}
 	}
 	if err != nil {
 		return StoreResult{Problem: fmt.Sprintf("cannot read %s: %v", path, err)}
 	}
-	rows, rowProblems, err := parseSessionStore(data)
-	if err != nil {
-		return StoreResult{Problem: fmt.Sprintf("%s does not parse: %v", path, err)}
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
 	}
-	return StoreResult{Rows: rows, RowProblems: rowProblems}
+	rows, rowProblems, err := readSessionStore(f, size)
+	f.Close()
+	if err == nil {
+		return StoreResult{Rows: rows, RowProblems: rowProblems}
+	}
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		return StoreResult{Problem: fmt.Sprintf("cannot read %s: %v", path, err)}
+	}
+	// The stream says only that the file is not one valid object: read it
+	// whole to say how.
+	data, rerr := fsys.ReadFile(path)
+	if rerr != nil {
+		return StoreResult{Problem: fmt.Sprintf("cannot read %s: %v", path, rerr)}
+	}
+	if _, _, perr := parseSessionStore(data); perr != nil {
+		err = perr
+	}
+	return StoreResult{Problem: fmt.Sprintf("%s does not parse: %v", path, err)}
 }
 
+// readSessionStore streams sessions.json with the lean row decoder.
+func readSessionStore(r io.Reader, size int64) ([]model.StoreRow, map[string]string, error) {
+	c := storeRows{sizeHint: size}
+	err := jsonscan.ReadObject(r, func(rawKey, value []byte) bool {
+		c.add(rawKey, value, false)
+		return true
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.finish(), c.problems, nil
+}
+
+// parseSessionStore decodes a whole sessions.json in memory, every field
+// of every row, Entry.Raw included (retention plans rewrite rows whole).
 func parseSessionStore(data []byte) ([]model.StoreRow, map[string]string, error) {
-	var keys []string
-	byKey := map[string]int{}
-	var rows []model.StoreRow
-	var problems map[string]string
+	var c storeRows
 	end, ok := jsonscan.Object(data, 0, func(rawKey, value []byte) bool {
-		key := jsonscan.Unquote(rawKey)
-		entry, problem := decodeSessionEntry(value)
-		entry.Problem = problem
-		if problem != "" {
-			if problems == nil {
-				problems = map[string]string{}
-			}
-			problems[key] = problem
-		}
-		if i, dup := byKey[key]; dup {
-			rows[i].Entry = entry // JSON.parse: the last value wins, the first position stays
-			return true
-		}
-		byKey[key] = len(rows)
-		keys = append(keys, key)
-		rows = append(rows, model.StoreRow{Key: key, Entry: entry})
+		c.add(rawKey, value, true)
 		return true
 	})
 	if !ok {
@@ -71,12 +91,62 @@ func parseSessionStore(data []byte) ([]model.StoreRow, map[string]string, error)
 	if jsonscan.SkipWS(data, end) != len(data) {
 		return nil, nil, errors.New("there is data after the top-level object")
 	}
-	if slices.ContainsFunc(keys, model.IsArrayIndexKey) {
-		sorted := make([]model.StoreRow, len(rows))
-		for i, k := range model.JSPropertyOrder(keys) {
-			sorted[i] = rows[byKey[k]]
-		}
-		rows = sorted
+	return c.finish(), c.problems, nil
+}
+
+// storeRows collects rows as JSON.parse builds the object: a repeated key
+// keeps its first position and takes its last value.
+type storeRows struct {
+	rows     []model.StoreRow
+	keys     []string
+	byKey    map[string]int
+	problems map[string]string
+	// sizeHint is the file's size: after the first rows, the slice is
+	// sized for all of them from their average size, so that 50,000 rows
+	// of half a KiB each are not copied at every doubling.
+	sizeHint int64
+	seen     int64
+}
+
+const sizeSample = 64
+
+func (c *storeRows) add(rawKey, value []byte, full bool) {
+	if c.byKey == nil {
+		c.byKey = map[string]int{}
 	}
-	return rows, problems, nil
+	key := jsonscan.Unquote(rawKey)
+	i, dup := c.byKey[key]
+	if !dup {
+		if len(c.rows) == sizeSample && c.sizeHint > 0 {
+			per := c.seen / sizeSample
+			c.rows = slices.Grow(c.rows, int(c.sizeHint/max(per, 1))*11/10)
+		}
+		c.seen += int64(len(rawKey) + len(value))
+		i = len(c.rows)
+		c.byKey[key] = i
+		c.keys = append(c.keys, key)
+		c.rows = append(c.rows, model.StoreRow{Key: key})
+	}
+	// JSON.parse: the last value wins, the first position stays.
+	e := &c.rows[i].Entry
+	*e = model.SessionEntry{}
+	if problem := decodeSessionEntry(value, full, e); problem != "" {
+		if c.problems == nil {
+			c.problems = map[string]string{}
+		}
+		c.problems[key] = problem
+	} else if dup {
+		delete(c.problems, key)
+	}
+}
+
+func (c *storeRows) finish() []model.StoreRow {
+	if !slices.ContainsFunc(c.keys, model.IsArrayIndexKey) {
+		return c.rows
+	}
+	sorted := make([]model.StoreRow, len(c.rows))
+	for i, k := range model.JSPropertyOrder(c.keys) {
+		sorted[i] = c.rows[c.byKey[k]]
+	}
+	return sorted
 }

@@ -40,8 +40,8 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 		return st
 	}
 	for _, n := range nodes {
-		entry, problem := decodeSessionEntry(n.EntryJSON)
-		entry.Problem = problem
+		var entry model.SessionEntry
+		entry.Problem = decodeSessionEntry(n.EntryJSON, true, &entry)
 		st.Nodes = append(st.Nodes, model.SQLiteNode{Key: n.Key, CurrentSessionID: n.CurrentSessionID, Entry: entry,
 			EntryValid: n.EntryValid, Status: n.Status, CreatedVia: n.CreatedVia})
 	}

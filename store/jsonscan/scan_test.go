@@ -1,7 +1,10 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -81,4 +84,50 @@ func TestStringEveryPosition(t *testing.T) {
 			}
 		}
 	}
+}
+
+// oneByte reads one byte at a time: every member is cut somewhere.
+type oneByte struct{ b []byte }
+
+func (r *oneByte) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	p[0] = r.b[0]
+	r.b = r.b[1:]
+	return 1, nil
+}
+
+// FuzzReadObject: ReadObject accepts exactly the inputs that are one JSON
+// object, and gives the members Object gives, whether the input comes
+// whole or a byte at a time.
+func FuzzReadObject(f *testing.F) {
+	for _, s := range []string{`{}`, ` {"a":1,"b":[true,false,null],"c":{"d":"\u00e9\n"}} `, `{"a":1,}`, `{"a":12`, `{"a":12}x`,
+		`{"n":123456789}`, `[1]`, `{"a":"b"`, `{,"a":1}`, `{"a" 1}`, "{\"k\":\"" + strings.Repeat("x", 300000) + "\",\"z\":0}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want []string
+		end, ok := Object(data, 0, func(key, value []byte) bool {
+			want = append(want, string(key)+"="+string(value))
+			return true
+		})
+		ok = ok && SkipWS(data, end) == len(data)
+		for _, r := range []io.Reader{bytes.NewReader(data), &oneByte{data}} {
+			var got []string
+			err := ReadObject(r, func(key, value []byte) bool {
+				got = append(got, string(key)+"="+string(value))
+				return true
+			})
+			if (err == nil) != ok {
+				t.Fatalf("ReadObject(%q): err = %v; Object says valid=%v", data, err, ok)
+			}
+			if ok && !slices.Equal(got, want) {
+				t.Fatalf("ReadObject(%q) = %q, Object gives %q", data, got, want)
+			}
+		}
+	})
 }

@@ -1,0 +1,161 @@
+package jsonscan
+
+import (
+	"errors"
+	"io"
+)
+
+// ErrStream is what ReadObject returns when the input is not exactly one
+// JSON object (whitespace around it aside). It does not say what is
+// wrong: a caller that must tell which reads the input whole and asks
+// Valid, as it did before there was a stream.
+var ErrStream = errors.New("not a valid JSON object")
+
+// streamChunk is how much ReadObject reads at a time.
+const streamChunk = 256 << 10
+
+// ReadObject walks the top-level object of r as Object walks one in
+// memory, calling fn with each member's raw key (quotes included) and raw
+// value, in order; fn returns false to stop. It holds one read buffer,
+// not the input: the buffer grows only to fit the largest member, so
+// walking a sessions.json of 50,000 rows costs a few hundred KiB, not its
+// size. The bytes passed to fn are valid only during the call. A member
+// cut by the end of the buffer is scanned again once more input is in.
+func ReadObject(r io.Reader, fn func(key, value []byte) bool) error {
+	s := objectStream{r: r, buf: make([]byte, 0, streamChunk)}
+	i, err := s.next(0, func(b []byte) (int, bool) {
+		j := SkipWS(b, 0)
+		return j + 1, j < len(b) && b[j] == '{'
+	})
+	if err != nil {
+		return err
+	}
+	first := true
+	for {
+		var m member
+		i, err = s.next(i, func(b []byte) (int, bool) {
+			var ok bool
+			m, ok = scanMember(b, first)
+			return m.end, ok
+		})
+		if err != nil {
+			return err
+		}
+		if m.close {
+			return s.rest(i)
+		}
+		// The member ends at i; its spans are relative to where it began.
+		b := s.buf[i-m.end : i]
+		if !fn(b[m.key:m.keyEnd], b[m.value:]) {
+			return nil
+		}
+		first = false
+	}
+}
+
+// member is one step through an object: a member (with a leading comma
+// after the first) or the closing brace, as offsets from where it starts.
+type member struct {
+	key, keyEnd, value, end int
+	close                   bool
+}
+
+func scanMember(b []byte, first bool) (member, bool) {
+	j := SkipWS(b, 0)
+	if j >= len(b) {
+		return member{}, false
+	}
+	if b[j] == '}' {
+		return member{end: j + 1, close: true}, true
+	}
+	if !first {
+		if b[j] != ',' {
+			return member{}, false
+		}
+		j = SkipWS(b, j+1)
+	}
+	if j >= len(b) || b[j] != '"' {
+		return member{}, false
+	}
+	kEnd, ok := String(b, j)
+	if !ok {
+		return member{}, false
+	}
+	colon := SkipWS(b, kEnd)
+	if colon >= len(b) || b[colon] != ':' {
+		return member{}, false
+	}
+	at := SkipWS(b, colon+1)
+	end, ok := Value(b, at)
+	// A number that ends the buffer may go on in the next read: a member
+	// is complete only with the byte after it in (a comma, a brace or a
+	// space, which the next step checks).
+	if !ok || end >= len(b) {
+		return member{}, false
+	}
+	return member{key: j, keyEnd: kEnd, value: at, end: end}, true
+}
+
+type objectStream struct {
+	r   io.Reader
+	buf []byte
+	eof bool
+	err error
+}
+
+// next runs scan on buf[i:] until it succeeds, reading more input after
+// each failure until there is none (then the failure stands: ErrStream,
+// or the read error). It returns the index in buf just past what scan
+// consumed; bytes before i may have been dropped to make room.
+func (s *objectStream) next(i int, scan func(b []byte) (int, bool)) (int, error) {
+	for {
+		if n, ok := scan(s.buf[i:]); ok {
+			return i + n, nil
+		}
+		if s.eof {
+			// (A member that ends the input is no exception: a closing
+			// brace must follow it.)
+			if s.err != nil {
+				return 0, s.err
+			}
+			return 0, ErrStream
+		}
+		if i > 0 {
+			s.buf = s.buf[:copy(s.buf, s.buf[i:])]
+			i = 0
+		}
+		s.fill()
+	}
+}
+
+// fill reads more input, growing the buffer when less than half a chunk
+// is free (a member larger than the buffer).
+func (s *objectStream) fill() {
+	if cap(s.buf)-len(s.buf) < streamChunk/2 {
+		grown := make([]byte, len(s.buf), 2*cap(s.buf))
+		copy(grown, s.buf)
+		s.buf = grown
+	}
+	n, err := s.r.Read(s.buf[len(s.buf):cap(s.buf)])
+	s.buf = s.buf[:len(s.buf)+n]
+	switch {
+	case err == io.EOF:
+		s.eof = true
+	case err != nil:
+		s.eof, s.err = true, err
+	}
+}
+
+// rest checks that only whitespace follows the object.
+func (s *objectStream) rest(i int) error {
+	for {
+		if SkipWS(s.buf, i) != len(s.buf) {
+			return ErrStream
+		}
+		if s.eof {
+			return s.err
+		}
+		s.buf, i = s.buf[:0], 0
+		s.fill()
+	}
+}
