@@ -173,7 +173,7 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 	for _, f := range snap.Files {
 		byName[f.Name] = f
 	}
-	var indexRows []IndexRow
+	indexRows := make([]IndexRow, 0, len(snap.Rows))
 	for _, r := range snap.Rows {
 		indexRows = append(indexRows, r.Entry.IndexRow(r.Key))
 	}
@@ -188,8 +188,27 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 	for i, f := range snap.Files {
 		kinds[i] = ClassifyFileName(f.Name)
 	}
-	rows := make([]SessionRow, 0, len(snap.Rows)+len(snap.Files)+1)
+	// The rows of sessions.json claim their files first; the rows are
+	// counted before they are made (368 bytes each, 10,000 of them).
 	claimed := make(map[string]bool, len(snap.Rows))
+	rowFiles := make([]string, len(snap.Rows))
+	rowNames := make([]FileName, len(snap.Rows))
+	for i := range snap.Rows {
+		rowFiles[i], rowNames[i] = rowFile(snap, byName, &snap.Rows[i])
+		if filepath.Dir(rowFiles[i]) == snap.SessionsDir {
+			claimed[filepath.Base(rowFiles[i])] = true
+		}
+	}
+	extra := 0
+	for i, f := range snap.Files {
+		if !claimed[f.Name] && f.IsFile && (kinds[i].Kind.IsTranscript() || kinds[i].Kind == FileTrajectory) {
+			extra++
+		}
+	}
+	if snap.SQLite != nil {
+		extra++
+	}
+	rows := make([]SessionRow, 0, len(snap.Rows)+extra)
 	for i := range snap.Rows {
 		sr := &snap.Rows[i]
 		row := SessionRow{
@@ -199,16 +218,13 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 			Origin:    OriginIndex,
 			Entry:     &snap.Rows[i].Entry,
 		}
-		row.File, row.Name = rowFile(snap, byName, sr)
+		row.File, row.Name = rowFiles[i], rowNames[i]
 		if f, ok := lookupFile(snap, byName, row.File); ok {
 			row.Exists = f.IsFile && f.Outside == ""
 			row.Size, row.ModTime, row.Inode = f.Size, f.ModTime, f.Inode
 			row.OutsideStateDir = f.Outside
 		} else if real, ok := snap.OutsideStateDir[row.File]; ok {
 			row.OutsideStateDir = real
-		}
-		if filepath.Dir(row.File) == snap.SessionsDir {
-			claimed[filepath.Base(row.File)] = true
 		}
 		rows = append(rows, row)
 	}
