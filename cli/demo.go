@@ -12,7 +12,7 @@ import (
 )
 
 func (a *app) demoCommand() *cobra.Command {
-	var scale int
+	var scale, sessions int
 	var seed int64
 	var now string
 	c := &cobra.Command{
@@ -23,7 +23,8 @@ agents (main, work, and ops on the SQLite-era store), 48 sessions of every key
 kind and one instance of each situation the diagnosis names, and a vault. The
 same --seed and --now give the same bytes.`,
 		Example: `clawvault-tui demo /tmp/demo
-clawvault-tui demo /tmp/big --scale 100 --now 2026-11-21T12:00:00Z`,
+clawvault-tui demo /tmp/big --scale 100 --now 2026-11-21T12:00:00Z
+clawvault-tui demo /tmp/fleet --scale 100 --sessions 50000`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usageError("demo takes one DIR, which must be empty or not exist yet")
@@ -31,10 +32,11 @@ clawvault-tui demo /tmp/big --scale 100 --now 2026-11-21T12:00:00Z`,
 			return nil
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
-			return a.demo(args[0], scale, seed, now)
+			return a.demo(args[0], scale, sessions, seed, now)
 		},
 	}
 	c.Flags().IntVar(&scale, "scale", 1, "grow the workspace: 100 gives 10,000 sessions, a 300 MB heartbeat transcript and a 15 MB vault")
+	c.Flags().IntVar(&sessions, "sessions", 0, "this many sessions; above the scale's own count, filler transcripts shrink so their bytes stay the scale's")
 	c.Flags().Int64Var(&seed, "seed", 1, "random seed: the same seed and clock give the same files")
 	c.Flags().StringVar(&now, "now", "", "the generator's clock, RFC 3339 (default: now); pins every timestamp and age")
 	c.ValidArgsFunction = func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -43,9 +45,12 @@ clawvault-tui demo /tmp/big --scale 100 --now 2026-11-21T12:00:00Z`,
 	return c
 }
 
-func (a *app) demo(arg string, scale int, seed int64, nowFlag string) error {
+func (a *app) demo(arg string, scale, sessions int, seed int64, nowFlag string) error {
 	if scale < 1 {
 		return usageError("--scale must be 1 or more")
+	}
+	if sessions < 0 {
+		return usageError("--sessions must be 0 (the scale's count) or more")
 	}
 	dir, err := filepath.Abs(arg)
 	if err != nil {
@@ -64,7 +69,11 @@ func (a *app) demo(arg string, scale int, seed int64, nowFlag string) error {
 	// The folder was empty: if the process must end midway, it is emptied
 	// again rather than left half-written.
 	a.onInterrupt(func() { removeContents(dir) })
-	m, err := demo.Generate(dir, demo.ScaleOptions(scale, seed, clock))
+	opt := demo.ScaleOptions(scale, seed, clock)
+	if sessions > 0 {
+		opt = opt.WithSessions(sessions)
+	}
+	m, err := demo.Generate(dir, opt)
 	if err != nil {
 		return err
 	}

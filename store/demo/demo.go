@@ -21,6 +21,10 @@ type Options struct {
 	MainBytes      int64     // size of the never-observed main session transcript; default 14 MiB
 	HeartbeatBytes int64     // size of the heartbeat-heavy transcript; default 2 MiB
 	VaultBytes     int64     // approximate total bytes of Markdown in the vault; default ~300 KB
+	// FillerScale multiplies the transcript size of every filler session
+	// (0 ⇒ 1): WithSessions uses it to make many more sessions without
+	// making the transcripts they hold grow with them.
+	FillerScale float64
 }
 
 const (
@@ -42,6 +46,21 @@ func ScaleOptions(scale int, seed int64, now time.Time) Options {
 	opt.HeartbeatBytes = 3 * mib * int64(scale)
 	opt.VaultBytes = 150 * kib * int64(scale)
 	return opt
+}
+
+// WithSessions sets the total number of sessions (rows and orphan
+// transcripts across agents). Above the count the options already make,
+// filler transcripts shrink by the ratio, so that the bytes of transcript
+// stay about what they were: 50,000 sessions for measuring a scan at fleet
+// size, without 1 GB of filler beside them. Below it, the count is simply
+// lowered.
+func (o Options) WithSessions(n int) Options {
+	have := max(o.Sessions, BaseSessions)
+	if n > have {
+		o.FillerScale = float64(have) / float64(n)
+	}
+	o.Sessions = n
+	return o
 }
 
 // Case names one special session: its agent, key, session id and absolute file path.

@@ -1039,6 +1039,38 @@ func TestScaleOptions(t *testing.T) {
 	}
 }
 
+// WithSessions makes many more sessions without many more transcript
+// bytes: at four times the sessions the filler transcripts hold about as
+// much as before.
+func TestWithSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates two demos of 400 and 1,600 sessions")
+	}
+	transcriptBytes := func(m *demo.Manifest) int64 {
+		var n int64
+		filepath.WalkDir(m.StateDir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jsonl") && path != m.Heartbeat.File && path != m.MainNeverObserved.File {
+				fi, _ := d.Info()
+				n += fi.Size()
+			}
+			return nil
+		})
+		return n
+	}
+	base := demo.Options{Seed: 4, Now: testNow, Sessions: 400}
+	small, _ := generate(t, base)
+	many, _ := generate(t, base.WithSessions(1600))
+	if many.Sessions != 1600 {
+		t.Fatalf("%d sessions", many.Sessions)
+	}
+	if a, b := transcriptBytes(small), transcriptBytes(many); b > a*3/2 {
+		t.Errorf("400 sessions hold %d bytes of transcript, 1,600 hold %d", a, b)
+	}
+	if got := base.WithSessions(100); got.Sessions != 100 || got.FillerScale != 0 {
+		t.Errorf("fewer sessions: %+v", got)
+	}
+}
+
 // TestMedium generates a bigger demo (2,000 sessions, a 20 MiB heartbeat transcript).
 func TestMedium(t *testing.T) {
 	if testing.Short() {

@@ -34,6 +34,9 @@ func (g *generator) fillerSession(i int) {
 	if r.IntN(20) == 0 {
 		size = 60*kib + r.Int64N(190*kib)
 	}
+	if f := g.opt.FillerScale; f > 0 && f < 1 {
+		size = max(kib, int64(float64(size)*f))
+	}
 	model := sonnet
 	switch x := r.IntN(20); {
 	case x < 5:
