@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/jsonscan"
 )
 
 // pi writes every message entry with the same key order (JSON.stringify of
@@ -114,4 +115,84 @@ func plainBytes(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// sniffCanonical is SniffLine for a canonical message line at nearly
+// sniffPrefix's cost: it reads the prefix as sniffPrefix does, then
+// validates the rest of the line (the message's other members, then the
+// top level's) as strictly as JSON.parse, without the field-by-field
+// dispatch SniffLine does. A key that could overwrite what the prefix
+// read (another "role" in the message; "type", "id", "parentId",
+// "timestamp" or "message" at the top level, or any key with an escape)
+// makes it decline, and the line goes to SniffLine. What it accepts,
+// SniffLine accepts with the same entry (FuzzSniffCanonical).
+func sniffCanonical(line []byte, days *model.ISODayCache) (LineInfo, bool) {
+	info, ok := sniffPrefix(line, days)
+	if !ok {
+		return info, false
+	}
+	// The role's closing quote ends the prefix: the message object is open
+	// and has had one member.
+	i := int(info.role.end)
+	if i, ok = restOfObject(line, i, messageKeyTaken); !ok {
+		return info, false
+	}
+	if i, ok = restOfObject(line, i, topKeyTaken); !ok {
+		return info, false
+	}
+	return info, jsonscan.SkipWS(line, i) == len(line)
+}
+
+// messageKeyTaken and topKeyTaken name the keys the fast path declines:
+// those that would overwrite what the prefix read, and those SniffLine
+// reads later in the line (a message's excludeFromContext, an entry's
+// appendMode: OpenClaw's side messages).
+func messageKeyTaken(key []byte) bool {
+	return string(key) == "role" || string(key) == "excludeFromContext"
+}
+
+func topKeyTaken(key []byte) bool {
+	switch string(key) {
+	case "type", "id", "parentId", "timestamp", "message", "appendMode":
+		return true
+	}
+	return false
+}
+
+// restOfObject validates the members of an object after one already read,
+// from line[i] to just past its closing brace. taken names the keys it must
+// not meet (their values were read already); an escaped key could be one.
+func restOfObject(line []byte, i int, taken func([]byte) bool) (int, bool) {
+	for {
+		i = jsonscan.SkipWS(line, i)
+		if i >= len(line) {
+			return 0, false
+		}
+		switch line[i] {
+		case '}':
+			return i + 1, true
+		case ',':
+		default:
+			return 0, false
+		}
+		i = jsonscan.SkipWS(line, i+1)
+		if i >= len(line) || line[i] != '"' {
+			return 0, false
+		}
+		kEnd, ok := jsonscan.String(line, i)
+		if !ok {
+			return 0, false
+		}
+		key := line[i+1 : kEnd-1]
+		if taken(key) || bytes.IndexByte(key, '\\') >= 0 {
+			return 0, false
+		}
+		i = jsonscan.SkipWS(line, kEnd)
+		if i >= len(line) || line[i] != ':' {
+			return 0, false
+		}
+		if i, ok = jsonscan.Value(line, i+1); !ok {
+			return 0, false
+		}
+	}
 }

@@ -131,3 +131,36 @@ func FuzzIndex(f *testing.F) {
 func jsSpace(c rune) bool {
 	return unicode.Is(unicode.Zs, c) || strings.ContainsRune("\t\v\f\ufeff\n\r\u2028\u2029", c)
 }
+
+// FuzzSniffCanonical: what the canonical fast path accepts, SniffLine
+// accepts, with the same entry (lines it declines go to SniffLine).
+func FuzzSniffCanonical(f *testing.F) {
+	for _, s := range []string{
+		line("a", ""), line("b", "a"),
+		`{"type":"message","id":"8a9bf100","parentId":"18db902f","timestamp":"2026-10-22T13:15:38.622Z","message":{"role":"assistant","content":[{"type":"text","text":"HEARTBEAT_OK"}],"usage":{"input":19,"cost":{"total":0.0057294500000000005}},"stopReason":"stop","timestamp":1792674937294}}`,
+		`{"type":"message","id":"8a9bf100","parentId":null,"timestamp":"2026-10-22T13:15:38.622Z","message":{"role":"user","content":"x","role":"assistant"}}`,
+		`{"type":"message","id":"8a9bf100","parentId":null,"timestamp":"2026-10-22T13:15:38.622Z","message":{"role":"user","content":"x"},"id":"other"}`,
+		`{"type":"message","id":"8a9bf100","parentId":null,"timestamp":"2026-10-22T13:15:38.622Z","message":{"role":"user","content":"x"},"\u0069d":"other"}`,
+		`{"type":"message","id":"8a9bf100","parentId":null,"timestamp":"2026-10-22T13:15:38.622Z","message":{"role":"user","content":"x",}}`,
+		`{"type":"message","id":"8a9bf100","parentId":null,"timestamp":"2026-10-22T13:15:38.622Z","message":{"role":"user"} , "x" : [1,2] }`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var days model.ISODayCache
+		fast, ok := sniffCanonical(data, &days)
+		full, fullOK := SniffLine(data)
+		if !ok {
+			return
+		}
+		if !fullOK {
+			t.Fatalf("sniffCanonical accepts %q, SniffLine does not", data)
+		}
+		names := model.NewNames()
+		a, _, _ := fast.Entry(data, 0, 1, names)
+		b, _, _ := full.Entry(data, 0, 1, names)
+		if a != b {
+			t.Fatalf("%q: fast %+v, full %+v", data, a, b)
+		}
+	})
+}

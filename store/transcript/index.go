@@ -9,11 +9,10 @@ import (
 	"hash/fnv"
 	"io"
 	"maps"
-	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/fileid"
@@ -89,10 +88,9 @@ type Options struct {
 var chunkSize = 1 << 20
 
 type chunk struct {
-	seq    int
-	base   int64 // file offset of data[0]
-	data   []byte
-	mapped bool // data points into a memory mapping, not a reusable buffer
+	seq  int
+	base int64 // file offset of data[0]
+	data []byte
 }
 
 type chunkResult struct {
@@ -151,168 +149,228 @@ func (ix *Index) extend(ctx context.Context, r io.ReaderAt, size int64, opt Opti
 	return next, nil
 }
 
-// scan indexes [from, size): a reader goroutine hands chunks that end on a
-// newline to workers, and results are merged in file order.
+// scan indexes [from, size). The range is cut into chunks of chunkSize
+// bytes; workers take them in order, each reading its chunk with one pread
+// into a buffer of its own and owning the lines that start in it (reading
+// on past the chunk's end to finish its last line). Results are merged in
+// file order. Reading beats mapping the file here: on a virtual machine
+// with shadow page tables, touching each page of a 300 MB mapping cost a
+// core four times what copying the bytes out of the page cache does, and
+// the mapped pages counted in the process's resident memory.
 func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt Options) error {
+	tail, end, err := readTail(r, from, size)
+	if err != nil {
+		return err
+	}
+	// Complete lines are [from, end): end is just past the last newline.
+	chunks := int((end - from + int64(chunkSize) - 1) / int64(chunkSize))
+	results := make([]chunkResult, chunks)
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	workers = min(workers, chunks)
+
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-
-	chunks := make(chan chunk, workers)
-	results := make(chan chunkResult, workers)
-	free := make(chan []byte, workers+2)
-	var tail []byte
-	var tailBase int64
-	var readErr error
-
-	mapped := false
-	if f, isFile := r.(*os.File); isFile {
-		var unmap func()
-		if tail, tailBase, unmap, mapped = mapChunks(ctx, f, from, size, chunks); mapped {
-			defer unmap() // deferred calls run last: after the workers stop
-		}
+	var next atomic.Int64
+	var errMu sync.Mutex
+	var firstErr error
+	// done says which chunk is finished; free hands merged chunks' entry
+	// slices back to the workers, so that only the index's own slice is
+	// new memory (fresh pages cost more than the copy on a virtual machine).
+	// With workers, done holds one result per worker: they wait for the
+	// merge rather than run ahead of a cancel.
+	done := make(chan int, chunks)
+	if workers > 1 {
+		done = make(chan int, workers)
 	}
-	if !mapped {
-		go func() {
-			defer close(chunks)
-			tail, tailBase, readErr = readChunks(ctx, r, from, size, chunks, free)
-		}()
-	}
-	var wg sync.WaitGroup
-	var faultMu sync.Mutex
-	var faultErr error
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// A file truncated under a mapping faults on read: report it.
-			debug.SetPanicOnFault(true)
-			defer func() {
-				if r := recover(); r != nil {
-					faultMu.Lock()
-					faultErr = fmt.Errorf("the file changed while it was being indexed: %v", r)
-					faultMu.Unlock()
-					cancel()
-				}
-			}()
-			var scratch chunkScratch
-			for c := range chunks {
-				populate(c)
-				res := scratch.sniff(c, opt.DeferValidation)
-				if !c.mapped {
-					select {
-					case free <- c.data[:0]:
-					default:
-					}
-				}
-				select {
-				case results <- res:
-				case <-ctx.Done():
-					return
-				}
+	free := make(chan []model.Entry, chunks)
+	work := func() {
+		var scratch chunkScratch
+		var buf []byte
+		for {
+			k := int(next.Add(1) - 1)
+			if k >= chunks || ctx.Err() != nil {
+				return
 			}
+			lo := from + int64(k)*int64(chunkSize)
+			c, err := readOwned(r, &buf, from, lo, min(lo+int64(chunkSize), end), end)
+			if err != nil {
+				errMu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				errMu.Unlock()
+				cancel()
+				return
+			}
+			c.seq = k
+			var reuse []model.Entry
+			select {
+			case reuse = <-free:
+			default:
+			}
+			results[k] = scratch.sniff(c, opt.DeferValidation, reuse)
+			done <- k
+		}
+	}
+	if workers <= 1 {
+		work() // a small file: no goroutines
+		close(done)
+	} else {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work()
+			}()
+		}
+		go func() {
+			wg.Wait()
+			close(done)
 		}()
 	}
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-
-	var ordered []chunkResult
-	var done int64
-	for res := range results {
-		if res.seq >= len(ordered) {
-			ordered = append(ordered, make([]chunkResult, res.seq+1-len(ordered))...)
+	// Chunks are merged in file order as soon as they and all before them
+	// are done, while the workers go on; progress is reported from here.
+	ready := make([]bool, chunks)
+	merged := 0
+	var total int64
+	for k := range done {
+		if ctx.Err() != nil {
+			continue // cancelled, or a worker failed: drain
 		}
-		ordered[res.seq] = res
-		done += res.end - res.start
+		ready[k] = true
+		total += results[k].end - results[k].start
 		if opt.Progress != nil {
-			opt.Progress(done, size-from)
+			opt.Progress(total, size-from)
+		}
+		for merged < chunks && ready[merged] && ctx.Err() == nil {
+			res := &results[merged]
+			if merged == 0 && res.end > res.start {
+				// Size the index once, from the first chunk's density.
+				perByte := float64(len(res.entries)) / float64(res.end-res.start)
+				ix.Entries = slices.Grow(ix.Entries, int(perByte*float64(end-from)*1.05)+16)
+			}
+			ix.mergeOne(res)
+			free <- res.entries[:0]
+			*res = chunkResult{}
+			merged++
 		}
 	}
-	if err := errors.Join(faultErr, readErr); err != nil {
-		return err
+	if firstErr != nil { // written before cancel, read after every worker stopped
+		return firstErr
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	ix.merge(ordered)
-	ix.End = tailBase
+	ix.End = end
 	ix.Size = size
 	ix.Tail = nil
 	if len(bytes.TrimSpace(tail)) > 0 {
-		ix.addTail(tail, tailBase)
+		ix.addTail(tail, end)
 	}
 	return nil
 }
 
-// readChunks reads [from, size) and sends chunks that end just after a
-// newline. It returns the bytes after the last newline (the unterminated
-// tail) and their offset.
-func readChunks(ctx context.Context, r io.ReaderAt, from, size int64, out chan<- chunk, free chan []byte) ([]byte, int64, error) {
-	var carry []byte
-	base := from
-	seq := 0
-	for off := from; off < size; {
-		var buf []byte
-		select {
-		case buf = <-free:
-		default:
-			// A small file gets a buffer its size, not a chunk: zeroing 1 MiB
-			// per file dominated planning over thousands of small transcripts.
-			buf = make([]byte, 0, min(int64(chunkSize), size-off+int64(len(carry))))
-		}
-		buf = append(buf[:0], carry...)
-		want := min(int64(chunkSize), size-off)
-		if int64(cap(buf)-len(buf)) < want {
-			buf = slices.Grow(buf, int(want))
-		}
-		n, err := r.ReadAt(buf[len(buf):len(buf)+int(want)], off)
-		buf = buf[:len(buf)+n]
-		off += int64(n)
-		if int64(n) < want {
-			if err != nil && !errors.Is(err, io.EOF) {
-				return nil, 0, fmt.Errorf("read at offset %d: %w", off, err)
-			}
-			// The file shrank under us: index what there is.
-			size = off
-		}
-		nl := bytes.LastIndexByte(buf, '\n')
-		if nl < 0 {
-			// One line longer than a chunk: keep reading into it.
-			carry = buf
-			continue
-		}
-		carry = append([]byte(nil), buf[nl+1:]...)
-		select {
-		case out <- chunk{seq: seq, base: base, data: buf[:nl+1]}:
-		case <-ctx.Done():
-			return nil, 0, ctx.Err()
-		}
-		seq++
-		base += int64(nl + 1)
+// errChanged is a read that came back short: the file shrank (or was
+// truncated) while it was being indexed.
+func errChanged(off int64, err error) error {
+	if err == nil || errors.Is(err, io.EOF) {
+		return fmt.Errorf("the file changed while it was being indexed: it ends before offset %d", off)
 	}
-	return carry, base, nil
+	return fmt.Errorf("read at offset %d: %w", off, err)
+}
+
+// readTail finds the bytes after the last newline of [from, size), reading
+// backwards from the end, and returns them with the offset just past that
+// newline (from when there is none).
+func readTail(r io.ReaderAt, from, size int64) ([]byte, int64, error) {
+	var tail []byte
+	step := int64(4096)
+	for hi := size; hi > from; {
+		lo := max(from, hi-step)
+		buf := make([]byte, hi-lo, hi-lo+int64(len(tail)))
+		if n, err := r.ReadAt(buf, lo); n < len(buf) {
+			return nil, 0, errChanged(lo+int64(n), err)
+		}
+		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
+			return append(buf[i+1:], tail...), lo + int64(i) + 1, nil
+		}
+		tail = append(buf, tail...)
+		hi = lo
+		step = min(2*step, 16<<20)
+	}
+	return tail, from, nil
+}
+
+// readOwned reads the lines that start in [lo, hi) into *buf and returns
+// them as a chunk (base: the first one's offset). A line starts at from or
+// just after a newline; the last one owned runs past hi to its newline,
+// which comes before end (just past the last newline of the file).
+func readOwned(r io.ReaderAt, buf *[]byte, from, lo, hi, end int64) (chunk, error) {
+	// Read [lo-1, hi): the byte before lo says whether a line starts at lo.
+	at := max(from, lo-1)
+	b := slices.Grow((*buf)[:0], int(hi-at))[:hi-at]
+	if n, err := r.ReadAt(b, at); n < len(b) {
+		return chunk{}, errChanged(at+int64(n), err)
+	}
+	start := lo
+	if lo > from {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 || at+int64(i)+1 >= hi {
+			*buf = b
+			return chunk{base: hi}, nil // no line starts here
+		}
+		start = at + int64(i) + 1
+	}
+	// Finish the line that holds byte hi-1.
+	for b[len(b)-1] != '\n' {
+		off := at + int64(len(b))
+		more := min(max(int64(len(b)), 64<<10), end-off)
+		if more <= 0 {
+			return chunk{}, errChanged(off, nil)
+		}
+		b = slices.Grow(b, int(more))
+		grown := b[len(b) : len(b)+int(more)]
+		n, err := r.ReadAt(grown, off)
+		if n < len(grown) {
+			return chunk{}, errChanged(off+int64(n), err)
+		}
+		if i := bytes.IndexByte(grown, '\n'); i >= 0 {
+			b = b[:len(b)+i+1]
+			break
+		}
+		b = b[:len(b)+n]
+	}
+	*buf = b
+	return chunk{base: start, data: b[start-at:]}, nil
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// chunkScratch is one worker's reusable state: entries are collected in a
-// slice that keeps its capacity from chunk to chunk and copied out at the
-// exact size, and timestamps share their day count.
+// chunkScratch is one worker's reusable state: timestamps share their day
+// count, and each chunk's entries are sized from the last chunk's.
 type chunkScratch struct {
-	entries []model.Entry
-	days    model.ISODayCache
+	days model.ISODayCache
+	// bytesPerEntry is the density of the worker's last chunk, to size the
+	// next chunk's entries in one allocation (no copy to an exact size).
+	bytesPerEntry int
 }
 
 // sniff indexes the newline-terminated lines of one chunk.
-func (s *chunkScratch) sniff(c chunk, prefixOnly bool) chunkResult {
+func (s *chunkScratch) sniff(c chunk, prefixOnly bool, reuse []model.Entry) chunkResult {
 	data := c.data
 	res := chunkResult{seq: c.seq, start: c.base, end: c.base + int64(len(c.data)), names: model.NewNames()}
-	res.entries = s.entries[:0]
+	if s.bytesPerEntry <= 0 {
+		s.bytesPerEntry = 256
+	}
+	if want := len(data)/s.bytesPerEntry*9/8 + 16; cap(reuse) >= want {
+		res.entries = reuse[:0]
+	} else {
+		res.entries = make([]model.Entry, 0, want)
+	}
 	for pos := 0; pos < len(data); {
 		nl := bytes.IndexByte(data[pos:], '\n')
 		if nl < 0 {
@@ -334,10 +392,13 @@ func (s *chunkScratch) sniff(c chunk, prefixOnly bool) chunkResult {
 			continue
 		}
 		var flags model.EntryFlags
-		info, ok := LineInfo{}, false
+		var info LineInfo
+		var ok bool
 		if prefixOnly {
 			info, ok = sniffPrefix(line, &s.days)
 			flags = model.FlagPrefixOnly
+		} else {
+			info, ok = sniffCanonical(line, &s.days)
 		}
 		if !ok {
 			info, ok = SniffLine(line)
@@ -357,8 +418,9 @@ func (s *chunkScratch) sniff(c chunk, prefixOnly bool) chunkResult {
 		}
 		res.entries = append(res.entries, e)
 	}
-	s.entries = res.entries[:0]
-	res.entries = slices.Clone(res.entries)
+	if len(res.entries) > 0 {
+		s.bytesPerEntry = max(16, len(data)/len(res.entries))
+	}
 	return res
 }
 
@@ -374,39 +436,30 @@ func isBlank(line []byte) bool {
 	return true
 }
 
-// merge appends the chunks' results in file order, growing the entry
-// slice once: at a million entries, repeated doubling would copy the
-// index several times over.
-func (ix *Index) merge(chunks []chunkResult) {
-	total := len(ix.Entries)
-	for _, p := range chunks {
-		total += len(p.entries)
+// mergeOne appends one chunk's result, the chunks before it being in.
+func (ix *Index) mergeOne(p *chunkResult) {
+	base := int32(len(ix.Entries))
+	// Chunks intern odd ids apart; renumber them into the index's table.
+	var remap []uint32
+	for i := range p.names.Len() {
+		remap = append(remap, uint32(ix.Names.Intern(p.names.Name(i))))
 	}
-	ix.Entries = slices.Grow(ix.Entries, total-len(ix.Entries))
-	for _, p := range chunks {
-		base := int32(len(ix.Entries))
-		// Chunks intern odd ids apart; renumber them into the index's table.
-		var remap []uint32
-		for i := range p.names.Len() {
-			remap = append(remap, uint32(ix.Names.Intern(p.names.Name(i))))
+	for i := range p.entries {
+		e := &p.entries[i]
+		e.Line += ix.Lines
+		if remap != nil {
+			e.ID, e.ParentID = model.Remap(e.ID, remap), model.Remap(e.ParentID, remap)
 		}
-		for i := range p.entries {
-			e := &p.entries[i]
-			e.Line += ix.Lines
-			if remap != nil {
-				e.ID, e.ParentID = model.Remap(e.ID, remap), model.Remap(e.ParentID, remap)
-			}
-		}
-		ix.Entries = append(ix.Entries, p.entries...)
-		for _, f := range p.facts {
-			ix.Facts[base+f.local] = f.facts
-		}
-		for _, m := range p.malformed {
-			ix.Malformed = append(ix.Malformed, m+ix.Lines)
-		}
-		ix.Lines += p.lines
-		ix.prefixOnly += p.prefixOnly
 	}
+	ix.Entries = append(ix.Entries, p.entries...)
+	for _, f := range p.facts {
+		ix.Facts[base+f.local] = f.facts
+	}
+	for _, m := range p.malformed {
+		ix.Malformed = append(ix.Malformed, m+ix.Lines)
+	}
+	ix.Lines += p.lines
+	ix.prefixOnly += p.prefixOnly
 }
 
 func (ix *Index) addTail(tail []byte, off int64) {
