@@ -31,7 +31,13 @@ func BenchScale() int {
 // other packages (a scale-100 workspace is ~600 MB and takes seconds to
 // write). It never lives in the repository; delete the folder at will.
 func BenchWorkspace(scale int) (*demo.Manifest, error) {
-	dir := filepath.Join(os.TempDir(), "clawvault-tui-bench", fmt.Sprintf("scale-%d-seed-1", scale))
+	return BenchWorkspaceOf(fmt.Sprintf("scale-%d-seed-1", scale), demo.ScaleOptions(scale, 1, BenchClock))
+}
+
+// BenchWorkspaceOf is BenchWorkspace for any options, kept under name
+// (which must say what the options are: the folder is reused by name).
+func BenchWorkspaceOf(name string, opt demo.Options) (*demo.Manifest, error) {
+	dir := filepath.Join(os.TempDir(), "clawvault-tui-bench", name)
 	done := filepath.Join(dir, "manifest.json")
 	if m, ok := readManifest(done); ok {
 		return m, nil
@@ -48,7 +54,7 @@ func BenchWorkspace(scale int) (*demo.Manifest, error) {
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
-	m, err := demo.Generate(filepath.Join(dir, "ws"), demo.ScaleOptions(scale, 1, BenchClock))
+	m, err := demo.Generate(filepath.Join(dir, "ws"), opt)
 	if err != nil {
 		return nil, err
 	}
