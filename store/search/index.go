@@ -28,6 +28,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -60,6 +61,11 @@ type Index struct {
 	// damaged: a batch failed, so the documents may be ahead of the
 	// manifest; the next run rebuilds.
 	damaged bool
+	// folders are the vault folders' mtimes at the last sync, guarded by
+	// mu; hotWindow and fullCheckEvery are folders.go's constants (tests
+	// change them).
+	folders                   folderRecords
+	hotWindow, fullCheckEvery time.Duration
 }
 
 // Internal keys of the bleve index.
@@ -91,7 +97,7 @@ func Open(opt Options) (*Index, error) {
 	if opt.Dir == "" {
 		return nil, errors.New("search: no index folder given")
 	}
-	ix := &Index{opt: opt, m: newMapping(), roots: map[string]*Root{}, asyncErr: make(chan error, 1)}
+	ix := &Index{opt: opt, m: newMapping(), roots: map[string]*Root{}, asyncErr: make(chan error, 1), hotWindow: hotWindow, fullCheckEvery: fullCheckEvery}
 	ix.an = newAnalyzers(ix.m)
 	for i := range ix.opt.Roots {
 		r := &ix.opt.Roots[i]
@@ -182,6 +188,9 @@ func (ix *Index) adopt(idx bleve.Index) bool {
 		return false
 	}
 	ix.idx, ix.man = idx, man
+	if raw, err := idx.GetInternal(keyFolders); err == nil && raw != nil {
+		ix.folders, _ = decodeFolders(raw) // damaged: every file is stat'ed
+	}
 	return true
 }
 
@@ -213,7 +222,7 @@ func (ix *Index) create() error {
 	if err != nil {
 		return fmt.Errorf("cannot open the new search index in %s: %w", ix.opt.Dir, err)
 	}
-	ix.idx, ix.man = idx, manifest{}
+	ix.idx, ix.man, ix.folders = idx, manifest{}, folderRecords{}
 	return nil
 }
 
@@ -368,8 +377,32 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 	var st Stats
 	var files []fileRef
 	var unreadable []string
+	now := time.Now()
+	// A sync of everything lists the vault by its folders' mtimes
+	// (folders.go), and records them anew.
+	var folders *folderRecords
+	if all {
+		folders = &folderRecords{CheckedAt: ix.folders.CheckedAt, Flags: ix.opt.includeFlags(), MTime: map[string]int64{}}
+	}
+	present := make(map[string]bool, len(ix.man))
+	full := true // every file stat'ed
 	for _, s := range scopes {
-		l, err := ix.opt.list(s.root, s.prefix)
+		if folders != nil && s.root.Kind == VaultRoot && s.prefix == "" {
+			if l, same, ok := ix.quickList(s.root, now, folders.MTime); ok {
+				files = append(files, l.files...)
+				for _, k := range same {
+					present[k] = true
+				}
+				st.Unchanged += len(same)
+				full = full && len(same) == 0
+				continue
+			}
+		}
+		var into map[string]int64
+		if folders != nil && s.root.Kind == VaultRoot {
+			into = folders.MTime
+		}
+		l, err := ix.opt.list(s.root, s.prefix, into, now)
 		if err != nil {
 			return st, fmt.Errorf("cannot list %s: %w", s.root.Dir, err)
 		}
@@ -377,7 +410,9 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 		unreadable = append(unreadable, l.unreadable...)
 		st.Problems = append(st.Problems, l.problems...)
 	}
-	present := make(map[string]bool, len(files))
+	if folders != nil && full {
+		folders.CheckedAt = now.UnixNano()
+	}
 	var changed []fileRef
 	var total int64
 	for _, f := range files {
@@ -425,8 +460,22 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 			}
 		}
 	}
+	if folders != nil {
+		if len(st.Problems) > 0 || len(unreadable) > 0 {
+			// A file or folder that could not be read is tried again
+			// next time: no folder is trusted.
+			*folders = folderRecords{}
+		}
+		if !folders.equal(ix.folders) {
+			w.folders = folders
+			w.dirty = true
+		}
+	}
 	if err := w.finish(); err != nil {
 		return st, err
+	}
+	if folders != nil {
+		ix.folders = *folders
 	}
 	if progress != nil && len(changed) > 0 {
 		p.Path = ""
@@ -449,6 +498,8 @@ type writer struct {
 	persisted chan error
 	// marked: the manifest in the index says a run is in progress.
 	marked bool
+	// folders, when set, are written with the manifest by the last batch.
+	folders *folderRecords
 	// inflight counts batches running in the background; failed holds
 	// the first error of one.
 	inflight sync.WaitGroup
@@ -733,6 +784,9 @@ func (w *writer) commit(last bool) error {
 			return err
 		}
 		b.SetInternal(keyManifest, w.ix.man.encode())
+		if w.folders != nil {
+			b.SetInternal(keyFolders, w.folders.encode())
+		}
 	case !w.marked:
 		b.SetInternal(keyManifest, []byte(manifestInProgress))
 		w.marked = true

@@ -587,7 +587,7 @@ func TestACrashMidRunRebuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := ix.opt.list(&ix.opt.Roots[0], "")
+	l, err := ix.opt.list(&ix.opt.Roots[0], "", nil, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -189,8 +189,9 @@ type listing struct {
 }
 
 // list finds the indexable files of root at or under prefix (a relative,
-// slash-separated path; "" for the whole root).
-func (o *Options) list(root *Root, prefix string) (listing, error) {
+// slash-separated path; "" for the whole root). With folders, the mtime of
+// each vault folder walked is recorded in it (see folders.go).
+func (o *Options) list(root *Root, prefix string, folders map[string]int64, now time.Time) (listing, error) {
 	var out listing
 	switch root.Kind {
 	case WorkspaceRoot:
@@ -257,6 +258,15 @@ func (o *Options) list(root *Root, prefix string) (listing, error) {
 		case d.IsDir():
 			if rel != "" && !o.includedDir(rel) {
 				return fs.SkipDir
+			}
+			if folders != nil {
+				// Taken before WalkDir reads the folder: a change while
+				// it is read gives a later mtime.
+				fi, err := d.Info()
+				if err != nil {
+					return err
+				}
+				recordFolder(folders, root, rel, fi.ModTime(), now)
 			}
 		case d.Type().IsRegular() && o.included(rel):
 			if fi, err := d.Info(); err == nil {

@@ -1,0 +1,231 @@
+package search
+
+import (
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// A warm search must not stat every file of the vault (9,000 files at
+// scale 100, most of a query's time): a sync trusts the modification time
+// of each vault folder instead. A folder's mtime changes when a file in it
+// is created, removed or renamed over (an atomic save, ours and most
+// editors'), so a folder whose mtime is what it was at the last sync has
+// the same files; they are taken as unchanged without a stat. Two kinds of
+// change leave the folder's mtime alone, and are looked for apart:
+//
+//   - A file written in place (ClawVault appends observations to the
+//     day's ledger file): files modified within hotWindow before the sync
+//     are still stat'ed, every time.
+//   - Anything else written in place (an old file rewritten by a tool
+//     that does not rename): seen by the full check, every file stat'ed,
+//     that a sync runs when the last one is fullCheckEvery old; at once
+//     by the TUI's watcher, or search --reindex.
+//
+// The records are written with the manifest, in its batch, so they are
+// never newer than it; a record older than the manifest only makes the
+// next sync read a folder again.
+const (
+	hotWindow      = 24 * time.Hour
+	fullCheckEvery = time.Hour
+	// mtimeSlack: a folder modified this close to the moment it was
+	// looked at is read again next time (a file system with coarse mtimes
+	// could hide a second change in the same tick).
+	mtimeSlack = 2 * time.Second
+)
+
+// folderRecords are the vault folders' mtimes at the last sync.
+type folderRecords struct {
+	// CheckedAt is when every file was last stat'ed (UnixNano).
+	CheckedAt int64
+	// Flags are the include options the folders were listed with.
+	Flags byte
+	// MTime maps a folder key (root id + ":" + slash-separated relative
+	// path, "" for the root itself) to its mtime in UnixNano; 0 means
+	// read it again.
+	MTime map[string]int64
+}
+
+var keyFolders = []byte("clawvault-tui/folders")
+
+const foldersMagic = "CVTF\x01"
+
+func (o *Options) includeFlags() byte {
+	var f byte
+	if o.IncludeTemplates {
+		f |= 1
+	}
+	if o.IncludeArchive {
+		f |= 2
+	}
+	return f
+}
+
+func (r folderRecords) encode() []byte {
+	b := []byte(foldersMagic)
+	b = binary.AppendVarint(b, r.CheckedAt)
+	b = append(b, r.Flags)
+	b = binary.AppendUvarint(b, uint64(len(r.MTime)))
+	for k, t := range r.MTime {
+		b = binary.AppendUvarint(b, uint64(len(k)))
+		b = append(b, k...)
+		b = binary.AppendVarint(b, t)
+	}
+	return b
+}
+
+var errFolders = errors.New("the search index's folder records are damaged")
+
+// decodeFolders reads what encode wrote; anything else is an error (the
+// next sync then stats every file).
+func decodeFolders(b []byte) (folderRecords, error) {
+	rest, ok := strings.CutPrefix(string(b), foldersMagic)
+	if !ok {
+		return folderRecords{}, errFolders
+	}
+	r := reader{b: []byte(rest)}
+	rec := folderRecords{CheckedAt: r.varint()}
+	if flags := r.bytes(1); r.err == nil {
+		rec.Flags = flags[0]
+	}
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(r.b)) {
+		return folderRecords{}, errFolders
+	}
+	rec.MTime = make(map[string]int64, n)
+	for range n {
+		k := string(r.bytes(r.uvarint()))
+		t := r.varint()
+		if r.err != nil {
+			return folderRecords{}, errFolders
+		}
+		rec.MTime[k] = t
+	}
+	if len(r.b) != 0 {
+		return folderRecords{}, errFolders
+	}
+	return rec, nil
+}
+
+// folderKey is the record key of a vault folder.
+func folderKey(root *Root, rel string) string { return root.ID + ":" + rel }
+
+// recordFolder notes a folder's mtime as seen before it was read.
+func recordFolder(into map[string]int64, root *Root, rel string, mtime time.Time, now time.Time) {
+	t := mtime.UnixNano()
+	if now.Sub(mtime) < mtimeSlack {
+		t = 0
+	}
+	into[folderKey(root, rel)] = t
+}
+
+// quickList lists a vault root by its folder records (see the top of this
+// file): it reads only the folders whose mtime changed and stats only
+// their files and the hot ones. same are the keys of files taken as
+// unchanged without a stat. ok is false when the records cannot be
+// trusted (none yet, other include options, a folder that cannot be
+// read, the full check is due): the caller lists the root in full.
+func (ix *Index) quickList(root *Root, now time.Time, into map[string]int64) (l listing, same []string, ok bool) {
+	rec := ix.folders
+	if rec.MTime == nil || rec.Flags != ix.opt.includeFlags() || now.Sub(time.Unix(0, rec.CheckedAt)) >= ix.fullCheckEvery {
+		return listing{}, nil, false
+	}
+	prefix := root.ID + ":"
+	// The folders and files the last sync saw, by parent folder.
+	subfolders := map[string][]string{}
+	for k := range rec.MTime {
+		if rel, ok := strings.CutPrefix(k, prefix); ok && rel != "" {
+			parent := path.Dir(rel)
+			if parent == "." {
+				parent = ""
+			}
+			subfolders[parent] = append(subfolders[parent], rel)
+		}
+	}
+	if _, known := rec.MTime[prefix]; !known {
+		return listing{}, nil, false
+	}
+	files := map[string][]string{}
+	for k := range ix.man {
+		if rel, ok := strings.CutPrefix(k, prefix); ok {
+			dir := path.Dir(rel)
+			if dir == "." {
+				dir = ""
+			}
+			files[dir] = append(files[dir], k)
+		}
+	}
+	hotSince := now.Add(-ix.hotWindow).UnixNano()
+	add := func(rel string, fi fs.FileInfo) {
+		l.files = append(l.files, fileRef{root: root, rel: rel, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+	}
+	var walk func(rel string) bool
+	walk = func(rel string) bool {
+		dir := filepath.Join(root.Dir, filepath.FromSlash(rel))
+		fi, err := os.Lstat(dir)
+		if err != nil || !fi.IsDir() {
+			return false
+		}
+		recordFolder(into, root, rel, fi.ModTime(), now)
+		if t := rec.MTime[folderKey(root, rel)]; t != 0 && t == fi.ModTime().UnixNano() {
+			for _, k := range files[rel] {
+				f := ix.man[k]
+				if f.MTime < hotSince {
+					same = append(same, k)
+					continue
+				}
+				frel := strings.TrimPrefix(k, prefix)
+				if fi, err := os.Lstat(filepath.Join(root.Dir, filepath.FromSlash(frel))); err == nil && fi.Mode().IsRegular() {
+					add(frel, fi)
+				} else if !errors.Is(err, fs.ErrNotExist) && err != nil {
+					return false
+				}
+			}
+			for _, sub := range subfolders[rel] {
+				if !walk(sub) {
+					return false
+				}
+			}
+			return true
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return false
+		}
+		for _, e := range entries {
+			erel := path.Join(rel, e.Name())
+			switch {
+			case e.IsDir():
+				if ix.opt.includedDir(erel) && !walk(erel) {
+					return false
+				}
+			case e.Type().IsRegular() && ix.opt.included(erel):
+				if fi, err := e.Info(); err == nil {
+					add(erel, fi)
+				}
+			}
+		}
+		return true
+	}
+	if !walk("") {
+		return listing{}, nil, false
+	}
+	return l, same, true
+}
+
+func (r folderRecords) equal(o folderRecords) bool {
+	if r.CheckedAt != o.CheckedAt || r.Flags != o.Flags || len(r.MTime) != len(o.MTime) || (r.MTime == nil) != (o.MTime == nil) {
+		return false
+	}
+	for k, t := range r.MTime {
+		if u, ok := o.MTime[k]; !ok || u != t {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,134 @@
+package search
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// backdate sets the mtime of every file and folder of the vault to at,
+// as if nothing had changed since then.
+func (e *testEnv) backdate(at time.Time) {
+	e.t.Helper()
+	err := filepath.WalkDir(e.path("vault"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(p, at, at)
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// A sync lists a vault folder whose mtime is as recorded from the
+// manifest, without a stat of its files; a folder whose mtime moved (a
+// file created, removed, renamed over) is read again; a file modified
+// within hotWindow is stat'ed whatever its folder says.
+func TestSyncTrustsUnchangedFolders(t *testing.T) {
+	e := newEnv(t)
+	e.write("vault/people/ana.md", "# Ana\nanaword\n")
+	e.write("vault/people/bo.md", "# Bo\nboword\n")
+	e.write("vault/ledger/observations/2026/11/20.md", "## 2026-11-20\n- [fact|c=0.7|i=0.5] 10:00 oldword\n")
+	e.backdate(time.Now().Add(-72 * time.Hour))
+	day := e.path("vault/ledger/observations/2026/11/20.md")
+	hour := time.Now().Add(-time.Hour)
+	os.Chtimes(day, hour, hour) // today's ledger: hot
+	ix := e.open()              // a full sync: every file stat'ed, the folders recorded
+	ctx := context.Background()
+	if n := len(ix.folders.MTime); n == 0 {
+		t.Fatal("no folder recorded")
+	}
+
+	st, err := ix.Sync(ctx, nil)
+	if err != nil || st.Unchanged != 3 || st.Indexed != 0 {
+		t.Fatalf("quiet sync: %+v %v", st, err)
+	}
+
+	// A new file: its folder's mtime moves.
+	e.write("vault/people/cy.md", "# Cy\ncyword\n")
+	// A day's ledger appended in place (its folder's mtime stays), hot.
+	f, err := os.OpenFile(day, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("- [fact|c=0.7|i=0.5] 11:00 appendedword\n")
+	f.Close()
+	if st, err = ix.Sync(ctx, nil); err != nil || st.Indexed != 2 {
+		t.Fatalf("sync after a new file and an append: %+v %v", st, err)
+	}
+	for _, w := range []string{"cyword", "appendedword"} {
+		if len(find(t, ix, w)) != 1 {
+			t.Errorf("%s not found", w)
+		}
+	}
+
+	// A removed file: its folder's mtime moves.
+	os.Remove(e.path("vault/people/bo.md"))
+	if st, err = ix.Sync(ctx, nil); err != nil || st.Removed != 1 {
+		t.Fatalf("sync after a removal: %+v %v", st, err)
+	}
+	if hits := find(t, ix, "boword"); len(hits) != 0 {
+		t.Errorf("removed file still found: %v", where(hits))
+	}
+}
+
+// A cold file (not modified within hotWindow) rewritten in place leaves
+// its folder's mtime alone: the next sync takes it as unchanged, and the
+// full check (fullCheckEvery) finds it. This is the documented limit of
+// the folder records; the TUI's watcher and search --reindex see it at
+// once.
+func TestFullCheckFindsAColdFileRewrittenInPlace(t *testing.T) {
+	e := newEnv(t)
+	p := e.write("vault/people/ana.md", "# Ana\nanaword\n")
+	e.backdate(time.Now().Add(-72 * time.Hour))
+	ix := e.open()
+	ctx := context.Background()
+	// In place (O_TRUNC): the folder's mtime does not move.
+	if err := os.WriteFile(p, []byte("# Ana\nrewrittenword\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := ix.Sync(ctx, nil); err != nil || st.Unchanged != 1 {
+		t.Fatalf("sync trusting the folder: %+v %v", st, err)
+	}
+	ix.fullCheckEvery = 0 // the full check is due
+	if st, err := ix.Sync(ctx, nil); err != nil || st.Indexed != 1 {
+		t.Fatalf("full check: %+v %v", st, err)
+	}
+	if got := where(find(t, ix, "rewrittenword")); !slices.Equal(got, []string{"people/ana.md:2"}) {
+		t.Errorf("rewrittenword: %v", got)
+	}
+}
+
+// The records survive a reopen, written with the manifest; damaged ones
+// are not trusted (every file is stat'ed) and are not an error.
+func TestFolderRecordsRoundTrip(t *testing.T) {
+	rec := folderRecords{CheckedAt: 12345, Flags: 3, MTime: map[string]int64{"vault:": 7, "vault:people": -1, "vault:a/b": 1 << 60}}
+	got, err := decodeFolders(rec.encode())
+	if err != nil || !got.equal(rec) {
+		t.Fatalf("round trip: %+v %v", got, err)
+	}
+	enc := rec.encode()
+	for n := range len(enc) {
+		if _, err := decodeFolders(enc[:n]); err == nil {
+			t.Errorf("a record cut at %d bytes decoded", n)
+		}
+	}
+
+	e := newEnv(t)
+	e.write("vault/people/ana.md", "# Ana\nanaword\n")
+	e.backdate(time.Now().Add(-72 * time.Hour))
+	ix := e.open()
+	want := ix.folders
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ix = e.open()
+	if !ix.folders.equal(want) || len(want.MTime) == 0 {
+		t.Errorf("after a reopen: %+v, want %+v", ix.folders, want)
+	}
+}
