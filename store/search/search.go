@@ -99,27 +99,57 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	if limit <= 0 {
 		limit = 20
 	}
-	req := bleve.NewSearchRequestOptions(ix.bleveQuery(q, opt.Roots, opt.AsYouType), limit, 0, false)
-	req.Fields = []string{fieldBody, fieldHeading}
-	// Best first, equal scores by file and line: the same query gives the
-	// same list whatever order the index was built in (it costs a lookup
-	// of the id per candidate, 15% of a typical query).
-	req.SortBy([]string{"-_score", "_id"})
-	if len(q.Want.Terms) == 0 {
-		// Filters only: the most important observations first.
-		req.SortBy([]string{"-" + fieldImportance, "_id"})
+	bq := ix.bleveQuery(q, opt.Roots, opt.AsYouType)
+	request := func(size int, sortBy ...string) *bleve.SearchRequest {
+		req := bleve.NewSearchRequestOptions(bq, size, 0, false)
+		req.Fields = []string{fieldBody, fieldHeading}
+		req.SortBy(sortBy)
+		return req
 	}
 	ix.idxMu.RLock()
 	defer ix.idxMu.RUnlock()
 	if ix.idx == nil {
 		return nil, bleve.ErrorIndexClosed
 	}
-	sr, err := ix.idx.SearchInContext(ctx, req)
-	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	run := func(req *bleve.SearchRequest) (*bleve.SearchResult, error) {
+		sr, err := ix.idx.SearchInContext(ctx, req)
+		if err != nil {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return nil, err
+			}
+			return nil, errors.New("search failed: " + err.Error())
+		}
+		return sr, nil
+	}
+	// Best first, equal scores by file and line: the same query gives the
+	// same list whatever order the index was built in. Sorting by id in
+	// the index costs a lookup of the id of every candidate (a third of a
+	// query that matches thousands of sections), so the query asks for one
+	// hit more by score alone: when that one scores below the last hit,
+	// no tie crosses the cut, and the hits are sorted here. Otherwise it
+	// asks again with ids breaking ties.
+	var sr *bleve.SearchResult
+	if len(q.Want.Terms) == 0 {
+		// Filters only: the most important observations first.
+		if sr, err = run(request(limit, "-"+fieldImportance, "_id")); err != nil {
 			return nil, err
 		}
-		return nil, errors.New("search failed: " + err.Error())
+	} else {
+		if sr, err = run(request(limit+1, "-_score")); err != nil {
+			return nil, err
+		}
+		if len(sr.Hits) > limit && sr.Hits[limit].Score == sr.Hits[limit-1].Score {
+			if sr, err = run(request(limit, "-_score", "_id")); err != nil {
+				return nil, err
+			}
+		}
+		sr.Hits = sr.Hits[:min(limit, len(sr.Hits))]
+		slices.SortStableFunc(sr.Hits, func(a, b *search.DocumentMatch) int {
+			if c := cmp.Compare(b.Score, a.Score); c != 0 {
+				return c
+			}
+			return strings.Compare(a.ID, b.ID)
+		})
 	}
 	res.Total = sr.Total
 	loc := ix.newLocator(q)
