@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -193,6 +194,9 @@ type comparison struct {
 	// peerKey names the peer in metric units (no spaces).
 	peerKey     string
 	ours, other figures
+	// A line of sizes, not times: its cells as written, and the ratio.
+	oursText, otherText string
+	sizeRatio           float64
 }
 
 func (c comparison) ratio() float64    { return c.ours.wall.Seconds() / c.other.wall.Seconds() }
@@ -211,6 +215,10 @@ func markdown(rows []comparison) string {
 	var b strings.Builder
 	b.WriteString("| work | size | ours: wall, CPU, peak RSS | peer or floor: wall, CPU, peak RSS | ratio (wall) | ratio (CPU) |\n|---|---|---|---|---|---|\n")
 	for _, r := range rows {
+		if r.oursText != "" {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | **%.2f** | |\n", r.work, r.size, r.oursText, r.otherText, r.sizeRatio)
+			continue
+		}
 		fmt.Fprintf(&b, "| %s | %s | %.3f s, %.3f s, %.0f MiB | %s: %.3f s, %.3f s, %.0f MiB | **%.2f** | %.2f |\n",
 			r.work, r.size, r.ours.wall.Seconds(), r.ours.cpu.Seconds(), r.ours.rssMB,
 			r.peer, r.other.wall.Seconds(), r.other.cpu.Seconds(), r.other.rssMB, r.ratio(), r.cpuRatio())
@@ -315,7 +323,60 @@ func compareSearch(b *testing.B, bin string, pp peers, m *demo.Manifest, size st
 			proc{name: "clawvault reindex", argv: append(slices.Clone(pp.clawvault), "reindex", "-v", vcopy), env: env, prepare: fresh})
 		rows = append(rows, comparison{work: "full build: `search --reindex` / `clawvault reindex`", size: size, peer: "ClawVault", peerKey: "clawvault", ours: f[0], other: f[1]})
 	}
+	// The index beside what it reads: its size on disk, and the median
+	// full build above in MB of Markdown a second.
+	markdown, onDisk := vaultBytes(m)
+	index := diskUsage(filepath.Join(dir, "cache"))
+	var full *comparison
+	if n := len(rows); n > 0 && rows[n-1].peer == "ClawVault" {
+		full = &rows[n-1]
+	}
+	rows = append(rows, comparison{work: "index size / the searched folders' on disk", size: size,
+		oursText:  fmt.Sprintf("%.1f MB", float64(index)/1e6),
+		otherText: fmt.Sprintf("vault and workspaces: %.1f MB on disk (%.1f MB of Markdown)", float64(onDisk)/1e6, float64(markdown)/1e6),
+		sizeRatio: float64(index) / float64(onDisk)})
+	if full != nil {
+		b := *full
+		rows = append(rows, comparison{work: "index build speed (MB of Markdown a second)", size: size,
+			oursText:  fmt.Sprintf("%.1f MB/s (wall), %.1f MB/s (CPU)", float64(markdown)/1e6/b.ours.wall.Seconds(), float64(markdown)/1e6/b.ours.cpu.Seconds()),
+			otherText: fmt.Sprintf("ClawVault: %.1f MB/s (wall)", float64(markdown)/1e6/b.other.wall.Seconds()),
+			sizeRatio: b.other.wall.Seconds() / b.ours.wall.Seconds()})
+	}
 	return rows
+}
+
+// diskUsage is what the files under dir take on disk (blocks, as du).
+func diskUsage(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				n += st.Blocks * 512
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// vaultBytes is the Markdown the search reads and what its folders take
+// on disk.
+func vaultBytes(m *demo.Manifest) (markdown, onDisk int64) {
+	for _, root := range searchRoots(m) {
+		onDisk += diskUsage(root)
+		filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+				if fi, err := d.Info(); err == nil {
+					markdown += fi.Size()
+				}
+			}
+			return nil
+		})
+	}
+	return markdown, onDisk
 }
 
 // BenchmarkWholeProcess: status, tree and search as whole processes at
@@ -334,11 +395,15 @@ func BenchmarkWholeProcess(b *testing.B) {
 		}
 		compareTree(b, bin, pp, m.Heartbeat.File, "", reps).report(b, "tree")
 		for _, c := range compareSearch(b, bin, pp, m, "", reps) {
-			key := "search"
-			if c.peer == "ClawVault" {
-				key = "build"
+			switch {
+			case strings.HasPrefix(c.work, "index size"):
+				b.ReportMetric(c.sizeRatio, "x-index-size")
+			case c.oursText != "":
+			case c.peer == "ClawVault":
+				c.report(b, "build")
+			default:
+				c.report(b, "search")
 			}
-			c.report(b, key)
 		}
 	}
 }
@@ -412,16 +477,6 @@ func lineCount(tb testing.TB, path string) string {
 
 // vaultSize is the Markdown the search reads, in MB.
 func vaultSize(m *demo.Manifest) string {
-	var n int64
-	for _, root := range searchRoots(m) {
-		filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
-				if fi, err := d.Info(); err == nil {
-					n += fi.Size()
-				}
-			}
-			return nil
-		})
-	}
-	return fmt.Sprintf("%.1f MB of Markdown", float64(n)/1e6)
+	markdown, _ := vaultBytes(m)
+	return fmt.Sprintf("%.1f MB of Markdown", float64(markdown)/1e6)
 }
