@@ -15,7 +15,7 @@ func FuzzJSONString(f *testing.F) {
 	}
 	f.Add("x", 1e-7)
 	f.Add("x", 1e21)
-	f.Add("x", -0.0)
+	f.Add("x", math.Copysign(0, -1))
 	f.Fuzz(func(t *testing.T, s string, x float64) {
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
