@@ -101,6 +101,15 @@ func (s *jsonStream) String(v string) {
 }
 
 // StringBytes writes a string held as bytes (an id appended in place).
+// KeyString writes a key and its string value, nothing when v is empty
+// (encoding/json's omitempty).
+func (s *jsonStream) KeyString(key, v string) {
+	if v != "" {
+		s.Key(key)
+		s.String(v)
+	}
+}
+
 func (s *jsonStream) StringBytes(v []byte) {
 	s.value()
 	s.b = appendJSONString(s.b, v)

@@ -326,14 +326,8 @@ func writeSessionJSON(s *jsonStream, r *model.SessionRow) {
 	}
 	s.Key("discovered")
 	s.Bool(r.Discovered)
-	if r.ObserverKey != "" {
-		s.Key("observerKey")
-		s.String(r.ObserverKey)
-	}
-	if r.CursorID != "" {
-		s.Key("cursorId")
-		s.String(r.CursorID)
-	}
+	s.KeyString("observerKey", r.ObserverKey)
+	s.KeyString("cursorId", r.CursorID)
 	if len(r.Siblings) > 0 {
 		s.Key("siblings")
 		writeStrings(s, r.Siblings)
