@@ -132,7 +132,9 @@ func recordFolder(into map[string]int64, root *Root, rel string, mtime time.Time
 // read, the full check is due): the caller lists the root in full.
 func (ix *Index) quickList(root *Root, now time.Time, into map[string]int64) (l listing, same []string, ok bool) {
 	rec := ix.folders
-	if rec.MTime == nil || rec.Flags != ix.opt.includeFlags() || now.Sub(time.Unix(0, rec.CheckedAt)) >= ix.fullCheckEvery {
+	// (A full check in the future: the clock was set back.)
+	since := now.Sub(time.Unix(0, rec.CheckedAt))
+	if rec.MTime == nil || rec.Flags != ix.opt.includeFlags() || since >= ix.fullCheckEvery || since < 0 {
 		return listing{}, nil, false
 	}
 	prefix := root.ID + ":"
