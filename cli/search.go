@@ -90,6 +90,7 @@ func (a *app) search(f searchFlags, text string) error {
 	}
 	opt, err := search.OptionsFor(ws, cfg.Search, store.OSEnv())
 	opt.MaxLineBytes = cfg.Transcripts.MaxLineBytes()
+	opt.ReadOnlyUntilWrite = true // a warm query writes nothing
 	if err != nil {
 		return err
 	}

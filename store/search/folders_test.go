@@ -132,3 +132,39 @@ func TestFolderRecordsRoundTrip(t *testing.T) {
 		t.Errorf("after a reopen: %+v, want %+v", ix.folders, want)
 	}
 }
+
+// With ReadOnlyUntilWrite an up-to-date index is searched without a
+// write (scorch would save its snapshot again on a writable open); the
+// first sync with something to write reopens it, and indexes the change.
+// Two such processes may search at once.
+func TestReadOnlyUntilWrite(t *testing.T) {
+	e := newEnv(t)
+	e.write("vault/people/ana.md", "# Ana\nanaword\n")
+	e.backdate(time.Now().Add(-72 * time.Hour))
+	e.open().Close()
+	bolt := filepath.Join(e.opt.Dir, "store", "root.bolt")
+	before, err := os.Stat(bolt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.opt.ReadOnlyUntilWrite = true
+	ix := e.open() // Open and a sync with nothing to write
+	other, err := Open(e.opt)
+	if err != nil {
+		t.Fatalf("a second reader: %v", err)
+	}
+	other.Close()
+	if !ix.readOnly || len(find(t, ix, "anaword")) != 1 {
+		t.Fatalf("read-only %v", ix.readOnly)
+	}
+	if after, err := os.Stat(bolt); err != nil || !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() {
+		t.Errorf("a quiet sync wrote the index: %v → %v (%v)", before.ModTime(), after.ModTime(), err)
+	}
+	e.write("vault/people/bo.md", "# Bo\nboword\n")
+	if st, err := ix.Sync(context.Background(), nil); err != nil || st.Indexed != 1 {
+		t.Fatalf("sync after a new file: %+v %v", st, err)
+	}
+	if ix.readOnly || len(find(t, ix, "boword")) != 1 {
+		t.Errorf("after a write: read-only %v", ix.readOnly)
+	}
+}

@@ -66,6 +66,8 @@ type Index struct {
 	// change them).
 	folders                   folderRecords
 	hotWindow, fullCheckEvery time.Duration
+	// readOnly: idx was opened to search only (see runtimeConfig).
+	readOnly bool
 }
 
 // Internal keys of the bleve index.
@@ -134,11 +136,18 @@ func lockOpen(dir string) (func(), error) {
 // next batch; every run waits for its last batch to be on disk before it
 // returns (writer.wait), and the manifest on disk always either matches
 // the documents or says it does not (writer.commit).
-func (ix *Index) runtimeConfig() map[string]any {
+//
+// readOnly opens the index to search only: scorch then starts neither its
+// persister nor its merger, and the persister of a writable open saves
+// the snapshot it loaded again, six fdatasyncs before the first query.
+// With Options.ReadOnlyUntilWrite, Open starts read-only and the first run
+// with something to write reopens (reopenToWrite).
+func (ix *Index) runtimeConfig(readOnly bool) map[string]any {
 	return map[string]any{
 		"bolt_timeout":           ix.opt.BusyTimeout.String(),
 		"unsafe_batch":           true,
 		"asyncErrorCallbackName": asyncErrorCallback,
+		"read_only":              readOnly,
 	}
 }
 
@@ -160,7 +169,38 @@ func init() {
 }
 
 func (ix *Index) openOrCreate() error {
-	idx, err := bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig())
+	if _, err := os.Stat(filepath.Join(ix.storePath(), "root.bolt")); err == nil || !ix.opt.ReadOnlyUntilWrite {
+		readOnly := ix.opt.ReadOnlyUntilWrite
+		idx, err := bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig(readOnly))
+		switch {
+		case errors.Is(err, bolterrors.ErrTimeout):
+			return &BusyError{Dir: ix.opt.Dir}
+		case err == nil:
+			if ix.adopt(idx) {
+				ix.readOnly = readOnly
+				return nil
+			}
+			idx.Close() // another schema or a damaged manifest: start over
+		}
+	}
+	return ix.create()
+}
+
+// reopenToWrite closes the index opened read-only and opens it to write,
+// reading its manifest again. Called with mu held.
+func (ix *Index) reopenToWrite() error {
+	ix.idxMu.Lock()
+	defer ix.idxMu.Unlock()
+	unlock, err := lockOpen(ix.opt.Dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := ix.idx.Close(); err != nil {
+		return err
+	}
+	ix.idx, ix.readOnly = nil, false
+	idx, err := bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig(false))
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
 		return &BusyError{Dir: ix.opt.Dir}
@@ -168,7 +208,7 @@ func (ix *Index) openOrCreate() error {
 		if ix.adopt(idx) {
 			return nil
 		}
-		idx.Close() // another schema or a damaged manifest: start over
+		idx.Close()
 	}
 	return ix.create()
 }
@@ -215,14 +255,14 @@ func (ix *Index) create() error {
 	if err != nil {
 		return fmt.Errorf("cannot create the search index in %s: %w", ix.opt.Dir, err)
 	}
-	idx, err = bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig())
+	idx, err = bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig(false))
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return &BusyError{Dir: ix.opt.Dir}
 	}
 	if err != nil {
 		return fmt.Errorf("cannot open the new search index in %s: %w", ix.opt.Dir, err)
 	}
-	ix.idx, ix.man, ix.folders = idx, manifest{}, folderRecords{}
+	ix.idx, ix.man, ix.folders, ix.readOnly = idx, manifest{}, folderRecords{}, false
 	return nil
 }
 
@@ -369,11 +409,17 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 		}
 		scopes, all = ix.allScopes(), true
 	}
-	ix.idxMu.RLock()
-	defer ix.idxMu.RUnlock()
 	if ix.idx == nil {
 		return Stats{}, bleve.ErrorIndexClosed
 	}
+	return ix.reconcileLocked(ctx, scopes, all, progress)
+}
+
+// reconcileLocked is reconcile with mu held. It lists first, without the
+// index; an index opened read-only is reopened to write only when there
+// is something to write, and the run starts over (another process may
+// have written in between).
+func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, progress ProgressFunc) (Stats, error) {
 	var st Stats
 	var files []fileRef
 	var unreadable []string
@@ -385,7 +431,7 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 		folders = &folderRecords{CheckedAt: ix.folders.CheckedAt, Flags: ix.opt.includeFlags(), MTime: map[string]int64{}}
 	}
 	present := make(map[string]bool, len(ix.man))
-	full := true // every file stat'ed
+	full := true // every vault listed in full: the full check
 	for _, s := range scopes {
 		if folders != nil && s.root.Kind == VaultRoot && s.prefix == "" {
 			if l, same, ok := ix.quickList(s.root, now, folders.MTime); ok {
@@ -394,7 +440,7 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 					present[k] = true
 				}
 				st.Unchanged += len(same)
-				full = full && len(same) == 0
+				full = false
 				continue
 			}
 		}
@@ -429,7 +475,7 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 		total += f.size
 	}
 
-	w := ix.newWriter(&st)
+	var gone []string
 	for key := range ix.man {
 		if present[key] || slices.ContainsFunc(unreadable, func(p string) bool { return strings.HasPrefix(key, p) }) {
 			continue
@@ -437,8 +483,28 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 		root, _, _ := strings.Cut(key, ":")
 		_, known := ix.roots[root]
 		if slices.ContainsFunc(scopes, func(s scope) bool { return s.holds(key) }) || (all && !known) {
-			w.remove(key)
+			gone = append(gone, key)
 		}
+	}
+	if folders != nil && (len(st.Problems) > 0 || len(unreadable) > 0) {
+		// A file or folder that could not be read is tried again next
+		// time: no folder is trusted.
+		*folders = folderRecords{}
+	}
+	if ix.readOnly && (len(changed) > 0 || len(gone) > 0 || folders != nil && !folders.equal(ix.folders)) {
+		if err := ix.reopenToWrite(); err != nil {
+			return Stats{}, err
+		}
+		return ix.reconcileLocked(ctx, scopes, all, progress)
+	}
+	ix.idxMu.RLock()
+	defer ix.idxMu.RUnlock()
+	if ix.idx == nil {
+		return Stats{}, bleve.ErrorIndexClosed
+	}
+	w := ix.newWriter(&st)
+	for _, key := range gone {
+		w.remove(key)
 	}
 	p := Progress{FilesTotal: len(changed), BytesTotal: total}
 	for _, f := range changed {
@@ -461,10 +527,8 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 		}
 	}
 	if folders != nil {
-		if len(st.Problems) > 0 || len(unreadable) > 0 {
-			// A file or folder that could not be read is tried again
-			// next time: no folder is trusted.
-			*folders = folderRecords{}
+		if len(st.Problems) > 0 {
+			*folders = folderRecords{} // as above: a file could not be read
 		}
 		if !folders.equal(ix.folders) {
 			w.folders = folders

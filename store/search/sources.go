@@ -61,6 +61,13 @@ type Options struct {
 	// skipped and reported in Stats.Problems. 0 means
 	// transcript.DefaultMaxLineBytes.
 	MaxLineBytes int64
+	// ReadOnlyUntilWrite opens an existing index to search only, and
+	// reopens it to write when a sync has something to write: a warm
+	// query then writes nothing (see Index.runtimeConfig). Other
+	// processes may search it meanwhile; one that wants to write waits
+	// for them (BusyTimeout). For a short-lived process (the search
+	// command); the TUI holds the index to write.
+	ReadOnlyUntilWrite bool
 }
 
 // DefaultBusyTimeout is how long a second process waits for the index.
