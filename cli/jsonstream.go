@@ -100,7 +100,6 @@ func (s *jsonStream) String(v string) {
 	s.flushSome()
 }
 
-// StringBytes writes a string held as bytes (an id appended in place).
 // KeyString writes a key and its string value, nothing when v is empty
 // (encoding/json's omitempty).
 func (s *jsonStream) KeyString(key, v string) {
@@ -108,12 +107,6 @@ func (s *jsonStream) KeyString(key, v string) {
 		s.Key(key)
 		s.String(v)
 	}
-}
-
-func (s *jsonStream) StringBytes(v []byte) {
-	s.value()
-	s.b = appendJSONString(s.b, v)
-	s.flushSome()
 }
 
 func (s *jsonStream) Int(v int64) {

@@ -412,16 +412,6 @@ func writeStrings(s *jsonStream, list []string) {
 	s.End(']')
 }
 
-// writeStringMap writes a map with its keys sorted, as encoding/json does.
-func writeStringMap(s *jsonStream, m map[string]string) {
-	s.Object()
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		s.Key(k)
-		s.String(m[k])
-	}
-	s.End('}')
-}
-
 func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow) error {
 	ws := snap.Workspace
 	vault := ws.Vault

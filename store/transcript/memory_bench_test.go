@@ -1,4 +1,4 @@
-package transcript
+package transcript_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/demo/demotest"
+	"clawvault-tui/store/transcript"
 )
 
 // BenchmarkTUIHeapPerEntry opens a transcript as the Transcript screen
@@ -61,11 +62,11 @@ func BenchmarkTUIHeapPerEntry(b *testing.B) {
 				}
 			}
 		})
-		r := NewCache().File(path)
+		r := transcript.NewCache().File(path)
 		ctx := context.Background()
-		ix, err := r.Index(ctx, Options{DeferValidation: true})
+		ix, err := r.Index(ctx, transcript.Options{DeferValidation: true})
 		if err == nil {
-			ix, err = r.Validate(ctx, ix, Options{})
+			ix, err = r.Validate(ctx, ix, transcript.Options{})
 		}
 		if err != nil {
 			b.Fatal(err)
