@@ -170,47 +170,41 @@ func init() {
 
 func (ix *Index) openOrCreate() error {
 	if _, err := os.Stat(filepath.Join(ix.storePath(), "root.bolt")); err == nil || !ix.opt.ReadOnlyUntilWrite {
-		readOnly := ix.opt.ReadOnlyUntilWrite
-		idx, err := bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig(readOnly))
-		switch {
-		case errors.Is(err, bolterrors.ErrTimeout):
-			return &BusyError{Dir: ix.opt.Dir}
-		case err == nil:
-			if ix.adopt(idx) {
-				ix.readOnly = readOnly
-				return nil
-			}
-			idx.Close() // another schema or a damaged manifest: start over
+		if ok, err := ix.openExisting(ix.opt.ReadOnlyUntilWrite); ok || err != nil {
+			return err
 		}
 	}
 	return ix.create()
 }
 
+// openExisting opens the index in the folder and adopts it. ok is false
+// when there is none, or it has another schema or a damaged manifest
+// (closed again: the caller starts over).
+func (ix *Index) openExisting(readOnly bool) (ok bool, err error) {
+	idx, err := bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig(readOnly))
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return false, &BusyError{Dir: ix.opt.Dir}
+	case err != nil:
+		return false, nil
+	}
+	if !ix.adopt(idx) {
+		idx.Close()
+		return false, nil
+	}
+	ix.readOnly = readOnly
+	return true, nil
+}
+
 // reopenToWrite closes the index opened read-only and opens it to write,
 // reading its manifest again. Called with mu held.
 func (ix *Index) reopenToWrite() error {
-	ix.idxMu.Lock()
-	defer ix.idxMu.Unlock()
-	unlock, err := lockOpen(ix.opt.Dir)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	if err := ix.idx.Close(); err != nil {
-		return err
-	}
-	ix.idx, ix.readOnly = nil, false
-	idx, err := bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig(false))
-	switch {
-	case errors.Is(err, bolterrors.ErrTimeout):
-		return &BusyError{Dir: ix.opt.Dir}
-	case err == nil:
-		if ix.adopt(idx) {
-			return nil
+	return ix.reopen(func() error {
+		if ok, err := ix.openExisting(false); ok || err != nil {
+			return err
 		}
-		idx.Close()
-	}
-	return ix.create()
+		return ix.create()
+	})
 }
 
 // adopt takes an opened index if it has our schema and a readable manifest.
@@ -343,6 +337,14 @@ func (ix *Index) recreate() error {
 
 // recreateLocked is recreate with mu held.
 func (ix *Index) recreateLocked() error {
+	return ix.reopen(func() error {
+		ix.damaged = false
+		return ix.create()
+	})
+}
+
+// reopen closes idx and calls open, with idxMu and the folder's lock held.
+func (ix *Index) reopen(open func() error) error {
 	ix.idxMu.Lock()
 	defer ix.idxMu.Unlock()
 	unlock, err := lockOpen(ix.opt.Dir)
@@ -356,8 +358,7 @@ func (ix *Index) recreateLocked() error {
 		}
 		ix.idx = nil
 	}
-	ix.damaged = false
-	return ix.create()
+	return open()
 }
 
 // Update re-indexes the given paths: files (after the editor saved them, or
