@@ -682,3 +682,30 @@ func TestMemoryTextIsMadeSafe(t *testing.T) {
 		t.Errorf("the text is not shown made safe:\n%s", viewText(a))
 	}
 }
+
+// Enter on a hit hands the keyboard from the query to the list: back from
+// the editor, j moves and a screen number switches screens, instead of
+// both being typed into the query (found walking the demo).
+func TestSearchEnterLeavesTheInput(t *testing.T) {
+	a := newApp(t, 100, 30, Options{})
+	press(t, a, "4")
+	typeText(t, a, "postgresql")
+	if a.search.res == nil || len(a.search.res.Hits) < 2 {
+		t.Fatalf("results: %+v %v", a.search.res, a.search.err)
+	}
+	press(t, a, "enter")
+	if a.editor == nil {
+		t.Fatalf("the editor did not open: %q", a.status)
+	}
+	press(t, a, "esc", "j")
+	if got := a.search.input.Value(); got != "postgresql" {
+		t.Errorf("the query became %q", got)
+	}
+	if a.search.cursor != 1 {
+		t.Errorf("j left the cursor at %d", a.search.cursor)
+	}
+	press(t, a, "1")
+	if a.screen != screenSessions {
+		t.Errorf("1 left the screen at %d", a.screen)
+	}
+}

@@ -236,6 +236,10 @@ func (p *searchPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			p.clamp()
 			return nil, true
 		case "enter":
+			// A hit is chosen: the input lets go of the keyboard, so that
+			// back from the editor j/k, the screen numbers and p work.
+			p.typing = false
+			p.input.Blur()
 			return p.open(false), true
 		}
 		if key.Matches(msg, k.Back) {
@@ -306,7 +310,9 @@ func (p *searchPane) open(external bool) tea.Cmd {
 func (p *searchPane) ShortHelp() []key.Binding {
 	k := p.c.Keys
 	if p.typing {
-		return []key.Binding{k.Down, k.Open, k.Back, k.Help}
+		// j and k are letters of the query here: only the arrows move.
+		arrows := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
+		return []key.Binding{arrows, k.Open, k.Back, k.Help}
 	}
 	return []key.Binding{k.Down, k.Open, k.ExternalEdit, k.Promote, k.Search, k.Copy, k.Help}
 }
