@@ -64,8 +64,8 @@ func (f *retentionFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&f.maxSizeMB, "max-size-mb", 0, "transcripts: drop the oldest entries beyond this size (0: off)")
 	fs.BoolVar(&f.heartbeats, "heartbeats", true, "transcripts: drop turns answered only HEARTBEAT_OK or NO_REPLY")
 	fs.IntVar(&f.olderThan, "older-than", 0, "ledger: archive observation days older than this (default 14, as clawvault archive)")
-	fs.BoolVar(&f.includeUnobserved, "include-unobserved", false, "--apply: also move transcripts holding bytes no sweep has observed (by default they stay until a sweep has)")
-	fs.DurationVar(&f.wait, "wait", 0, "--apply, --undo: when a sweep holds the vault, wait up to this long for it to finish (default: refuse at once)")
+	fs.BoolVar(&f.includeUnobserved, "include-unobserved", false, "With --apply, also move transcripts holding bytes no sweep has observed (by default they stay until a sweep has)")
+	fs.DurationVar(&f.wait, "wait", 0, "With --apply or --undo, wait up to this long for a sweep that holds the vault (default: refuse at once)")
 }
 
 // maintenanceLayer is the what-if flags as a settings layer.
