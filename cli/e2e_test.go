@@ -282,7 +282,9 @@ func TestEndToEndCurating(t *testing.T) {
 	})
 	t.Run("E opens $EDITOR at the hit's line; the file is read again", func(t *testing.T) {
 		tm.t = t
-		leaveInput()
+		// Back from the built-in editor the list has the keyboard (enter
+		// on a hit took it from the input).
+		tm.waitText("E open in $EDITOR")
 		tm.keys("E")
 		tm.waitText("back from the editor")
 		log, err := os.ReadFile(editorLog)
