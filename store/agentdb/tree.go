@@ -1,6 +1,7 @@
 package agentdb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -66,42 +67,127 @@ var bodyFreeTypes = map[string]bool{
 	"message": true, "model_change": true, "thinking_level_change": true, "custom_message": true, "usage": true,
 }
 
+// querier is a read-only transaction or the pool: the transcript is read in
+// transactions, so every query of one read sees one snapshot.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// parallelMinEvents is the size from which a transcript's identities are
+// read over two connections: below it a second connection costs more than
+// it saves. A variable for the tests.
+var parallelMinEvents int64 = 50_000
+
+// testHookBetweenSnapshots runs between the two transactions' first reads
+// (tests write there).
+var testHookBetweenSnapshots = func() {}
+
+// snapshotMark is what tells two read transactions' views of a session
+// apart: its highest seq (appends) and its rewrite generation (rewrites).
+type snapshotMark struct {
+	last       sql.NullInt64
+	generation sql.NullString // a rewrite's id (text in OpenClaw's schema)
+}
+
+func (db *DB) mark(ctx context.Context, q querier, sessionID string) (snapshotMark, error) {
+	var m snapshotMark
+	if err := q.QueryRowContext(ctx, `SELECT max(seq) FROM transcript_events WHERE session_id = ?`, sessionID).Scan(&m.last); err != nil {
+		return m, db.explain(err)
+	}
+	if db.Layout.RewriteWatermarks {
+		err := q.QueryRowContext(ctx, `SELECT generation FROM transcript_rewrite_watermarks WHERE session_id = ?`, sessionID).Scan(&m.generation)
+		if err != nil && err != sql.ErrNoRows {
+			return m, db.explain(err)
+		}
+	}
+	return m, nil
+}
+
 // Transcript reads a session's tree without decoding bodies, from
 // transcript_event_identities, and OpenClaw's persisted active branch.
+//
+// A large transcript is read over two connections, each in its own read
+// transaction: the identities in two seq ranges, then the fact rows on one
+// and the active branch on the other. The second transaction is used only
+// when its first read sees the same session as the first one's (same
+// highest seq, same rewrite generation: the gateway neither appended nor
+// rewrote in between); otherwise everything is read in the first.
 func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, error) {
 	t := &Transcript{SessionID: sessionID, Facts: map[int32]model.TreeFacts{}, Names: model.NewNames(), LastSeq: -1, Version: 1}
-	var last sql.NullInt64
-	if err := db.db.QueryRowContext(ctx, `SELECT max(seq) FROM transcript_events WHERE session_id = ?`, sessionID).Scan(&last); err != nil {
+	first, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
 		return nil, db.explain(err)
 	}
-	if !last.Valid {
+	defer first.Rollback()
+	mark, err := db.mark(ctx, first, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if !mark.last.Valid {
 		t.Tree = model.BuildTreeWith(nil, t.Facts, 1, t.Names, model.RulesOpenClaw)
 		return t, nil
 	}
-	t.LastSeq = last.Int64
+	t.LastSeq = mark.last.Int64
 	// Seqs are dense in practice: size the entries once instead of growing
 	// (and copying) them through a 700,000-event transcript.
 	t.Entries = make([]model.Entry, 0, min(t.LastSeq+1, 1<<22))
+	var second *sql.Tx
+	if db.Layout.Identities && t.LastSeq >= parallelMinEvents {
+		if second, err = db.secondSnapshot(ctx, sessionID, mark); err != nil {
+			return nil, err
+		}
+		if second != nil {
+			defer second.Rollback()
+		}
+	}
 	var needFacts []int64
-	if db.Layout.Identities {
-		var err error
-		if needFacts, err = db.readIdentities(ctx, t); err != nil {
+	switch {
+	case !db.Layout.Identities:
+		needFacts = []int64{-1} // every event: there is nothing to read the tree from but the bodies
+	case second != nil:
+		mid := t.LastSeq / 2
+		var low, high identityPart
+		done := make(chan error, 1)
+		go func() { done <- db.readIdentityRange(ctx, second, sessionID, mid+1, t.LastSeq, &high) }()
+		errLow := db.readIdentityRange(ctx, first, sessionID, 0, mid, &low)
+		if err := cmp.Or(<-done, errLow); err != nil {
+			return nil, err
+		}
+		if needFacts, err = db.applyIdentities(ctx, first, t, &low, &high); err != nil {
+			return nil, err
+		}
+	default:
+		var all identityPart
+		if err := db.readIdentityRange(ctx, first, sessionID, 0, t.LastSeq, &all); err != nil {
+			return nil, err
+		}
+		if needFacts, err = db.applyIdentities(ctx, first, t, &all); err != nil {
+			return nil, err
+		}
+	}
+	var active activeBranch
+	if second != nil {
+		done := make(chan error, 1)
+		go func() { done <- db.readActive(ctx, second, t.SessionID, t.LastSeq, &active) }()
+		errFacts := db.readFacts(ctx, first, t, needFacts)
+		if err := cmp.Or(<-done, errFacts); err != nil {
 			return nil, err
 		}
 	} else {
-		needFacts = []int64{-1} // every event: there is nothing to read the tree from but the bodies
+		if err := db.readFacts(ctx, first, t, needFacts); err != nil {
+			return nil, err
+		}
+		if err := db.readActive(ctx, first, t.SessionID, t.LastSeq, &active); err != nil {
+			return nil, err
+		}
 	}
-	if err := db.readFacts(ctx, t, needFacts); err != nil {
-		return nil, err
-	}
-	if err := db.readActive(ctx, t); err != nil {
-		return nil, err
-	}
+	t.applyActive(&active)
 	t.Tree = model.BuildTreeWith(t.Entries, t.Facts, t.Version, t.Names, model.RulesOpenClaw)
 	if window := t.Tree.ResetRetainedWindow(t.Facts); len(window) > 0 {
 		// The context kept across a reset depends on message roles, which
 		// only the bodies hold: read them for those few entries.
-		if err := db.readRoles(ctx, t, window); err != nil {
+		if err := db.readRoles(ctx, first, t, window); err != nil {
 			return nil, err
 		}
 		t.Tree = model.BuildTreeWith(t.Entries, t.Facts, t.Version, t.Names, model.RulesOpenClaw)
@@ -110,54 +196,102 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 	return t, nil
 }
 
-// readIdentities reads the id tree and returns the seqs whose bodies hold
-// tree facts: entries of other types than bodyFreeTypes, entries whose
-// parent is null (or whose parentId key is missing: identities cannot tell)
-// and events without an identity (the gaps between identity seqs).
-func (db *DB) readIdentities(ctx context.Context, t *Transcript) ([]int64, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT seq, event_id, event_type, parent_id, created_at
-FROM transcript_event_identities WHERE session_id = ? ORDER BY seq`, t.SessionID)
+// secondSnapshot begins a second read transaction and returns it when it
+// sees the session as the first one did (mark), or nil.
+func (db *DB) secondSnapshot(ctx context.Context, sessionID string, want snapshotMark) (*sql.Tx, error) {
+	testHookBetweenSnapshots()
+	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, db.explain(err)
 	}
+	got, err := db.mark(ctx, tx, sessionID)
+	if err != nil || got != want {
+		tx.Rollback()
+		return nil, err
+	}
+	return tx, nil
+}
+
+// identityPart is one seq range of transcript_event_identities, read apart
+// from the transcript (whose names are not shared between goroutines): ids
+// are kept in one arena, not as a string each.
+type identityPart struct {
+	rows  []identityRow
+	arena []byte
+}
+
+type identityRow struct {
+	seq, timeMs       int64
+	id, parent        [2]int32 // offset and length in the arena
+	typ               model.EntryType
+	hasParent, needed bool
+}
+
+// readIdentityRange reads the identities of seqs from..to.
+func (db *DB) readIdentityRange(ctx context.Context, q querier, sessionID string, from, to int64, p *identityPart) error {
+	rows, err := q.QueryContext(ctx, `SELECT seq, event_id, event_type, parent_id, created_at
+FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`, sessionID, from, to)
+	if err != nil {
+		return db.explain(err)
+	}
 	defer rows.Close()
-	var need []int64
-	var gaps [][2]int64
-	next := int64(0)
+	p.rows = make([]identityRow, 0, min(to-from+1, 1<<22))
 	var id, typ, parent sql.RawBytes
 	var seq int64
 	var created sql.NullInt64
 	for rows.Next() {
 		if err := rows.Scan(&seq, &id, &typ, &parent, &created); err != nil {
-			return nil, db.explain(err)
+			return db.explain(err)
 		}
-		if seq > next {
-			gaps = append(gaps, [2]int64{next, seq - 1})
-		}
-		next = seq + 1
-		e := model.Entry{
-			Offset: seq, Line: int32(seq), Type: model.ParseEntryType(string(typ)), TimeMs: model.NoTime,
-			ID: t.Names.InternBytes(id), Flags: model.FlagStringID | model.FlagParentKey,
-		}
+		r := identityRow{seq: seq, timeMs: model.NoTime, typ: model.ParseEntryType(string(typ)), hasParent: parent != nil}
 		if created.Valid && created.Int64 > 0 {
-			e.TimeMs = created.Int64
+			r.timeMs = created.Int64
 		}
+		r.needed = parent == nil || !bodyFreeTypes[string(typ)]
+		r.id = [2]int32{int32(len(p.arena)), int32(len(id))}
+		p.arena = append(p.arena, id...)
 		if parent != nil {
-			e.ParentID = t.Names.InternBytes(parent)
+			r.parent = [2]int32{int32(len(p.arena)), int32(len(parent))}
+			p.arena = append(p.arena, parent...)
 		}
-		if parent == nil || !bodyFreeTypes[string(typ)] {
-			need = append(need, seq)
-		}
-		t.Entries = append(t.Entries, e)
+		p.rows = append(p.rows, r)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, db.explain(err)
+	return db.explain(rows.Err())
+}
+
+// applyIdentities turns the parts (in seq order) into the transcript's
+// entries and returns the seqs whose bodies hold tree facts: entries of
+// other types than bodyFreeTypes, entries whose parent is null (or whose
+// parentId key is missing: identities cannot tell) and events without an
+// identity (the gaps between identity seqs).
+func (db *DB) applyIdentities(ctx context.Context, q querier, t *Transcript, parts ...*identityPart) ([]int64, error) {
+	var need []int64
+	var gaps [][2]int64
+	next := int64(0)
+	for _, p := range parts {
+		for _, r := range p.rows {
+			if r.seq > next {
+				gaps = append(gaps, [2]int64{next, r.seq - 1})
+			}
+			next = r.seq + 1
+			e := model.Entry{
+				Offset: r.seq, Line: int32(r.seq), Type: r.typ, TimeMs: r.timeMs,
+				ID: t.Names.InternBytes(p.arena[r.id[0] : r.id[0]+r.id[1]]), Flags: model.FlagStringID | model.FlagParentKey,
+			}
+			if r.hasParent {
+				e.ParentID = t.Names.InternBytes(p.arena[r.parent[0] : r.parent[0]+r.parent[1]])
+			}
+			if r.needed {
+				need = append(need, r.seq)
+			}
+			t.Entries = append(t.Entries, e)
+		}
 	}
 	if next <= t.LastSeq {
 		gaps = append(gaps, [2]int64{next, t.LastSeq})
 	}
 	for _, g := range gaps {
-		seqs, err := db.seqsBetween(ctx, t.SessionID, g[0], g[1])
+		seqs, err := db.seqsBetween(ctx, q, t.SessionID, g[0], g[1])
 		if err != nil {
 			return nil, err
 		}
@@ -167,8 +301,8 @@ FROM transcript_event_identities WHERE session_id = ? ORDER BY seq`, t.SessionID
 	return need, nil
 }
 
-func (db *DB) seqsBetween(ctx context.Context, sessionID string, from, to int64) ([]int64, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT seq FROM transcript_events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`, sessionID, from, to)
+func (db *DB) seqsBetween(ctx context.Context, q querier, sessionID string, from, to int64) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT seq FROM transcript_events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`, sessionID, from, to)
 	if err != nil {
 		return nil, db.explain(err)
 	}
@@ -188,7 +322,7 @@ func (db *DB) seqsBetween(ctx context.Context, sessionID string, from, to int64)
 // JSONL lines are sniffed. A compressed row is read from its navigation
 // projection (the tree fields OpenClaw keeps beside the frame) when it has
 // one, so no frame is decompressed to build a tree.
-func (db *DB) readFacts(ctx context.Context, t *Transcript, seqs []int64) error {
+func (db *DB) readFacts(ctx context.Context, q querier, t *Transcript, seqs []int64) error {
 	apply := func(r rawEvent) error {
 		text, fromNavigation, err := db.factText(r)
 		if err != nil {
@@ -255,14 +389,14 @@ func (db *DB) readFacts(ctx context.Context, t *Transcript, seqs []int64) error 
 		return db.explain(rows.Err())
 	}
 	if len(seqs) == 1 && seqs[0] == -1 {
-		rows, err := db.db.QueryContext(ctx, `SELECT `+cols+` FROM transcript_events WHERE session_id = ? ORDER BY seq`, t.SessionID)
+		rows, err := q.QueryContext(ctx, `SELECT `+cols+` FROM transcript_events WHERE session_id = ? ORDER BY seq`, t.SessionID)
 		if err != nil {
 			return db.explain(err)
 		}
 		return scan(rows)
 	}
 	return inChunks(seqs, func(part []int64, ph string) error {
-		rows, err := db.db.QueryContext(ctx, `SELECT `+cols+` FROM transcript_events WHERE session_id = ? AND seq IN (`+ph+`)`,
+		rows, err := q.QueryContext(ctx, `SELECT `+cols+` FROM transcript_events WHERE session_id = ? AND seq IN (`+ph+`)`,
 			append([]any{t.SessionID}, anys(part)...)...)
 		if err != nil {
 			return db.explain(err)
@@ -323,58 +457,77 @@ func (t *Transcript) readHeader(text []byte) {
 	}
 }
 
-// readActive reads OpenClaw's active events, and marks the messages it
-// leaves out of the context (context_eligible 0: excludeFromContext, which
-// identities do not hold).
-func (db *DB) readActive(ctx context.Context, t *Transcript) error {
+// activeBranch is OpenClaw's active branch as read, applied to the
+// transcript after its fact rows (which replace entries).
+type activeBranch struct {
+	seqs     []int64
+	excluded []int64 // context_eligible 0
+	known    bool
+	note     string
+}
+
+// readActive reads OpenClaw's active events, and the messages it leaves out
+// of the context (context_eligible 0: excludeFromContext, which identities
+// do not hold). It touches nothing of the transcript: the fact rows may be
+// read at the same time.
+func (db *DB) readActive(ctx context.Context, q querier, sessionID string, lastSeq int64, a *activeBranch) error {
 	if !db.Layout.ActiveEvents {
-		t.ActiveNote = "this store has no session_transcript_active_events table"
+		a.note = "this store has no session_transcript_active_events table"
 		return nil
 	}
 	if db.Layout.IndexState {
 		var indexed sql.NullInt64
 		var rebuild sql.NullInt64
-		err := db.db.QueryRowContext(ctx, `SELECT indexed_seq, needs_rebuild FROM session_transcript_index_state WHERE session_id = ?`, t.SessionID).Scan(&indexed, &rebuild)
+		err := q.QueryRowContext(ctx, `SELECT indexed_seq, needs_rebuild FROM session_transcript_index_state WHERE session_id = ?`, sessionID).Scan(&indexed, &rebuild)
 		switch {
 		case err == sql.ErrNoRows:
-			t.ActiveNote = "OpenClaw has not indexed this transcript yet"
+			a.note = "OpenClaw has not indexed this transcript yet"
 			return nil
 		case err != nil:
 			return db.explain(err)
 		case rebuild.Int64 != 0:
-			t.ActiveNote = "OpenClaw has marked its index of this transcript for a rebuild"
+			a.note = "OpenClaw has marked its index of this transcript for a rebuild"
 			return nil
-		case indexed.Int64 < t.LastSeq:
-			t.ActiveNote = fmt.Sprintf("OpenClaw's index of this transcript stops at seq %d of %d", indexed.Int64, t.LastSeq)
+		case indexed.Int64 < lastSeq:
+			a.note = fmt.Sprintf("OpenClaw's index of this transcript stops at seq %d of %d", indexed.Int64, lastSeq)
 			return nil
 		}
 	}
-	rows, err := db.db.QueryContext(ctx, `SELECT event_seq, context_eligible FROM session_transcript_active_events
-WHERE session_id = ? ORDER BY active_position`, t.SessionID)
+	rows, err := q.QueryContext(ctx, `SELECT event_seq, context_eligible FROM session_transcript_active_events
+WHERE session_id = ? ORDER BY active_position`, sessionID)
 	if err != nil {
 		return db.explain(err)
 	}
 	defer rows.Close()
-	t.Active = make([]int64, 0, len(t.Entries))
+	a.seqs = make([]int64, 0, min(lastSeq+1, 1<<22))
 	for rows.Next() {
 		var seq int64
 		var eligible sql.NullInt64
 		if err := rows.Scan(&seq, &eligible); err != nil {
 			return db.explain(err)
 		}
-		t.Active = append(t.Active, seq)
+		a.seqs = append(a.seqs, seq)
 		if eligible.Valid && eligible.Int64 == 0 {
-			if pos, ok := t.Position(seq); ok && t.Entries[pos].Type == model.TypeMessage {
-				t.Entries[pos].Flags |= model.FlagExcludeContext
-			}
+			a.excluded = append(a.excluded, seq)
 		}
 	}
-	t.ActiveKnown = true
+	a.known = true
 	return db.explain(rows.Err())
 }
 
+// applyActive keeps OpenClaw's branch and marks the messages it leaves out
+// of the context.
+func (t *Transcript) applyActive(a *activeBranch) {
+	t.Active, t.ActiveKnown, t.ActiveNote = a.seqs, a.known, a.note
+	for _, seq := range a.excluded {
+		if pos, ok := t.Position(seq); ok && t.Entries[pos].Type == model.TypeMessage {
+			t.Entries[pos].Flags |= model.FlagExcludeContext
+		}
+	}
+}
+
 // readRoles reads the message roles of the entries at positions.
-func (db *DB) readRoles(ctx context.Context, t *Transcript, positions []int32) error {
+func (db *DB) readRoles(ctx context.Context, q querier, t *Transcript, positions []int32) error {
 	var seqs []int64
 	for _, p := range positions {
 		if e := &t.Entries[p]; e.Type == model.TypeMessage && e.Role == model.RoleNone {
@@ -382,7 +535,7 @@ func (db *DB) readRoles(ctx context.Context, t *Transcript, positions []int32) e
 		}
 	}
 	return inChunks(seqs, func(part []int64, ph string) error {
-		rows, err := db.db.QueryContext(ctx, `SELECT `+db.eventColumns()+` FROM transcript_events WHERE session_id = ? AND seq IN (`+ph+`)`,
+		rows, err := q.QueryContext(ctx, `SELECT `+db.eventColumns()+` FROM transcript_events WHERE session_id = ? AND seq IN (`+ph+`)`,
 			append([]any{t.SessionID}, anys(part)...)...)
 		if err != nil {
 			return db.explain(err)

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -152,4 +153,53 @@ func TestReadingChangesNoByte(t *testing.T) {
 	if before[0] != after[0] || before[1] != after[1] {
 		t.Error("reading changed the database file or its write-ahead log")
 	}
+}
+
+// TestTranscriptOverTwoConnections: a transcript read over two connections
+// is the one read over one; when the gateway writes between the two
+// transactions' first reads, everything comes from the first one's
+// snapshot (the second would see OpenClaw's active branch cut short).
+func TestTranscriptOverTwoConnections(t *testing.T) {
+	path := store(t)
+	want, err := open(t, path).Transcript(ctx, sidMain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(t *testing.T, got *agentdb.Transcript) {
+		t.Helper()
+		if !slices.Equal(got.Entries, want.Entries) || !slices.Equal(got.Active, want.Active) || got.FactRows != want.FactRows ||
+			got.LastSeq != want.LastSeq || got.ActiveDiffers || got.ActiveNote != want.ActiveNote {
+			t.Errorf("over two connections: %d entries, last seq %d, %d fact rows, active %v (%s)\nover one: %d entries, last seq %d, %d fact rows, active %v",
+				len(got.Entries), got.LastSeq, got.FactRows, got.Active, got.ActiveNote, len(want.Entries), want.LastSeq, want.FactRows, want.Active)
+		}
+		if !slices.Equal(got.Tree.IDs(got.Tree.ActivePath), want.Tree.IDs(want.Tree.ActivePath)) {
+			t.Errorf("active path %v, want %v", got.Tree.IDs(got.Tree.ActivePath), want.Tree.IDs(want.Tree.ActivePath))
+		}
+	}
+	t.Run("quiet", func(t *testing.T) {
+		defer agentdb.ReadOverTwoConnections(func() {})()
+		got, err := open(t, path).Transcript(ctx, sidMain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, got)
+	})
+	t.Run("gateway writes in between", func(t *testing.T) {
+		w := writer(t, path)
+		defer agentdb.ReadOverTwoConnections(func() {
+			_, err := w.ExecContext(ctx, `DELETE FROM session_transcript_active_events WHERE session_id = ? AND active_position >= 8`, sidMain)
+			if err == nil {
+				_, err = w.ExecContext(ctx, `INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_utf8_bytes) VALUES (?, 1000, ?, 0, 46)`,
+					sidMain, `{"type":"custom","id":"x","parentId":"a0000001"}`)
+			}
+			if err != nil {
+				t.Errorf("the gateway's write: %v", err)
+			}
+		})()
+		got, err := open(t, path).Transcript(ctx, sidMain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, got)
+	})
 }
