@@ -59,7 +59,8 @@ func (db *DB) Sessions(ctx context.Context) ([]Node, []Window, error) {
 	if err != nil {
 		return nil, nil, db.explain(err)
 	}
-	var nodes []Node
+	// Sized once: a store holds thousands of keys.
+	nodes := make([]Node, 0, 1024)
 	for rows.Next() {
 		var n Node
 		var valid, updated, archived, activity sql.NullInt64
@@ -89,7 +90,7 @@ func (db *DB) Sessions(ctx context.Context) ([]Node, []Window, error) {
 		return nil, nil, db.explain(err)
 	}
 	defer rows.Close()
-	var windows []Window
+	windows := make([]Window, 0, max(len(nodes), 1024))
 	for rows.Next() {
 		var w Window
 		var prev, reason, status, chat, channel, provider, model, display sql.NullString
