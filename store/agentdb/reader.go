@@ -67,19 +67,13 @@ func (s *Session) Validate(_ context.Context, ix *transcript.Index, _ transcript
 
 // Previews decodes the entries' events.
 func (s *Session) Previews(ctx context.Context, entries []model.Entry, width int) ([]string, error) {
-	out := make([]string, len(entries))
+	var out []string
 	err := s.with(ctx, func(db *DB) error {
-		for i, e := range entries {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if b, err := db.Body(ctx, s.SessionID, e.Offset); err != nil {
-				out[i] = "(" + err.Error() + ")"
-			} else {
-				out[i] = transcript.Preview(b, width)
-			}
-		}
-		return nil
+		var err error
+		out, err = transcript.PreviewLines(ctx, entries, width, func(e model.Entry) (*model.EntryBody, error) {
+			return db.Body(ctx, s.SessionID, e.Offset)
+		})
+		return err
 	})
 	return out, err
 }

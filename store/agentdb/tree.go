@@ -438,22 +438,15 @@ func (t *Transcript) insert(pos int32, e model.Entry) {
 }
 
 func (t *Transcript) readHeader(text []byte) {
-	var h struct {
-		Version       json.RawMessage `json:"version"`
-		ID            string          `json:"id"`
-		Timestamp     string          `json:"timestamp"`
-		Cwd           string          `json:"cwd"`
-		ParentSession string          `json:"parentSession"`
-		BranchedFrom  string          `json:"branchedFrom"`
-	}
-	if json.Unmarshal(text, &h) != nil {
+	h, ok := transcript.DecodeHeader(text)
+	if !ok {
 		return
 	}
-	t.HeaderOK = true
-	t.Header = model.Header{ID: h.ID, Timestamp: h.Timestamp, Cwd: h.Cwd, ParentSession: h.ParentSession, BranchedFrom: h.BranchedFrom}
-	var v int
-	if json.Unmarshal(h.Version, &v) == nil && v > 0 {
-		t.Header.Version, t.Version = v, v
+	t.HeaderOK, t.Header = true, h
+	if h.Version > 0 {
+		t.Version = h.Version
+	} else {
+		t.Header.Version = 0
 	}
 }
 

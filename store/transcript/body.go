@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -208,6 +209,24 @@ func ReadBody(r io.ReaderAt, e model.Entry) (*model.EntryBody, error) {
 		return nil, err
 	}
 	return DecodeBody(line, e.Line)
+}
+
+// PreviewLines is a Reader's Previews over its way of reading one body:
+// an entry that cannot be read shows why instead of its text; a cancel
+// stops it between entries.
+func PreviewLines(ctx context.Context, entries []model.Entry, width int, body func(model.Entry) (*model.EntryBody, error)) ([]string, error) {
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if b, err := body(e); err != nil {
+			out[i] = "(" + err.Error() + ")"
+		} else {
+			out[i] = Preview(b, width)
+		}
+	}
+	return out, nil
 }
 
 // Preview is one line of text that says what an entry is, for a tree row.

@@ -492,7 +492,7 @@ func (ix *Index) finish(r io.ReaderAt) {
 	if len(ix.Entries) > 0 && ix.Entries[0].Type == model.TypeSession && ix.Entries[0].Flags&model.FlagStringID != 0 {
 		if line, err := ReadLine(r, ix.Entries[0]); err == nil {
 			ix.HeaderOK = true
-			ix.Header = decodeHeader(line)
+			ix.Header, _ = DecodeHeader(line)
 			if ix.Header.Version > 0 {
 				ix.Version = ix.Header.Version
 			}
@@ -509,7 +509,10 @@ func (ix *Index) finish(r io.ReaderAt) {
 	}
 }
 
-func decodeHeader(line []byte) model.Header {
+// DecodeHeader reads a session header line (a JSONL file's first line, or
+// a SQLite-era store's header event); ok is false when it is not a JSON
+// object of that shape.
+func DecodeHeader(line []byte) (h model.Header, ok bool) {
 	var raw struct {
 		Version       json.RawMessage `json:"version"`
 		ID            string          `json:"id"`
@@ -518,12 +521,12 @@ func decodeHeader(line []byte) model.Header {
 		ParentSession string          `json:"parentSession"`
 		BranchedFrom  string          `json:"branchedFrom"`
 	}
-	_ = json.Unmarshal(line, &raw)
-	h := model.Header{ID: raw.ID, Timestamp: raw.Timestamp, Cwd: raw.Cwd, ParentSession: raw.ParentSession, BranchedFrom: raw.BranchedFrom}
-	if n, ok := jsonscan.Int(bytes.Trim(raw.Version, `"`)); ok {
+	ok = json.Unmarshal(line, &raw) == nil
+	h = model.Header{ID: raw.ID, Timestamp: raw.Timestamp, Cwd: raw.Cwd, ParentSession: raw.ParentSession, BranchedFrom: raw.BranchedFrom}
+	if n, isInt := jsonscan.Int(bytes.Trim(raw.Version, `"`)); isInt {
 		h.Version = int(n)
 	}
-	return h
+	return h, ok
 }
 
 // ReadLine reads the bytes of one entry's line.

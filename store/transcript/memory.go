@@ -72,15 +72,7 @@ func (m *Memory) Previews(ctx context.Context, entries []model.Entry, width int)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(entries))
-	for i, e := range entries {
-		if b, err := ReadBody(r, e); err != nil {
-			out[i] = "(" + err.Error() + ")"
-		} else {
-			out[i] = Preview(b, width)
-		}
-	}
-	return out, nil
+	return PreviewLines(ctx, entries, width, func(e model.Entry) (*model.EntryBody, error) { return ReadBody(r, e) })
 }
 
 // Body decodes one entry's line.

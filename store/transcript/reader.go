@@ -81,18 +81,7 @@ func (f *File) Previews(ctx context.Context, entries []model.Entry, width int) (
 		return nil, err
 	}
 	defer fh.Close()
-	out := make([]string, len(entries))
-	for i, e := range entries {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if b, err := ReadBody(fh, e); err != nil {
-			out[i] = "(" + err.Error() + ")"
-		} else {
-			out[i] = Preview(b, width)
-		}
-	}
-	return out, nil
+	return PreviewLines(ctx, entries, width, func(e model.Entry) (*model.EntryBody, error) { return ReadBody(fh, e) })
 }
 
 // Body reads and decodes the entry's line.
