@@ -331,7 +331,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return a, tea.Batch(cmds...)
-	case indexProgressMsg, indexDoneMsg, previewsMsg, bodyMsg, searchDoneMsg:
+	case indexProgressMsg, indexDoneMsg, previewsMsg, rolesReadMsg, bodyMsg, searchDoneMsg:
 		return a, a.transcript.Handle(msg)
 	case jobDoneMsg:
 		cmd := a.jobs.Handle(msg)

@@ -108,7 +108,7 @@ func TestDividerKeepsTheCursorInView(t *testing.T) {
 	p := openObserved(t, a)
 	onScreen := func() bool {
 		e, _ := p.selectedEntry()
-		preview := []rune(p.previews[p.ix.Entries[e].Offset])
+		preview := []rune(p.previews[p.ix.Entries[e].Offset].Text)
 		return strings.Contains(viewText(a), string(preview[:min(20, len(preview))]))
 	}
 	press(t, a, "o")

@@ -235,3 +235,11 @@ func TestGoldenTranscriptDivider(t *testing.T) {
 	press(t, a, "enter", "g")
 	golden(t, "transcript-never-80x24", a)
 }
+
+// The demo's SQLite session after u from the top: roles on every message
+// row (from the previews: the store's identities hold none).
+func TestGoldenTranscriptSQLite(t *testing.T) {
+	a, _ := openSQLiteMain(t, 30)
+	press(t, a, "g", "u")
+	golden(t, "transcript-sqlite", a)
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -36,7 +37,15 @@ type (
 	}
 	previewsMsg struct {
 		job      int
-		previews map[int64]string // by entry offset
+		previews map[int64]transcript.PreviewLine // by entry offset
+	}
+	// rolesReadMsg ends a search for the next user message through
+	// messages whose roles the index does not hold: their previews, read
+	// in order until a user message came.
+	rolesReadMsg struct {
+		job      int
+		previews map[int64]transcript.PreviewLine
+		back     bool
 	}
 	bodyMsg struct {
 		job     int
@@ -71,6 +80,7 @@ const (
 	kindPreviews                // the previews of the visible rows
 	kindBodies                  // the bodies of one session, rendered for the detail
 	kindSearch                  // the search for the last query
+	kindRoles                   // the roles read for u/U (see jumpToUser)
 	jobKinds
 )
 
@@ -103,9 +113,12 @@ type transcriptPane struct {
 	validating          bool
 
 	cursor, offset int
-	previews       map[int64]string
-	previewJob     int
-	previewBusy    bool
+	// previews are the rows' texts by entry offset, with the roles of
+	// messages read with them (a SQLite-era index holds no roles).
+	previews    map[int64]transcript.PreviewLine
+	previewJob  int
+	previewBusy bool
+	rolesJob    int // the running roles read, 0 when none
 
 	bodies       map[bodyKey]string
 	detailScroll int
@@ -140,7 +153,7 @@ type transcriptTarget struct {
 
 func newTranscriptPane(c *Common, open func(model.SessionRow) transcript.Reader, jobs *int) *transcriptPane {
 	return &transcriptPane{c: c, open: open, jobs: jobs, searchInput: steadyInput("search: ", "text in the transcript"),
-		layout: splitLayout{sideFrom: 110, minDetail: 4}, previews: map[int64]string{}, bodies: map[bodyKey]string{}, restore: -1}
+		layout: splitLayout{sideFrom: 110, minDetail: 4}, previews: map[int64]transcript.PreviewLine{}, bodies: map[bodyKey]string{}, restore: -1}
 }
 
 func (p *transcriptPane) nextJob() int {
@@ -182,8 +195,8 @@ func (p *transcriptPane) Open(row model.SessionRow) tea.Cmd {
 	p.session = p.nextJob()
 	p.ix, p.tree, p.ctx = nil, model.TreeView{}, model.TreeView{}
 	p.cursor, p.offset, p.detailScroll = 0, 0, 0
-	p.previews, p.bodies = map[int64]string{}, map[bodyKey]string{}
-	p.previewJob, p.previewBusy = 0, false
+	p.previews, p.bodies = map[int64]transcript.PreviewLine{}, map[bodyKey]string{}
+	p.previewJob, p.previewBusy, p.rolesJob = 0, false, 0
 	p.query, p.matches, p.matched = "", nil, nil
 	p.searchJob, p.searchBusy = 0, false
 	return p.load(false)
@@ -317,10 +330,16 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 		}
 		p.end(kindPreviews)
 		p.previewBusy = false
-		for k, v := range msg.previews {
-			p.previews[k] = v
-		}
+		maps.Copy(p.previews, msg.previews)
 		return p.needPreviews()
+	case rolesReadMsg:
+		if msg.job != p.rolesJob || p.ix == nil {
+			return nil
+		}
+		p.end(kindRoles)
+		p.rolesJob = 0
+		maps.Copy(p.previews, msg.previews)
+		return p.jumpToUser(msg.back)
 	case bodyMsg:
 		if msg.session != p.session {
 			return nil // the same offset in another transcript
@@ -491,7 +510,6 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	v := p.view()
 	entries := p.ix.Entries
-	jump := func(back bool, match func(int32) bool) { p.cursor = nextWrapping(v, p.cursor, back, match) }
 	if cursor, ok := listMove(k, msg, p.cursor, p.treeHeight(), len(v.Rows)); ok {
 		p.cursor = cursor
 		return p.afterMove(), true
@@ -502,9 +520,7 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.NextBranch), key.Matches(msg, k.PrevBranch):
 		p.cursor = jumpAmong(rowsOf(v, p.ix.Tree.BranchPoints), p.cursor, key.Matches(msg, k.PrevBranch))
 	case key.Matches(msg, k.NextUser), key.Matches(msg, k.PrevUser):
-		jump(key.Matches(msg, k.PrevUser), func(e int32) bool {
-			return entries[e].Type == model.TypeMessage && entries[e].Role == model.RoleUser
-		})
+		return p.jumpToUser(key.Matches(msg, k.PrevUser)), true
 	case key.Matches(msg, k.Context):
 		keep := p.selectedOffset()
 		if !p.contextMode {
@@ -663,17 +679,95 @@ func (p *transcriptPane) needPreviews() tea.Cmd {
 	ctx, job, r, width := p.begin(kindPreviews), p.nextJob(), p.reader, p.treeWidth()
 	p.previewJob = job
 	return func() tea.Msg {
-		texts, err := r.Previews(ctx, want, width)
-		out := make(map[int64]string, len(want))
-		for i, e := range want {
-			if err != nil {
-				out[e.Offset] = "(" + err.Error() + ")"
-			} else {
-				out[e.Offset] = texts[i]
+		return previewsMsg{job: job, previews: readPreviews(ctx, r, want, width)}
+	}
+}
+
+// readPreviews reads the previews of entries, by offset; when the
+// transcript cannot be read, each shows why.
+func readPreviews(ctx context.Context, r transcript.Reader, entries []model.Entry, width int) map[int64]transcript.PreviewLine {
+	texts, err := r.Previews(ctx, entries, width)
+	out := make(map[int64]transcript.PreviewLine, len(entries))
+	for i, e := range entries {
+		if err != nil {
+			out[e.Offset] = transcript.PreviewLine{Text: "(" + err.Error() + ")"}
+		} else {
+			out[e.Offset] = texts[i]
+		}
+	}
+	return out
+}
+
+// role is the role of an entry that is a message, and whether it is
+// known: the index's, or what the entry's preview read.
+func (p *transcriptPane) role(e int32) (model.Role, bool) {
+	ent := &p.ix.Entries[e]
+	if ent.Type != model.TypeMessage || ent.Role != model.RoleNone {
+		return ent.Role, true
+	}
+	pl, ok := p.previews[ent.Offset]
+	return pl.Role, ok
+}
+
+// rolesBatch is how many messages a roles read decodes between checks
+// for a user message.
+const rolesBatch = 128
+
+// jumpToUser moves to the next (or previous) user message, going round
+// the end. A SQLite-era index holds no roles: the messages on the way
+// whose roles no preview read yet are read first, in order, a batch at a
+// time, stopping at the first user message (a JSONL index knows every
+// role, and reads nothing). Only what the jump passes over is decoded.
+func (p *transcriptPane) jumpToUser(back bool) tea.Cmd {
+	v := p.view()
+	n := len(v.Rows)
+	if n == 0 || p.rolesJob != 0 {
+		return nil
+	}
+	step := 1
+	if back {
+		step = -1
+	}
+	var unknown []int32
+	for i, r := 1, p.cursor; i < n; i++ {
+		r = (r + step + n) % n
+		e := v.Rows[r].Entry
+		role, known := p.role(e)
+		if !known {
+			unknown = append(unknown, e)
+			continue
+		}
+		if role == model.RoleUser && p.ix.Entries[e].Type == model.TypeMessage {
+			if len(unknown) == 0 {
+				p.cursor = r
+				return p.afterMove()
+			}
+			break
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	ctx, job, r, ix, width := p.begin(kindRoles), p.nextJob(), p.reader, p.ix, p.treeWidth()
+	p.rolesJob = job
+	return runTask(ctx, func(ctx context.Context, _ func(tea.Msg)) tea.Msg {
+		out := map[int64]transcript.PreviewLine{}
+		batch := make([]model.Entry, 0, rolesBatch)
+		for len(unknown) > 0 && ctx.Err() == nil {
+			k := min(rolesBatch, len(unknown))
+			batch = batch[:0]
+			for _, e := range unknown[:k] {
+				batch = append(batch, ix.Entries[e])
+			}
+			unknown = unknown[k:]
+			read := readPreviews(ctx, r, batch, width)
+			maps.Copy(out, read)
+			if slices.ContainsFunc(batch, func(e model.Entry) bool { return read[e.Offset].Role == model.RoleUser }) {
+				break
 			}
 		}
-		return previewsMsg{job: job, previews: out}
-	}
+		return rolesReadMsg{job: job, previews: out, back: back}
+	})
 }
 
 // needBody renders the selected entry, off the event loop, unless cached.
@@ -887,16 +981,18 @@ func (p *transcriptPane) renderRow1(r model.TreeRow, e model.Entry, selected boo
 	if e.TimeMs != model.NoTime {
 		when = time.UnixMilli(e.TimeMs).UTC().Format("15:04")
 	}
-	preview, ok := p.previews[e.Offset]
+	pl, ok := p.previews[e.Offset]
+	preview := pl.Text
 	if !ok {
 		preview = "…"
 	}
 	preview = inert(preview)
+	role, _ := p.role(r.Entry)
 	label := ""
 	if l, ok := p.ix.Tree.Labels[p.ix.Tree.ID(r.Entry)]; ok {
 		label = " [" + inert(l) + "]"
 	}
-	line := fmt.Sprintf("%s%s %s %-5s %s", guides, marker, when, entryTag(e), preview)
+	line := fmt.Sprintf("%s%s %s %-5s %s", guides, marker, when, entryTag(e.Type, role), preview)
 	if label != "" {
 		line = cut(line, width-ansi.StringWidth(label)) + t.BadgeCandidate.Render(label)
 	}
@@ -935,10 +1031,11 @@ func treeGuides(r model.TreeRow, limit int) string {
 	return b.String()
 }
 
-// entryTag is a five-column name for an entry's kind.
-func entryTag(e model.Entry) string {
-	if e.Type == model.TypeMessage {
-		switch e.Role {
+// entryTag is a five-column name for an entry's kind: a message's role
+// ("msg" while it is not known).
+func entryTag(typ model.EntryType, role model.Role) string {
+	if typ == model.TypeMessage {
+		switch role {
 		case model.RoleUser:
 			return "user"
 		case model.RoleAssistant:
@@ -954,7 +1051,7 @@ func entryTag(e model.Entry) string {
 		}
 		return "msg"
 	}
-	switch e.Type {
+	switch typ {
 	case model.TypeBranchSummary:
 		return "bsum"
 	case model.TypeLabel:

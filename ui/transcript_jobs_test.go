@@ -202,10 +202,12 @@ func TestSupersededResultsAreDropped(t *testing.T) {
 	// transcript shares with the second: an answer for it must not land.
 	e := opened.Entries[1]
 	key := bodyKey{offset: e.Offset, width: p.detailWidth(), theme: a.c.Theme.Name}
-	drive(t, a, func() tea.Msg { return previewsMsg{job: staleIndexJob, previews: map[int64]string{e.Offset: "stale"}} })
+	drive(t, a, func() tea.Msg {
+		return previewsMsg{job: staleIndexJob, previews: map[int64]transcript.PreviewLine{e.Offset: {Text: "stale"}}}
+	})
 	drive(t, a, func() tea.Msg { return bodyMsg{job: staleIndexJob, session: staleSession, key: key, text: "stale"} })
-	if p.previews[e.Offset] == "stale" || p.bodies[key] == "stale" {
-		t.Errorf("a superseded answer landed: preview %q, body %q", p.previews[e.Offset], p.bodies[key])
+	if p.previews[e.Offset].Text == "stale" || p.bodies[key] == "stale" {
+		t.Errorf("a superseded answer landed: preview %q, body %q", p.previews[e.Offset].Text, p.bodies[key])
 	}
 }
 

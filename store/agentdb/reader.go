@@ -66,8 +66,8 @@ func (s *Session) Validate(_ context.Context, ix *transcript.Index, _ transcript
 }
 
 // Previews decodes the entries' events.
-func (s *Session) Previews(ctx context.Context, entries []model.Entry, width int) ([]string, error) {
-	var out []string
+func (s *Session) Previews(ctx context.Context, entries []model.Entry, width int) ([]transcript.PreviewLine, error) {
+	var out []transcript.PreviewLine
 	err := s.with(ctx, func(db *DB) error {
 		var err error
 		out, err = transcript.PreviewLines(ctx, entries, width, func(e model.Entry) (*model.EntryBody, error) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"clawvault-tui/model"
 	"clawvault-tui/store/agentdb"
 	"clawvault-tui/store/transcript"
 )
@@ -27,9 +28,20 @@ func TestSessionReader(t *testing.T) {
 	if v, err := r.Validate(ctx, ix, transcript.Options{}); err != nil || v != ix {
 		t.Errorf("validate: %v", err)
 	}
+	// The identities hold no role (only the few messages a reset keeps in
+	// the context are read for it): the previews of the rows on screen
+	// bring it, from a plain and a compressed event alike.
+	if ix.Entries[2].Role != model.RoleNone {
+		t.Errorf("the index knows a role it cannot have read: %v", ix.Entries[2].Role)
+	}
 	previews, err := r.Previews(ctx, ix.Entries[1:3], 40)
-	if err != nil || previews[0] != "Check the backups." || !strings.HasPrefix(previews[1], "The nightly backup of northwind_billing") {
+	if err != nil || previews[0].Text != "Check the backups." || !strings.HasPrefix(previews[1].Text, "The nightly backup of northwind_billing") {
 		t.Errorf("previews %q, %v", previews, err)
+	} else if previews[0].Role != model.RoleUser || previews[1].Role != model.RoleAssistant {
+		t.Errorf("preview roles %v, %v; want user, assistant", previews[0].Role, previews[1].Role)
+	}
+	if reset, err := r.Previews(ctx, ix.Entries[6:7], 40); err != nil || reset[0].Role != model.RoleNone || !strings.HasPrefix(reset[0].Text, "reset") {
+		t.Errorf("the reset's preview: %q, %v (it is no message: no role)", reset, err)
 	}
 	b, err := r.Body(ctx, ix.Entries[6])
 	if err != nil || b.Type != "reset" || b.Reason != "new" {

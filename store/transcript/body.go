@@ -211,19 +211,32 @@ func ReadBody(r io.ReaderAt, e model.Entry) (*model.EntryBody, error) {
 	return DecodeBody(line, e.Line)
 }
 
+// PreviewLine is one entry's row text, with what its body says about the
+// entry that an index may not know: the role of a message. A SQLite-era
+// index is built from the store's identity rows, which hold no role, so the
+// roles of the rows on screen come with their previews.
+type PreviewLine struct {
+	Text string
+	Role model.Role // RoleNone for an entry that is not a message or was not read
+}
+
 // PreviewLines is a Reader's Previews over its way of reading one body:
 // an entry that cannot be read shows why instead of its text; a cancel
 // stops it between entries.
-func PreviewLines(ctx context.Context, entries []model.Entry, width int, body func(model.Entry) (*model.EntryBody, error)) ([]string, error) {
-	out := make([]string, len(entries))
+func PreviewLines(ctx context.Context, entries []model.Entry, width int, body func(model.Entry) (*model.EntryBody, error)) ([]PreviewLine, error) {
+	out := make([]PreviewLine, len(entries))
 	for i, e := range entries {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if b, err := body(e); err != nil {
-			out[i] = "(" + err.Error() + ")"
-		} else {
-			out[i] = Preview(b, width)
+		b, err := body(e)
+		switch {
+		case err != nil:
+			out[i].Text = "(" + err.Error() + ")"
+		case b.Type == "message":
+			out[i] = PreviewLine{Text: Preview(b, width), Role: model.ParseRole(b.Role)}
+		default:
+			out[i].Text = Preview(b, width)
 		}
 	}
 	return out, nil

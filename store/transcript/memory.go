@@ -67,7 +67,7 @@ func (m *Memory) Validate(ctx context.Context, ix *Index, opt Options) (*Index, 
 }
 
 // Previews decodes the entries' lines.
-func (m *Memory) Previews(ctx context.Context, entries []model.Entry, width int) ([]string, error) {
+func (m *Memory) Previews(ctx context.Context, entries []model.Entry, width int) ([]PreviewLine, error) {
 	r, err := m.bytes(ctx)
 	if err != nil {
 		return nil, err

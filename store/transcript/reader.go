@@ -26,9 +26,11 @@ type Reader interface {
 	// Index.Validate); a reader that reads every entry in full returns ix.
 	Validate(ctx context.Context, ix *Index, opt Options) (*Index, error)
 	// Previews returns one line of text per entry, at most width runes
-	// (see Preview). An entry that cannot be read gets the reason in
-	// parentheses; the error says the transcript could not be read at all.
-	Previews(ctx context.Context, entries []model.Entry, width int) ([]string, error)
+	// (see Preview), with the role of each message (see PreviewLine). An
+	// entry that cannot be read gets the reason in parentheses; the error
+	// says the transcript could not be read at all. Only the entries asked
+	// for are read.
+	Previews(ctx context.Context, entries []model.Entry, width int) ([]PreviewLine, error)
 	// Body reads and decodes one entry in full.
 	Body(ctx context.Context, e model.Entry) (*model.EntryBody, error)
 	// Search returns the positions in ix.Entries of the entries that
@@ -75,7 +77,7 @@ func (f *File) Validate(ctx context.Context, ix *Index, opt Options) (*Index, er
 }
 
 // Previews reads the entries' lines one by one, with the file open once.
-func (f *File) Previews(ctx context.Context, entries []model.Entry, width int) ([]string, error) {
+func (f *File) Previews(ctx context.Context, entries []model.Entry, width int) ([]PreviewLine, error) {
 	fh, err := os.Open(f.path)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"clawvault-tui/model"
 )
 
 // copyTestdata copies a file of testdata into a temp folder.
@@ -44,8 +46,11 @@ func TestFileReader(t *testing.T) {
 		if err != nil {
 			t.Fatalf("entry %d: %v", i, err)
 		}
-		if want := Preview(b, 30); previews[i] != want {
-			t.Errorf("preview %d = %q, want %q", i, previews[i], want)
+		if want := Preview(b, 30); previews[i].Text != want {
+			t.Errorf("preview %d = %q, want %q", i, previews[i].Text, want)
+		}
+		if e := valid.Entries[i]; e.Type == model.TypeMessage && previews[i].Role != e.Role {
+			t.Errorf("preview %d: role %v, the index says %v", i, previews[i].Role, e.Role)
 		}
 		if id := valid.Tree.ID(int32(i)); i > 0 && b.ID != id {
 			t.Errorf("body %d has id %q, the index says %q", i, b.ID, id)
@@ -92,10 +97,10 @@ func TestFileReaderBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if last := previews[len(previews)-1]; !strings.Contains(last, "truncated") {
+		if last := previews[len(previews)-1].Text; !strings.Contains(last, "truncated") {
 			t.Errorf("the cut entry's preview is %q", last)
 		}
-		if previews[1] == "" || strings.HasPrefix(previews[1], "(") {
+		if previews[1].Text == "" || strings.HasPrefix(previews[1].Text, "(") {
 			t.Errorf("an entry before the cut lost its preview: %q", previews[1])
 		}
 		if _, err := r.Body(ctx, ix.Entries[len(ix.Entries)-1]); err == nil || !strings.Contains(err.Error(), "truncated") {
