@@ -240,6 +240,10 @@ type searchHit struct {
 	Type        string   `json:"type,omitempty"`
 	Importance  *float64 `json:"importance,omitempty"`
 	Confidence  *float64 `json:"confidence,omitempty"`
+	// SessionID and Seq place a hit in a SQLite-era session: path is its
+	// store, line the seq + 1 (the line the event would be in JSONL).
+	SessionID string `json:"sessionId,omitempty"`
+	Seq       *int64 `json:"seq,omitempty"`
 }
 
 func searchJSON(text string, res *search.Results) searchDoc {
@@ -249,6 +253,9 @@ func searchJSON(text string, res *search.Results) searchDoc {
 			Source: h.Root, Agent: h.Agent, RelPath: h.Rel, Kind: h.Kind.String(), SectionLine: h.SectionLine, Heading: h.Heading}
 		for _, s := range h.Highlights {
 			sh.Highlights = append(sh.Highlights, [2]int{s.Start, s.End})
+		}
+		if h.SessionID != "" {
+			sh.SessionID, sh.Seq = h.SessionID, &h.Seq
 		}
 		if o := h.Observation; o != nil {
 			sh.Type, sh.Importance, sh.Confidence = o.Type, &o.Importance, &o.Confidence
@@ -260,7 +267,8 @@ func searchJSON(text string, res *search.Results) searchDoc {
 
 // writeSearchText prints one hit per line as `where:line  score  snippet`,
 // the vault's files by their path in the vault, a workspace's as
-// `[agent] MEMORY.md`; matched words in bold on a terminal.
+// `[agent] MEMORY.md`, a SQLite-era session's events as `[agent
+// transcript] SESSION-ID seq N`; matched words in bold on a terminal.
 func writeSearchText(w io.Writer, res *search.Results, color bool) error {
 	if len(res.Hits) == 0 {
 		_, err := fmt.Fprintln(w, "No matches.")
@@ -268,7 +276,7 @@ func writeSearchText(w io.Writer, res *search.Results, color bool) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, h := range res.Hits {
-		fmt.Fprintf(tw, "%s:%d\t%.2f\t%s\n", esc(h.Where()), h.Line, h.Score, highlight(h.Snippet, h.Highlights, color))
+		fmt.Fprintf(tw, "%s\t%.2f\t%s\n", esc(h.Place()), h.Score, highlight(h.Snippet, h.Highlights, color))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"clawvault-tui/model"
 	"clawvault-tui/store"
+	"clawvault-tui/store/agentdb"
 )
 
 // TestStatusSQLiteStore: the demo's agent ops lives in the SQLite-era store:
@@ -139,4 +141,43 @@ func demoManifest(t *testing.T, dir string) struct {
 		}
 	}
 	return m
+}
+
+// TestSearchHitInSQLiteSession: a transcript hit in a SQLite-era session
+// names the session and the event's seq (the store holds no file to open
+// at a line), in text and in JSON, and that event holds the words.
+func TestSearchHitInSQLiteSession(t *testing.T) {
+	state, vault := searchEnv(t)
+	m := demoManifest(t, filepath.Dir(state))
+	out, errOut, code := runCLI(t, "search", "--json", "--transcripts", "--state-dir", state, "-v", vault, "riskier one")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Hits []struct {
+			Path, SessionID, Kind string
+			Line                  int
+			Seq                   *int64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Hits) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	h := doc.Hits[0]
+	if h.SessionID != m.SQLiteMain.SessionID || h.Seq == nil || h.Line != int(*h.Seq)+1 || h.Kind != "message" || filepath.Base(h.Path) != "openclaw-agent.sqlite" {
+		t.Fatalf("hit %+v, want session %s", h, m.SQLiteMain.SessionID)
+	}
+	db, err := agentdb.Open(t.Context(), h.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if b, err := db.Body(t.Context(), h.SessionID, *h.Seq); err != nil || !strings.Contains(b.Text(), "riskier one") {
+		t.Errorf("seq %d of %s: %v, %v", *h.Seq, h.SessionID, b, err)
+	}
+	text, errOut, code := runCLI(t, "search", "--transcripts", "--state-dir", state, "-v", vault, "riskier one")
+	want := fmt.Sprintf("[ops transcript] %s seq %d ", h.SessionID, *h.Seq)
+	if code != 0 || !strings.HasPrefix(text, want) {
+		t.Errorf("exit %d %s:\n%s\nwant it to start with %q", code, errOut, text, want)
+	}
 }

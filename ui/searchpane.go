@@ -284,6 +284,9 @@ func (p *searchPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, k.Copy):
 		if h, ok := p.Selected(); ok {
+			if h.SessionID != "" { // as the Transcript screen copies an event
+				return copyText(fmt.Sprintf("%s#%s seq %d", h.Path, h.SessionID, h.Seq)), true
+			}
 			return copyText(fmt.Sprintf("%s:%d", h.Path, h.Line)), true
 		}
 		return nil, true
@@ -298,7 +301,12 @@ func (p *searchPane) open(external bool) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if h.Kind == search.Message {
+	switch {
+	case h.SessionID != "":
+		// A SQLite-era session: its generations share the store's file, and
+		// its entries are placed by seq.
+		return func() tea.Msg { return openTranscriptAtMsg{sessionID: h.SessionID, line: int(h.Seq)} }
+	case h.Kind == search.Message:
 		return func() tea.Msg { return openTranscriptAtMsg{file: h.Path, line: h.Line} }
 	}
 	if external {
@@ -374,7 +382,7 @@ func (p *searchPane) statusLine() string {
 // marked.
 func (p *searchPane) hitLines(h search.Hit, selected bool) []string {
 	t := p.c.Theme
-	where := fmt.Sprintf("%s:%d", inert(h.Where()), h.Line)
+	where := inert(h.Place())
 	facts := fmt.Sprintf("%.2f", h.Score)
 	if o := h.Observation; o != nil {
 		facts += fmt.Sprintf(" · %s i=%s", o.Type, model.FormatScore(o.Importance))

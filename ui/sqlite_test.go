@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store"
 	"clawvault-tui/store/transcript"
 )
 
@@ -196,5 +198,40 @@ func TestSQLiteNextUserMessage(t *testing.T) {
 	}
 	if view := viewText(a); strings.Contains(view, " msg ") {
 		t.Errorf("a message on screen shows no role after u:\n%s", view)
+	}
+}
+
+// TestSearchHitOpensSQLiteSession: a transcript hit in a SQLite-era
+// session opens that session (its generations share one file: the hit
+// names it by id) with the cursor on the event, and y copies where it is.
+func TestSearchHitOpensSQLiteSession(t *testing.T) {
+	_, man := demoWorkspace(t)
+	opt := Options{Config: store.DefaultConfig()}
+	opt.Config.Search.CacheDir = filepath.Join(t.TempDir(), "cache")
+	opt.Config.Search.Transcripts = true
+	a := newApp(t, 100, 30, opt)
+	press(t, a, "4")
+	if !a.search.ready {
+		t.Fatalf("the index is not ready: %v %v", a.search.openErr, a.search.syncErr)
+	}
+	typeText(t, a, "riskier one")
+	h, ok := a.search.Selected()
+	if !ok || h.SessionID != man.SQLiteMain.SessionID {
+		t.Fatalf("the hit %+v is not in the SQLite session %s (%v)", h, man.SQLiteMain.SessionID, a.search.err)
+	}
+	if v := viewText(a); !strings.Contains(v, "[ops transcript] "+h.SessionID+" seq "+itoa(int(h.Seq))) {
+		t.Errorf("the hit does not say its session and seq:\n%s", v)
+	}
+	press(t, a, "enter")
+	p := a.transcript
+	if a.screen != screenTranscript || p.ix == nil || p.row.SessionID != h.SessionID {
+		t.Fatalf("enter showed screen %d, session %q (%q)", a.screen, p.row.SessionID, a.status)
+	}
+	e, ok := p.selectedEntry()
+	if !ok || p.ix.Entries[e].Offset != h.Seq {
+		t.Errorf("the cursor is on entry %d (seq %d), the hit is seq %d", e, p.ix.Entries[e].Offset, h.Seq)
+	}
+	if v := viewText(a); !strings.Contains(v, "riskier one") {
+		t.Errorf("the hit's event is not shown:\n%s", v)
 	}
 }

@@ -147,7 +147,7 @@ type transcriptPane struct {
 }
 
 type transcriptTarget struct {
-	line int
+	line int // an entry's Line: a JSONL line, or a SQLite event's seq
 	text string
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,6 +76,18 @@ func (h Hit) Where() string {
 		return "[" + h.Agent + "] " + h.Rel
 	}
 	return h.Rel
+}
+
+// Place is where the hit is, as the search command and the Search screen
+// show it: Where and the line ("MEMORY.md:12"), or for a hit in a
+// SQLite-era session the session id and the event's seq ("[ops
+// transcript] 0f3c… seq 41"), which `tree` and the Transcript screen go
+// to: the store holds no file to open at a line.
+func (h Hit) Place() string {
+	if h.SessionID != "" {
+		return fmt.Sprintf("[%s transcript] %s seq %d", h.Agent, h.SessionID, h.Seq)
+	}
+	return fmt.Sprintf("%s:%d", h.Where(), h.Line)
 }
 
 // Span is a byte range [Start, End).
