@@ -270,8 +270,14 @@ func writeSQLiteDryRun(w io.Writer, s observer.Selection, seq model.SeqCursorSta
 		len(s.SQLite), s.SQLiteChecked, total)
 	for _, c := range s.SQLite {
 		from := "from its first event"
-		if c.Seq.AfterSeq >= 0 {
+		switch {
+		case c.Seq.Restart != "":
+			from = "from its first event again: " + esc(c.Seq.Restart)
+		case c.Seq.AfterSeq >= 0:
 			from = fmt.Sprintf("after seq %d", c.Seq.AfterSeq)
+		}
+		if c.Seq.Cold {
+			from += ", from its cold archive"
 		}
 		fmt.Fprintf(w, "- %s [%s] \u0394%dB (threshold %dB), %d event(s) %s (%s)\n", esc(c.SessionKey), esc(c.Source), c.NewBytes, c.ThresholdBytes,
 			c.Seq.Events, from, esc(c.SessionID))

@@ -96,6 +96,7 @@ type SQLiteWindow struct {
 	// ColdEvents events).
 	Cold                  bool
 	ColdBytes, ColdEvents int64
+	ColdLastSeq           int64
 	ColdArchive           string
 }
 
@@ -130,6 +131,65 @@ type Generation struct {
 	// Events and LastSeq size the transcript; PendingEvents follow the
 	// seq cursor.
 	Events, LastSeq, PendingEvents int64
+	// Read is where a sweep of ours reads it from.
+	Read SeqRead
+}
+
+// SeqRead is where the next read of a SQLite-era session starts: after
+// its seq cursor, or from its first event when there is none or the
+// cursor no longer fits the session.
+type SeqRead struct {
+	AfterSeq                    int64 // -1: from the first event
+	StartBytes                  int64 // the JSONL-equivalent bytes before the read
+	PendingBytes, PendingEvents int64
+	// Restart says why a cursor was set aside, as ClawVault sets aside a
+	// byte cursor that lies past the end of its file: the events through
+	// the cursor's seq no longer hold the bytes it observed (they were
+	// rewritten or cut), or the cold archive the events moved to does not
+	// reach them. "" when the cursor holds, or there is none.
+	Restart string
+}
+
+// SeqReadOf checks a session's seq cursor against its events and says
+// where its next read starts. For a live session, s are its stats with
+// the pending events after c's seq (after -1 without a cursor): the bytes
+// through the cursor's seq must be the bytes it observed, else the events
+// below it changed and the whole session is read again (a rewrite that
+// keeps every byte count is not seen: a seq cursor, like ClawVault's byte
+// cursor, trusts what it read). A cold generation (g.Cold: its events are
+// in an archive of size bytes, g.Events events through g.LastSeq) is read
+// from the cursor's byte in the archive's JSONL, the same bytes the live
+// events were; a cursor beyond the archive's end starts it over.
+func SeqReadOf(c *SeqCursor, g *Generation, size int64, s EventStats) SeqRead {
+	if g.Cold {
+		r := SeqRead{AfterSeq: -1, PendingBytes: size, PendingEvents: g.Events}
+		switch {
+		case c == nil:
+		case c.ObservedBytes > size || c.LastSeq > g.LastSeq || (c.ObservedBytes == size) != (c.LastSeq == g.LastSeq):
+			r.Restart = fmt.Sprintf("its seq cursor (seq %d, %s) does not fit the cold archive its events moved to (seq %d, %s)",
+				c.LastSeq, BytesExact(c.ObservedBytes), g.LastSeq, BytesExact(size))
+		default:
+			r.AfterSeq, r.StartBytes = c.LastSeq, c.ObservedBytes
+			r.PendingBytes, r.PendingEvents = size-c.ObservedBytes, min(g.Events, g.LastSeq-c.LastSeq)
+		}
+		return r
+	}
+	r := SeqRead{AfterSeq: -1, PendingBytes: s.PendingBytes, PendingEvents: s.PendingEvents}
+	if c == nil {
+		return r
+	}
+	observed := s.Bytes - s.PendingBytes
+	switch {
+	case s.LastSeq < c.LastSeq && observed != c.ObservedBytes:
+		r.Restart = fmt.Sprintf("the session ends at seq %d, before its seq cursor (seq %d): its events were cut or rewritten", s.LastSeq, c.LastSeq)
+	case observed != c.ObservedBytes:
+		r.Restart = fmt.Sprintf("the events through seq %d hold %s, not the %s observed: they were rewritten since", c.LastSeq, BytesExact(observed), BytesExact(c.ObservedBytes))
+	default:
+		r.AfterSeq, r.StartBytes = c.LastSeq, c.ObservedBytes
+		return r
+	}
+	r.PendingBytes, r.PendingEvents = s.Bytes, s.Events
+	return r
 }
 
 // GenerationReason is the reason as shown: "imported" when OpenClaw's
@@ -165,7 +225,7 @@ func sqliteRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) []Ses
 			Label: SourceLabel(w.Key), Generation: g,
 		}
 		if w.Cold {
-			row.Size, g.Events = w.ColdBytes, w.ColdEvents
+			row.Size, g.Events, g.LastSeq = w.ColdBytes, w.ColdEvents, w.ColdLastSeq
 		}
 		if n := nodes[w.Key]; n != nil && n.CurrentSessionID == w.SessionID {
 			g.Current = true
@@ -175,11 +235,10 @@ func sqliteRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) []Ses
 			row.SeqCursor = &c
 		}
 		row.CursorProblem = seq.Problems[w.SessionID]
-		pending := s.PendingBytes
-		if w.Cold && row.SeqCursor == nil {
-			pending = row.Size
-		}
-		row.Selection = Selection{NewBytes: pending, ThresholdBytes: ThresholdBytes(row.Size)}
+		g.Read = SeqReadOf(row.SeqCursor, g, row.Size, s)
+		g.PendingEvents = g.Read.PendingEvents
+		pending := g.Read.PendingBytes
+		row.Selection = Selection{StartOffset: g.Read.StartBytes, NewBytes: pending, ThresholdBytes: ThresholdBytes(row.Size), PastEOF: g.Read.Restart != ""}
 		if opt.MinNewBytes > 0 {
 			row.Selection.ThresholdBytes = opt.MinNewBytes
 		}
@@ -228,6 +287,8 @@ func diagnoseSQLite(row *SessionRow, snap AgentSnapshot, seq SeqCursorState) []D
 		ours = fmt.Sprintf("its seq cursor file %s cannot be used (%s), so a sweep refuses to run until it is restored or moved aside; all %s in %d events count as pending", file, seq.Corrupt, BytesExact(sel.NewBytes), g.PendingEvents)
 	case row.SeqCursor == nil:
 		ours = fmt.Sprintf("it has no seq cursor for it yet (%s), so all %s in %d events are pending", file, BytesExact(sel.NewBytes), g.Events)
+	case g.Read.Restart != "":
+		ours = fmt.Sprintf("%s, so all %s in %d events are pending again", g.Read.Restart, BytesExact(sel.NewBytes), g.PendingEvents)
 	default:
 		ours = fmt.Sprintf("it observed it through seq %d on %s (%s), and the %s in %d events after that are pending",
 			row.SeqCursor.LastSeq, row.SeqCursor.ObservedAt.UTC().Format("2006-01-02 15:04 UTC"), file, BytesExact(sel.NewBytes), g.PendingEvents)
@@ -242,6 +303,9 @@ func diagnoseSQLite(row *SessionRow, snap AgentSnapshot, seq SeqCursorState) []D
 	}
 	add(CodeSQLiteStore, "ClawVault 3.5.2 cannot observe this session: %s. clawvault-tui can, by seq: %s, %s the %s threshold.%s",
 		where, ours, verdict, BytesExact(sel.ThresholdBytes), next)
+	if g.Read.Restart != "" {
+		add(CodeCursorPastEOF, "The seq cursor of %s no longer fits the session (%s): the next sweep reads it again from its first event, as a byte cursor past the end of a file is read again from byte 0.", row.SessionID, g.Read.Restart)
+	}
 	if row.CursorProblem != "" {
 		add(CodeCursorInvalid, "The seq cursor entry for %s is ignored (%s): a sweep does not observe the session until the entry is fixed, or removed (then from its first event).", row.SessionID, row.CursorProblem)
 	}

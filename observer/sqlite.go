@@ -27,8 +27,13 @@ import (
 //     ours (store.SeqCursorFile), never in observe-cursors.json, and moved
 //     in the same journaled commit as ClawVault's cursors, after the vault's
 //     Markdown and the raw ledger are in place.
-// A generation moved to a cold archive is observed whole, once, from the
-// archive.
+// A generation moved to a cold archive is read from the archive, from its
+// seq cursor's byte on (the archive's JSONL is the events' bytes): what
+// was not observed before the move is observed once. A seq cursor that no
+// longer fits its session (the events through it were rewritten or cut, or
+// it lies beyond the cold archive's end) is set aside and the session read
+// again from its first event, as ClawVault reads a file again from byte 0
+// when its byte cursor lies past the end (model.SeqReadOf).
 
 // SeqRange is what a candidate of the SQLite-era store reads: the events
 // after AfterSeq (-1: from the first).
@@ -38,8 +43,12 @@ type SeqRange struct {
 	// it was selected (events appended since are read too).
 	LastSeq int64 `json:"lastSeq"`
 	Events  int64 `json:"events"`
-	// Cold: the session's events are in a cold archive, read whole.
+	// Cold: the session's events are in a cold archive, read from the
+	// cursor's byte (the candidate's StartOffset) on.
 	Cold bool `json:"cold,omitempty"`
+	// Restart says why the seq cursor was set aside: the read starts at
+	// the first event (PastEOF is set too).
+	Restart string `json:"restart,omitempty"`
 }
 
 // SeqCursorOut is a seq cursor as written to the seq cursor file.
@@ -66,7 +75,7 @@ func SelectSQLite(snap *store.Snapshot, agentID string, minNewBytes int64) (cand
 		if r.CursorProblem != "" {
 			continue // a sweep fails it, saying why; status says so too
 		}
-		if c, ok := sqliteCandidate(r, r.SeqCursor, r.Selection.NewBytes, r.Generation.PendingEvents, minNewBytes); ok {
+		if c, ok := sqliteCandidate(r, r.Generation.Read, minNewBytes); ok {
 			cands = append(cands, c)
 		}
 	}
@@ -82,26 +91,18 @@ func SelectWithSQLite(snap *store.Snapshot, agentID string, minNewBytes int64) S
 }
 
 // sqliteCandidate makes a row a candidate when its pending bytes (after
-// cursor) reach the threshold: ClawVault's, scaled by the session's size,
-// or minNewBytes.
-func sqliteCandidate(r *model.SessionRow, cursor *model.SeqCursor, pendingBytes, pendingEvents, minNewBytes int64) (Candidate, bool) {
+// the read's start, model.SeqReadOf) reach the threshold: ClawVault's,
+// scaled by the session's size, or minNewBytes.
+func sqliteCandidate(r *model.SessionRow, read model.SeqRead, minNewBytes int64) (Candidate, bool) {
 	g := r.Generation
 	threshold := model.ThresholdBytes(r.Size)
 	if minNewBytes > 0 {
 		threshold = minNewBytes
 	}
 	c := Candidate{Agent: r.Agent, SessionKey: r.Key, SessionID: r.SessionID, Source: model.SourceLabel(r.Key), File: r.File,
-		FileSize: r.Size, NewBytes: pendingBytes, ThresholdBytes: threshold, CursorID: r.SessionID,
-		Seq: &SeqRange{AfterSeq: -1, LastSeq: g.LastSeq, Events: pendingEvents, Cold: g.Cold}}
-	if cursor != nil {
-		c.Seq.AfterSeq, c.StartOffset = cursor.LastSeq, cursor.ObservedBytes
-	}
-	if g.Cold {
-		if cursor != nil {
-			return c, false // observed whole already: a cold archive never grows
-		}
-		c.NewBytes, c.Seq.Events = r.Size, g.Events
-	}
+		FileSize: r.Size, StartOffset: read.StartBytes, NewBytes: read.PendingBytes, ThresholdBytes: threshold, CursorID: r.SessionID,
+		PastEOF: read.Restart != "",
+		Seq:     &SeqRange{AfterSeq: read.AfterSeq, LastSeq: g.LastSeq, Events: read.PendingEvents, Cold: g.Cold, Restart: read.Restart}}
 	return c, c.NewBytes > 0 && c.NewBytes >= threshold
 }
 
@@ -192,10 +193,12 @@ func readSeq(ctx context.Context, dbs *stores, c Candidate, maxLine int64, emit 
 	return res, nil
 }
 
-// readCold reads a cold generation's archive whole: its JSONL lines, as a
-// file's are read; the cursor then names the archive's last seq.
+// readCold reads a cold generation's archive: its JSONL lines from the
+// candidate's start on, as a file's are read; the cursor then names the
+// archive's last seq. A start that is not the end of a line of the archive
+// is an error: the archive does not hold the events the cursor counted.
 func readCold(ctx context.Context, db *agentdb.DB, c Candidate, maxLine int64, emit func(msg string), progress func(n int64)) (readResult, error) {
-	res := readResult{LastSeq: -1}
+	res := readResult{LastSeq: c.Seq.AfterSeq, NextOffset: c.StartOffset}
 	archives, err := db.Archives(ctx)
 	if err != nil {
 		return res, err
@@ -208,11 +211,16 @@ func readCold(ctx context.Context, db *agentdb.DB, c Candidate, maxLine int64, e
 		if err != nil {
 			return res, err
 		}
-		res, err = readSequential(ctx, bytes.NewReader(data), 0, int64(len(data)), maxLine, emit, progress)
+		start := c.StartOffset
+		if start < 0 || start > int64(len(data)) || start > 0 && data[start-1] != '\n' {
+			return res, fmt.Errorf("its seq cursor counts %s observed, which is not the end of a line of its cold archive %s (%s): the archive does not hold the events the cursor counted; remove the session's entry from the seq cursor file to observe it again from its first event",
+				model.BytesExact(start), a.Name, model.BytesExact(int64(len(data))))
+		}
+		res, err = readSequential(ctx, bytes.NewReader(data), start, int64(len(data)), maxLine, emit, progress)
 		if err != nil {
 			return res, err
 		}
-		res.BytesRead, res.LastSeq = res.NextOffset, a.LastSeq
+		res.BytesRead, res.LastSeq = res.NextOffset-start, a.LastSeq
 		return res, nil
 	}
 	return res, fmt.Errorf("session %s is cold, but %s has no cold archive for it any more", c.SessionID, c.File)
@@ -269,8 +277,12 @@ func (s *sweeper) selectSQLite(ctx context.Context, snap *store.Snapshot, agentI
 		if cur, ok := seq.Get(r.SessionID); ok {
 			cursor = &cur
 		}
-		pendingBytes, pendingEvents := r.Selection.NewBytes, r.Generation.PendingEvents
-		if !sameSeqCursor(cursor, r.SeqCursor) && !r.Generation.Cold {
+		read := r.Generation.Read
+		switch {
+		case sameSeqCursor(cursor, r.SeqCursor):
+		case r.Generation.Cold:
+			read = model.SeqReadOf(cursor, r.Generation, r.Size, model.EventStats{})
+		default:
 			after := int64(-1)
 			if cursor != nil {
 				after = cursor.LastSeq
@@ -279,7 +291,8 @@ func (s *sweeper) selectSQLite(ctx context.Context, snap *store.Snapshot, agentI
 			if err == nil {
 				var st agentdb.Stats
 				if st, err = db.SessionStats(ctx, r.SessionID, after); err == nil {
-					pendingBytes, pendingEvents = st.PendingBytes, st.PendingEvents
+					read = model.SeqReadOf(cursor, r.Generation, r.Size, model.EventStats{Events: st.Events, Bytes: st.Bytes,
+						LastSeq: st.LastSeq, PendingEvents: st.PendingEvents, PendingBytes: st.PendingBytes})
 				}
 			}
 			if err != nil {
@@ -287,7 +300,7 @@ func (s *sweeper) selectSQLite(ctx context.Context, snap *store.Snapshot, agentI
 				continue
 			}
 		}
-		c, ok := sqliteCandidate(r, cursor, pendingBytes, pendingEvents, s.opt.MinNewBytes)
+		c, ok := sqliteCandidate(r, read, s.opt.MinNewBytes)
 		switch {
 		case !ok:
 		case s.fixes == Fixes{}:
@@ -306,5 +319,5 @@ func sameSeqCursor(a, b *model.SeqCursor) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.LastSeq == b.LastSeq
+	return a.LastSeq == b.LastSeq && a.ObservedBytes == b.ObservedBytes
 }

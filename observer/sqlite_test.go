@@ -50,11 +50,15 @@ func (f *fixture) storePath() string {
 
 // sqliteAgent writes agent ops's SQLite-era store with one session of
 // these lines (the store is written anew, as a longer transcript).
-func (f *fixture) sqliteAgent(lines [][]byte) {
+func (f *fixture) sqliteAgent(lines [][]byte) { f.sqliteAgentStore(lines, false) }
+
+// sqliteAgentStore is sqliteAgent, with the session's events moved to a
+// cold archive when cold.
+func (f *fixture) sqliteAgentStore(lines [][]byte, cold bool) {
 	f.t.Helper()
 	err := demo.WriteAgentStore(f.storePath(), demo.AgentStore{AgentID: "ops", AppVersion: "2026.9.6", Now: testNow,
 		Sessions: []demo.StoreSession{{Key: "agent:ops:main", SessionID: sqliteSID, Reason: "initial", Lines: lines, UpdatedAt: testNow,
-			Entry: []byte(`{"sessionId":"` + sqliteSID + `","updatedAt":1795262400000}`)}}})
+			Entry: []byte(`{"sessionId":"` + sqliteSID + `","updatedAt":1795262400000}`), Cold: cold}}})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -396,5 +400,103 @@ func TestWatchSeesStoreWrites(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A generation observed in part and then moved to a cold archive is read
+// from the archive at its seq cursor's byte (the archive's JSONL is the
+// events' bytes): the rest is observed once, and then nothing.
+func TestSweepSQLiteColdAfterPartialObserve(t *testing.T) {
+	f := newFixture(t)
+	f.sqliteAgent(opsLines(40))
+	f.mustSweep(SweepOptions{Agents: []string{"ops"}})
+	observed := sqliteBytes(opsLines(40))
+	more := opsLines(45)
+	f.sqliteAgentStore(more, true)
+	r := f.mustSweep(SweepOptions{Agents: []string{"ops"}})
+	if len(r.Observed) != 1 || len(r.Failed) != 0 {
+		t.Fatalf("observed %d, failed %+v, errors %v", len(r.Observed), r.Failed, r.Errors)
+	}
+	s := r.Observed[0]
+	if s.Messages != 5 || s.StartOffset != observed || s.BytesRead != sqliteBytes(more)-observed || s.SeqCursor == nil ||
+		s.SeqCursor.LastObservedSeq != 45 || s.SeqCursor.ObservedBytes != sqliteBytes(more) {
+		t.Fatalf("the cold read: %d messages from byte %d, %d bytes, seq cursor %+v", s.Messages, s.StartOffset, s.BytesRead, s.SeqCursor)
+	}
+	if raw := rawLedgerLines(t, f.vault); len(raw) != 45 {
+		t.Errorf("raw ledger has %d lines, want 45 (each message once)", len(raw))
+	}
+	if again := f.mustSweep(SweepOptions{Agents: []string{"ops"}}); len(again.Observed) != 0 {
+		t.Errorf("a fully observed cold generation was observed again: %+v", again.Observed)
+	}
+	f.checkClean()
+}
+
+// A seq cursor that no longer fits its session is set aside, as a byte
+// cursor past the end of a file is: the events through it were rewritten
+// (other bytes) or cut (the session ends before it), or it lies beyond
+// the end of the cold archive the events moved to. status says so, and the
+// sweep reads the session again from its first event.
+func TestSweepSQLiteSetsAsideACursorThatNoLongerFits(t *testing.T) {
+	rewritten := opsLines(45)
+	rewritten[7] = bytes.Replace(rewritten[7], []byte("02:07 UTC"), []byte("03:07 UTC, after the index rebuild"), 1)
+	for name, c := range map[string]struct {
+		lines [][]byte
+		cold  bool
+		want  string
+	}{
+		"rewritten below the cursor":         {rewritten, false, "rewritten since"},
+		"cut below the cursor":               {opsLines(30), false, "ends at seq 30, before its seq cursor (seq 40)"},
+		"a cold archive that ends before it": {opsLines(30), true, "does not fit the cold archive"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			f.sqliteAgent(opsLines(40))
+			f.mustSweep(SweepOptions{Agents: []string{"ops"}})
+			f.sqliteAgentStore(c.lines, c.cold)
+			snap, err := store.Scan(context.Background(), store.OS, f.workspace(), store.ScanOptions{Now: testNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, row := range snap.Rows {
+				if row.SessionID == sqliteSID && (!row.Has(model.CodeCursorPastEOF) || row.Selection.NewBytes != sqliteBytes(c.lines) ||
+					!strings.Contains(row.Diagnosis[0].Message, c.want)) {
+					t.Errorf("status: pending %d of %d, diagnoses %v", row.Selection.NewBytes, sqliteBytes(c.lines), row.Diagnosis)
+				}
+			}
+			r := f.mustSweep(SweepOptions{Agents: []string{"ops"}, MinNewBytes: 1})
+			if len(r.Observed) != 1 || len(r.Failed) != 0 {
+				t.Fatalf("observed %d, failed %+v, errors %v", len(r.Observed), r.Failed, r.Errors)
+			}
+			s := r.Observed[0]
+			last := int64(len(c.lines) - 1)
+			if s.StartOffset != 0 || s.Messages != len(c.lines)-1 || s.SeqCursor == nil || s.SeqCursor.LastObservedSeq != last ||
+				s.SeqCursor.ObservedBytes != sqliteBytes(c.lines) {
+				t.Errorf("read %d messages from byte %d, seq cursor %+v; want all %d from 0 through seq %d", s.Messages, s.StartOffset, s.SeqCursor, len(c.lines)-1, last)
+			}
+			if again := f.mustSweep(SweepOptions{Agents: []string{"ops"}, MinNewBytes: 1}); len(again.Observed) != 0 {
+				t.Errorf("the new cursor does not hold: observed again %+v", again.Observed)
+			}
+		})
+	}
+}
+
+// A seq cursor whose bytes end inside a line of the cold archive fails its
+// session with the reason, and moves nothing: the archive does not hold
+// the events the cursor counted.
+func TestSweepSQLiteColdCursorMidLine(t *testing.T) {
+	f := newFixture(t)
+	lines := opsLines(40)
+	f.sqliteAgentStore(lines, true)
+	if err := store.UpdateSeqCursors(store.OSWriter, store.OS, f.vault, []store.SeqCursorUpdate{{SessionID: sqliteSID,
+		Cursor: model.SeqCursor{AgentID: "ops", SessionKey: "agent:ops:main", LastSeq: 20, ObservedBytes: sqliteBytes(lines[:21]) - 5, ObservedAt: testNow}}}); err != nil {
+		t.Fatal(err)
+	}
+	before := f.read(".clawvault/clawvault-tui-seq-cursors.json")
+	r, err := f.sweep(context.Background(), SweepOptions{Agents: []string{"ops"}, MinNewBytes: 1})
+	if err != nil || len(r.Failed) != 1 || !strings.Contains(r.Failed[0].Error, "not the end of a line of its cold archive") || len(r.Observed) != 0 {
+		t.Fatalf("err %v, failed %+v, observed %d", err, r.Failed, len(r.Observed))
+	}
+	if got := f.read(".clawvault/clawvault-tui-seq-cursors.json"); got != before {
+		t.Errorf("the failed session's cursor moved:\n%s", got)
 	}
 }

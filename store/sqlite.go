@@ -103,7 +103,7 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 			mw.UpdatedAt = w.UpdatedAt
 		}
 		if c, ok := cold[w.SessionID]; ok && st.Stats[w.SessionID].Events == 0 {
-			mw.Cold, mw.ColdBytes, mw.ColdEvents, mw.ColdArchive = true, c.RawBytes, c.Events, c.Name
+			mw.Cold, mw.ColdBytes, mw.ColdEvents, mw.ColdLastSeq, mw.ColdArchive = true, c.RawBytes, c.Events, c.LastSeq, c.Name
 		}
 		st.Windows = append(st.Windows, mw)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -64,8 +65,17 @@ func sqliteFixture(t *testing.T) (state, vault, current, old string) {
 
 func TestScanSQLiteStore(t *testing.T) {
 	state, vault, current, old := sqliteFixture(t)
-	// clawvault-tui observed the current generation through seq 50.
-	cursors := map[string]model.SeqCursor{current: {AgentID: "ops", SessionKey: "agent:ops:main", LastSeq: 50, ObservedBytes: 1, ObservedAt: sqliteNow.Add(-time.Hour)}}
+	// clawvault-tui observed the current generation through seq 50: the
+	// first 51 events, as JSONL lines.
+	events, err := agentdbJSONL(state, current)
+	if err != nil {
+		t.Fatal(err)
+	}
+	through50 := 0
+	for range 51 {
+		through50 += bytes.IndexByte(events[through50:], '\n') + 1
+	}
+	cursors := map[string]model.SeqCursor{current: {AgentID: "ops", SessionKey: "agent:ops:main", LastSeq: 50, ObservedBytes: int64(through50), ObservedAt: sqliteNow.Add(-time.Hour)}}
 	if err := SaveSeqCursors(OSWriter, vault, cursors); err != nil {
 		t.Fatal(err)
 	}

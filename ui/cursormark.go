@@ -90,6 +90,9 @@ func seqMarkOf(r model.SessionRow, now time.Time, pending [2]string) cursorMark 
 		return cursorMark{texts: forms("never observed: its seq cursor is ignored ("+r.CursorProblem+")", "never observed (seq cursor ignored)")}
 	case c == nil:
 		return cursorMark{texts: forms("never observed by seq (ClawVault 3.5.2 cannot read this store)", "never observed")}
+	case r.Generation != nil && r.Generation.Read.Restart != "":
+		return cursorMark{texts: forms(fmt.Sprintf("the seq cursor at seq %s no longer fits the session: the next sweep reads it all again", model.Count(c.LastSeq)),
+			"seq cursor set aside: all pending")}
 	}
 	at := ""
 	if !c.ObservedAt.IsZero() {

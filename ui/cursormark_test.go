@@ -149,6 +149,11 @@ func TestDividerAtTheSeqCursor(t *testing.T) {
 	if !m.observed || m.from != 42 || !strings.HasPrefix(m.texts[0], "observed up to here · seq 41 · 2h") || !strings.Contains(m.texts[0], "pending of a 50 KiB threshold") {
 		t.Errorf("seq cursor 41: %+v", m)
 	}
+	row.Generation.Read.Restart = "the events through seq 41 hold 9 bytes, not the 10 bytes observed: they were rewritten since"
+	if m := markOf(row, now); m.observed || m.from != 0 || !strings.Contains(m.texts[0], "seq 41 no longer fits the session: the next sweep reads it all again") {
+		t.Errorf("a seq cursor set aside: %+v", m)
+	}
+	row.Generation.Read.Restart = ""
 	row.SeqCursor, row.CursorProblem = nil, "lastObservedSeq is negative"
 	if m := markOf(row, now); m.observed || !strings.Contains(m.texts[0], "its seq cursor is ignored (lastObservedSeq is negative)") {
 		t.Errorf("an ignored seq cursor: %+v", m)
