@@ -2,7 +2,7 @@ package agentdb
 
 import (
 	"context"
-	"encoding/json"
+	"database/sql"
 )
 
 // Stats are one session's transcript events as sizes: counts and UTF-8
@@ -11,9 +11,8 @@ import (
 // UTF-8 bytes and a newline), so thresholds and diagnoses meant for
 // transcript files keep their meaning.
 type Stats struct {
-	Events int64
-	Bytes  int64
-	FirstSeq,
+	Events  int64
+	Bytes   int64
 	LastSeq int64
 	// PendingEvents and PendingBytes are the events after the seq given
 	// for the session (all of them without one).
@@ -36,36 +35,72 @@ func (db *DB) utf8Bytes(alias string) string {
 	return "octet_length(" + alias + ".event_json)"
 }
 
-// Stats aggregates every session's events in one pass; after maps a session
-// id to its last observed seq.
+// Stats aggregates every session's events in one pass (see bulkStats);
+// after maps a session id to its last observed seq, whose pending events
+// are then counted by a range of the primary key each.
 func (db *DB) Stats(ctx context.Context, after map[string]int64) (map[string]Stats, error) {
-	if after == nil {
-		after = map[string]int64{}
-	}
-	cursors, err := json.Marshal(after)
+	bulk, err := db.bulkStats(ctx)
 	if err != nil {
 		return nil, err
 	}
-	b := db.eventBytes("e")
-	rows, err := db.db.QueryContext(ctx, `WITH c(session_id, seq) AS (SELECT key, value FROM json_each(?))
-SELECT e.session_id, count(*), sum(`+b+`), min(e.seq), max(e.seq),
-       sum(e.seq > coalesce(c.seq, -1)), sum(CASE WHEN e.seq > coalesce(c.seq, -1) THEN `+b+` ELSE 0 END)
-FROM transcript_events e LEFT JOIN c ON c.session_id = e.session_id
-GROUP BY e.session_id`, string(cursors))
+	out := make(map[string]Stats, len(bulk))
+	for id, c := range bulk {
+		out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
+	}
+	return out, db.addPending(ctx, out, after)
+}
+
+// bulkStats aggregates every session's events in one pass over the events'
+// primary key, (session_id, seq), each row's size read from the table: the
+// one pass over the table that a status without cached counts cannot
+// avoid (OpenClaw keeps no per-session sums). It is kept lean, since it
+// runs for each of a million events: no cursor is joined (pending events
+// are a range query each, afterwards), no min(seq) (a single max() lets
+// SQLite keep the last event's created_at and size, the cache's mark of an
+// append, from the same pass rather than a query per session).
+func (db *DB) bulkStats(ctx context.Context) (map[string]cachedStats, error) {
+	b := db.utf8Bytes("e")
+	rows, err := db.db.QueryContext(ctx, `SELECT e.session_id, count(*), sum(`+b+` + 1), max(e.seq), e.created_at, `+b+`
+FROM transcript_events e GROUP BY e.session_id`)
 	if err != nil {
 		return nil, db.explain(err)
 	}
 	defer rows.Close()
-	out := map[string]Stats{}
+	out := map[string]cachedStats{}
 	for rows.Next() {
 		var id string
-		var s Stats
-		if err := rows.Scan(&id, &s.Events, &s.Bytes, &s.FirstSeq, &s.LastSeq, &s.PendingEvents, &s.PendingBytes); err != nil {
+		var c cachedStats
+		var created, size sql.NullInt64
+		if err := rows.Scan(&id, &c.events, &c.bytes, &c.last, &created, &size); err != nil {
 			return nil, db.explain(err)
+		}
+		c.lastCreatedAt, c.lastEventBytes = created.Int64, size.Int64
+		out[id] = c
+	}
+	return out, db.explain(rows.Err())
+}
+
+// addPending sets the pending events of each session of out: all of them,
+// or those after its seq in after, counted by a range of the primary key
+// (only the pending rows are read).
+func (db *DB) addPending(ctx context.Context, out map[string]Stats, after map[string]int64) error {
+	b := db.eventBytes("e")
+	for id, s := range out {
+		s.PendingEvents, s.PendingBytes = s.Events, s.Bytes
+		if seq, ok := after[id]; ok && seq >= 0 {
+			s.PendingEvents, s.PendingBytes = 0, 0
+			if seq < s.LastSeq {
+				var n, bytes sql.NullInt64
+				if err := db.db.QueryRowContext(ctx, `SELECT count(*), sum(`+b+`) FROM transcript_events e WHERE e.session_id = ? AND e.seq > ?`, id, seq).
+					Scan(&n, &bytes); err != nil {
+					return db.explain(err)
+				}
+				s.PendingEvents, s.PendingBytes = n.Int64, bytes.Int64
+			}
 		}
 		out[id] = s
 	}
-	return out, db.explain(rows.Err())
+	return nil
 }
 
 // SessionStats aggregates one session's events (after is its last observed
@@ -73,17 +108,17 @@ GROUP BY e.session_id`, string(cursors))
 func (db *DB) SessionStats(ctx context.Context, sessionID string, after int64) (Stats, error) {
 	b := db.eventBytes("e")
 	var s Stats
-	var first, last, n, bytes, pn, pb *int64
-	err := db.db.QueryRowContext(ctx, `SELECT count(*), sum(`+b+`), min(e.seq), max(e.seq), sum(e.seq > ?2),
+	var last, n, bytes, pn, pb *int64
+	err := db.db.QueryRowContext(ctx, `SELECT count(*), sum(`+b+`), max(e.seq), sum(e.seq > ?2),
        sum(CASE WHEN e.seq > ?2 THEN `+b+` ELSE 0 END)
-FROM transcript_events e WHERE e.session_id = ?1`, sessionID, after).Scan(&n, &bytes, &first, &last, &pn, &pb)
+FROM transcript_events e WHERE e.session_id = ?1`, sessionID, after).Scan(&n, &bytes, &last, &pn, &pb)
 	if err != nil {
 		return s, db.explain(err)
 	}
 	for _, p := range []struct {
 		src *int64
 		dst *int64
-	}{{n, &s.Events}, {bytes, &s.Bytes}, {first, &s.FirstSeq}, {last, &s.LastSeq}, {pn, &s.PendingEvents}, {pb, &s.PendingBytes}} {
+	}{{n, &s.Events}, {bytes, &s.Bytes}, {last, &s.LastSeq}, {pn, &s.PendingEvents}, {pb, &s.PendingBytes}} {
 		if p.src != nil {
 			*p.dst = *p.src
 		}

@@ -27,13 +27,13 @@ import (
 // costs one full aggregate.
 
 // statsCacheVersion names the format below.
-const statsCacheVersion = "clawvault-tui agent store stats 1"
+const statsCacheVersion = "clawvault-tui agent store stats 2"
 
 // cachedStats is one session's line: its key, its aggregates, and the last
 // counted event (seq, created_at, bytes) that an append leaves in place.
 type cachedStats struct {
 	key                           string
-	events, bytes, first, last    int64
+	events, bytes, last           int64
 	lastCreatedAt, lastEventBytes int64
 }
 
@@ -86,33 +86,37 @@ func (db *DB) CachedStats(ctx context.Context, cachePath string, after map[strin
 		}
 		c.key = key
 		cache[id] = c
-		out[id] = Stats{Events: c.events, Bytes: c.bytes, FirstSeq: c.first, LastSeq: c.last}
+		out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
 	}
 	if len(recount) > 0 {
 		rep.Recounted = len(recount)
-		var fresh map[string]Stats
+		var bulk map[string]cachedStats
 		if len(recount) > len(keys)/4 {
-			// Many sessions: one pass over the table beats a range per session.
-			if fresh, err = db.Stats(ctx, nil); err != nil {
+			// Many sessions: one pass over the table beats a range per
+			// session, and brings each last event's mark with it.
+			if bulk, err = db.bulkStats(ctx); err != nil {
 				return nil, rep, err
-			}
-		} else {
-			fresh = map[string]Stats{}
-			for _, id := range recount {
-				if fresh[id], err = db.SessionStats(ctx, id, -1); err != nil {
-					return nil, rep, err
-				}
 			}
 		}
 		for _, id := range recount {
-			s := fresh[id]
-			out[id] = s
-			c := cachedStats{key: keys[id], events: s.Events, bytes: s.Bytes, first: s.FirstSeq, last: s.LastSeq}
-			if s.Events > 0 {
-				if c.lastCreatedAt, c.lastEventBytes, err = db.eventMark(ctx, id, s.LastSeq); err != nil {
+			c, ok := bulk[id]
+			if bulk == nil {
+				s, err := db.SessionStats(ctx, id, -1)
+				if err != nil {
 					return nil, rep, err
 				}
+				c, ok = cachedStats{events: s.Events, bytes: s.Bytes, last: s.LastSeq}, s.Events > 0
+				if ok {
+					if c.lastCreatedAt, c.lastEventBytes, err = db.eventMark(ctx, id, s.LastSeq); err != nil {
+						return nil, rep, err
+					}
+				}
 			}
+			if !ok {
+				c = cachedStats{}
+			}
+			c.key = keys[id]
+			out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
 			cache[id] = c
 		}
 	}
@@ -122,18 +126,8 @@ func (db *DB) CachedStats(ctx context.Context, cachePath string, after map[strin
 		}
 	}
 	// Pending events follow each seq cursor: a range of the new rows only.
-	for id, s := range out {
-		s.PendingEvents, s.PendingBytes = s.Events, s.Bytes
-		if seq, ok := after[id]; ok && seq >= 0 {
-			if seq >= s.LastSeq {
-				s.PendingEvents, s.PendingBytes = 0, 0
-			} else if p, err := db.SessionStats(ctx, id, seq); err != nil {
-				return nil, rep, err
-			} else {
-				s.PendingEvents, s.PendingBytes = p.PendingEvents, p.PendingBytes
-			}
-		}
-		out[id] = s
+	if err := db.addPending(ctx, out, after); err != nil {
+		return nil, rep, err
 	}
 	if rep.Appended+rep.Recounted > 0 || len(cache) != rep.Unchanged {
 		writeStatsCache(cachePath, cache)
@@ -220,17 +214,17 @@ func readStatsCache(path string) map[string]cachedStats {
 	sc := bufio.NewScanner(bytes.NewReader(data[len(statsCacheVersion)+1:]))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) != 8 {
+		if len(f) != 7 {
 			continue
 		}
-		var n [6]int64
+		var n [5]int64
 		ok := true
 		for i := range n {
 			v, err := strconv.ParseInt(f[2+i], 10, 64)
 			n[i], ok = v, ok && err == nil
 		}
 		if ok {
-			out[f[0]] = cachedStats{key: f[1], events: n[0], bytes: n[1], first: n[2], last: n[3], lastCreatedAt: n[4], lastEventBytes: n[5]}
+			out[f[0]] = cachedStats{key: f[1], events: n[0], bytes: n[1], last: n[2], lastCreatedAt: n[3], lastEventBytes: n[4]}
 		}
 	}
 	return out
@@ -250,7 +244,7 @@ func writeStatsCache(path string, cache map[string]cachedStats) {
 	b.WriteString(statsCacheVersion + "\n")
 	for _, id := range ids {
 		c := cache[id]
-		fmt.Fprintf(&b, "%s %s %d %d %d %d %d %d\n", id, c.key, c.events, c.bytes, c.first, c.last, c.lastCreatedAt, c.lastEventBytes)
+		fmt.Fprintf(&b, "%s %s %d %d %d %d %d\n", id, c.key, c.events, c.bytes, c.last, c.lastCreatedAt, c.lastEventBytes)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return

@@ -21,13 +21,25 @@ func TestCachedStats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The reference: each session counted by a query of its own.
 		full, err := db.Stats(ctx, after)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for id, s := range full {
-			if got[id] != s {
-				t.Errorf("%s: %s cached %+v, counted %+v", what, id, got[id], s)
+		if len(got) != len(full) || len(got) != 3 {
+			t.Errorf("%s: %d sessions cached, %d counted, want 3", what, len(got), len(full))
+		}
+		for id := range full {
+			seq, ok := after[id]
+			if !ok {
+				seq = -1
+			}
+			one, err := db.SessionStats(ctx, id, seq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[id] != one || full[id] != one {
+				t.Errorf("%s: %s cached %+v, in one pass %+v, counted alone %+v", what, id, got[id], full[id], one)
 			}
 		}
 		if rep != want {
