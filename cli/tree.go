@@ -58,12 +58,12 @@ func (a *app) tree(arg string) error {
 	if err != nil {
 		return fmt.Errorf("cannot index %s: %w", src.target.Row.File, err)
 	}
-	doc := treeJSON(ctx, ix, src)
+	doc, lists := treeSummary(ctx, ix, src)
 	doc.SQLite = sqlite
 	if a.common.json {
-		return writeJSON(a.stdout, doc)
+		return writeTreeJSON(a.stdout, doc, lists)
 	}
-	return writeTreeText(a.human(), ix, doc)
+	return writeTreeText(a.human(), ix, doc, lists)
 }
 
 // treeSource is what a tree argument named: the row to read, and the other
@@ -156,6 +156,10 @@ type generationDoc struct {
 	SizeBytes int64  `json:"sizeBytes"`
 }
 
+// treeDoc is the --json document. Its lists of entries (roots, branch
+// points, active path, model context) are written from treeLists as they
+// stream out: the struct's fields hold them only when a test decodes the
+// document.
 type treeDoc struct {
 	File            string            `json:"file"`
 	Header          json.RawMessage   `json:"header"`
@@ -214,12 +218,22 @@ type tailDoc struct {
 	Parsed bool  `json:"parsed"`
 }
 
-func treeJSON(ctx context.Context, ix *transcript.Index, src treeSource) treeDoc {
+// treeLists are the summary's lists as entry positions: the text shows a
+// few ids of each and --json streams them, so that neither makes a string
+// per entry of a million-entry active path.
+type treeLists struct {
+	tree                                     *model.Tree
+	roots, branchPoints, activePath, context []int32
+}
+
+// treeSummary is the summary of ix: the document without its lists, and
+// the lists.
+func treeSummary(ctx context.Context, ix *transcript.Index, src treeSource) (treeDoc, treeLists) {
 	t := ix.Tree
+	lists := treeLists{tree: t, roots: t.Roots, branchPoints: t.BranchPoints, activePath: t.ActivePath, context: t.Context}
 	doc := treeDoc{
 		File: ix.Path, Header: json.RawMessage("null"), Entries: t.Nodes,
-		Roots: ids(t, t.Roots), BranchPoints: ids(t, t.BranchPoints), ActivePath: ids(t, t.ActivePath),
-		Compactions: []compactionDoc{}, ContextEntryIDs: ids(t, t.Context), MalformedLines: ix.Malformed,
+		Compactions: []compactionDoc{}, MalformedLines: ix.Malformed,
 		Version: ix.Version, Lines: ix.Lines, SizeBytes: ix.Size, Labels: t.Labels, Name: t.Name,
 		DuplicateIDs: t.DuplicateIDs, Cycle: t.Cycle, EntryTypes: map[string]int{},
 		Rules: t.Rules.String(), ContextMessages: t.ContextMessages, Resets: []resetDoc{},
@@ -262,17 +276,10 @@ func treeJSON(ctx context.Context, ix *transcript.Index, src treeSource) treeDoc
 	if ix.Tail != nil {
 		doc.TornTail = &tailDoc{Line: ix.Tail.Line, Offset: ix.Tail.Offset, Bytes: ix.Tail.Length, Parsed: ix.Tail.Parsed}
 	}
-	return doc
+	return doc, lists
 }
 
-func ids(t *model.Tree, idx []int32) []string {
-	if len(idx) == 0 {
-		return []string{}
-	}
-	return t.IDs(idx)
-}
-
-func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
+func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc, lists treeLists) error {
 	t := ix.Tree
 	where := "line"
 	if s := doc.SQLite; s != nil {
@@ -323,9 +330,9 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 	if doc.LeafID != nil {
 		leaf = *doc.LeafID
 	}
-	fmt.Fprintf(w, "Leaf:          %s\n", leaf)
-	fmt.Fprintf(w, "Roots:         %s\n", list(doc.Roots))
-	fmt.Fprintf(w, "Branch points: %s\n", list(doc.BranchPoints))
+	fmt.Fprintf(w, "Leaf:          %s\n", esc(leaf))
+	fmt.Fprintf(w, "Roots:         %s\n", list(t, lists.roots))
+	fmt.Fprintf(w, "Branch points: %s\n", list(t, lists.branchPoints))
 	if len(doc.Compactions) == 0 {
 		fmt.Fprintf(w, "Compactions:   none\n")
 	}
@@ -354,8 +361,8 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Active path:   %d entries, %s\n", len(doc.ActivePath), abbreviate(doc.ActivePath, 8))
-	fmt.Fprintf(w, "Model context: %d messages, %s\n", doc.ContextMessages, abbreviate(doc.ContextEntryIDs, 8))
+	fmt.Fprintf(w, "Active path:   %d entries, %s\n", len(lists.activePath), abbreviate(t, lists.activePath, 8))
+	fmt.Fprintf(w, "Model context: %d messages, %s\n", doc.ContextMessages, abbreviate(t, lists.context, 8))
 	if s := doc.SQLite; s != nil {
 		switch {
 		case s.OpenClawBranchDiffers:
@@ -413,24 +420,27 @@ func typeCounts(m map[string]int) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-func list(s []string) string {
+// list shows the ids of the first 12 entries of idx and how many more.
+func list(t *model.Tree, idx []int32) string {
 	switch {
-	case len(s) == 0:
+	case len(idx) == 0:
 		return "none"
-	case len(s) > 12:
-		return strings.Join(s[:12], ", ") + fmt.Sprintf(", … (%d more)", len(s)-12)
+	case len(idx) > 12:
+		return esc(strings.Join(t.IDs(idx[:12]), ", ")) + fmt.Sprintf(", … (%d more)", len(idx)-12)
 	}
-	return strings.Join(s, ", ")
+	return esc(strings.Join(t.IDs(idx), ", "))
 }
 
-func abbreviate(s []string, n int) string {
-	if len(s) == 0 {
+// abbreviate shows the ids of a path of entries, its middle elided when
+// it is longer than n.
+func abbreviate(t *model.Tree, idx []int32, n int) string {
+	if len(idx) == 0 {
 		return "none"
 	}
-	if len(s) <= n {
-		return strings.Join(s, " → ")
+	if len(idx) <= n {
+		return esc(strings.Join(t.IDs(idx), " → "))
 	}
-	return strings.Join(s[:n/2], " → ") + fmt.Sprintf(" → … (%d more) … → ", len(s)-n) + strings.Join(s[len(s)-n/2:], " → ")
+	return esc(strings.Join(t.IDs(idx[:n/2]), " → ")) + fmt.Sprintf(" → … (%d more) … → ", len(idx)-n) + esc(strings.Join(t.IDs(idx[len(idx)-n/2:]), " → "))
 }
 
 func orNone(s string) string {

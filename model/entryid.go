@@ -98,23 +98,33 @@ func (n *Names) Name(i int) string { return n.list[i] }
 
 // String writes an id as it was in the file.
 func (n *Names) String(id EntryID) string {
-	switch id & kindMask {
-	case kindHex:
-		var b [8]byte
-		v := uint32(id)
-		for i := 7; i >= 0; i-- {
-			b[i] = "0123456789abcdef"[v&15]
-			v >>= 4
-		}
-		return string(b[:])
-	case kindV1:
-		return "v1-" + strconv.FormatUint(uint64(uint32(id)), 10)
-	case kindName:
+	if id&kindMask == kindName {
 		if n != nil && int(uint32(id)) < len(n.list) {
 			return n.list[uint32(id)]
 		}
+		return ""
 	}
-	return ""
+	var b [16]byte
+	return string(n.AppendString(b[:0], id))
+}
+
+// AppendString appends an id as it was in the file to dst: writing a
+// million ids costs no string each.
+func (n *Names) AppendString(dst []byte, id EntryID) []byte {
+	switch id & kindMask {
+	case kindHex:
+		v := uint32(id)
+		for shift := 28; shift >= 0; shift -= 4 {
+			dst = append(dst, "0123456789abcdef"[(v>>shift)&15])
+		}
+	case kindV1:
+		dst = strconv.AppendUint(append(dst, "v1-"...), uint64(uint32(id)), 10)
+	case kindName:
+		if n != nil && int(uint32(id)) < len(n.list) {
+			dst = append(dst, n.list[uint32(id)]...)
+		}
+	}
+	return dst
 }
 
 // Remap returns the id with its name number translated by m (for merging

@@ -446,6 +446,11 @@ func (t *Tree) ID(i int32) string {
 	return t.names.String(t.entries[i].ID)
 }
 
+// AppendID appends the id of the entry at position i to dst.
+func (t *Tree) AppendID(dst []byte, i int32) []byte {
+	return t.names.AppendString(dst, t.entries[i].ID)
+}
+
 // IDs maps positions to entry ids.
 func (t *Tree) IDs(idx []int32) []string {
 	out := make([]string, len(idx))
