@@ -178,14 +178,18 @@ func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, name
 	for i := 1; i <= n; i++ {
 		t.childStart[i] += t.childStart[i-1]
 	}
+	// Filled backwards, each row from its end: childStart[p+1] steps down
+	// to p's start, so that childStart ends up shifted by one row (no
+	// second array of n counters).
 	t.childList = make([]int32, t.childStart[n])
-	fill := make([]int32, n)
-	for i := range entries {
+	for i := n - 1; i >= 0; i-- {
 		if p := t.parent[i]; p >= 0 {
-			t.childList[t.childStart[p]+fill[p]] = int32(i)
-			fill[p]++
+			t.childStart[p+1]--
+			t.childList[t.childStart[p+1]] = int32(i)
 		}
 	}
+	copy(t.childStart[:n], t.childStart[1:])
+	t.childStart[n] = int32(len(t.childList))
 	for i := 0; i < n; i++ {
 		kids := t.childList[t.childStart[i]:t.childStart[i+1]]
 		if len(kids) > 1 {
@@ -198,15 +202,23 @@ func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, name
 	if rules == RulesOpenClaw {
 		t.activePathOpenClaw(nodes)
 	} else {
+		size := 0
 		for cur := t.Leaf; cur >= 0; cur = t.parent[cur] {
 			if t.OnPath(cur) {
 				t.Cycle = true
 				break
 			}
 			t.pathMark[cur/64] |= 1 << (cur % 64)
-			t.ActivePath = append(t.ActivePath, cur)
+			size++
 		}
-		slices.Reverse(t.ActivePath)
+		// Filled from the end: one slice of the path's size, no growing.
+		if size > 0 {
+			t.ActivePath = make([]int32, size)
+		}
+		for cur := t.Leaf; size > 0; cur = t.parent[cur] {
+			size--
+			t.ActivePath[size] = cur
+		}
 	}
 	if !t.Cycle {
 		t.Cycle = t.hasUnreachable()

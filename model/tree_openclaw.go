@@ -107,7 +107,18 @@ func (t *Tree) scanOpenClaw(nodes []int32, facts map[int32]TreeFacts) {
 	known := func(id EntryID, before int32) bool {
 		return id == NoID || has(id, before) && !invalidCtl[id]
 	}
+	prev := int32(-1) // the previous node: the usual parent, found without a lookup
+	// byPrev is the common case answered without a lookup in the id
+	// index (a binary search that misses the cache, per node): id is the
+	// previous node's and no id repeats, so that node is the only one.
+	unique := t.DuplicateIDs == 0
+	byPrev := func(id EntryID) bool {
+		return unique && prev >= 0 && entries[prev].ID == id
+	}
 	resetDescendant := func(id EntryID, before int32) bool {
+		if byPrev(id) {
+			return resetGen[prev] == gen
+		}
 		found := false
 		t.byID.each(entries, id, func(p int32) bool {
 			if p >= before {
@@ -125,6 +136,11 @@ func (t *Tree) scanOpenClaw(nodes []int32, facts map[int32]TreeFacts) {
 			if slices.Contains(seen, p) {
 				return p
 			}
+			if len(seen) == 0 && byPrev(p) {
+				if !t.leafCtl[prev] {
+					return p
+				}
+			}
 			q, ok := t.byID.lastBefore(entries, p, before)
 			if !ok || !t.leafCtl[q] {
 				return p
@@ -137,7 +153,6 @@ func (t *Tree) scanOpenClaw(nodes []int32, facts map[int32]TreeFacts) {
 
 	leaf, appendParent := NoID, NoID // null
 	haveReset, leafControl := false, false
-	prev := int32(-1) // the previous node: the usual parent, found without a lookup
 	for _, i := range treeNodes {
 		e := &entries[i]
 		f := facts[i]
@@ -206,8 +221,12 @@ func (t *Tree) scanOpenClaw(nodes []int32, facts map[int32]TreeFacts) {
 
 	// The final tree resolves each parentId against the last entry with
 	// that id, as the scan's Map ends up.
-	for _, i := range treeNodes {
+	for k, i := range treeNodes {
 		if p := ref[i]; p != NoID && p != missingID {
+			if k > 0 && unique && entries[treeNodes[k-1]].ID == p {
+				t.parent[i] = treeNodes[k-1] // the only node with that id
+				continue
+			}
 			if q, ok := t.byID.get(entries, p); ok && q != i {
 				t.parent[i] = q
 			}
@@ -227,19 +246,30 @@ func (t *Tree) scanOpenClaw(nodes []int32, facts map[int32]TreeFacts) {
 // OpenClaw's active-event projection, an empty path means every entry when
 // the transcript has no leaf control.
 func (t *Tree) activePathOpenClaw(nodes []int32) {
-	seen := map[int32]bool{}
+	// A bit per entry, not a map: a million-entry path put a million keys
+	// in a map.
+	seen := make([]uint64, (len(t.entries)+63)/64)
+	size := 0
 	for cur := t.Leaf; cur >= 0; cur = t.parent[cur] {
-		if seen[cur] {
+		if seen[cur/64]&(1<<(cur%64)) != 0 {
 			t.Cycle = true
-			t.ActivePath = nil
 			break
 		}
-		seen[cur] = true
+		seen[cur/64] |= 1 << (cur % 64)
 		if !t.leafCtl[cur] {
-			t.ActivePath = append(t.ActivePath, cur)
+			size++
 		}
 	}
-	slices.Reverse(t.ActivePath)
+	if !t.Cycle && size > 0 {
+		// Filled from the end: one slice of the path's size, no growing.
+		t.ActivePath = make([]int32, size)
+		for cur := t.Leaf; cur >= 0; cur = t.parent[cur] {
+			if !t.leafCtl[cur] {
+				size--
+				t.ActivePath[size] = cur
+			}
+		}
+	}
 	if len(t.ActivePath) == 0 && !t.ocLeafControl {
 		for _, i := range nodes {
 			if t.ocNodes[i] || t.entries[i].Type.OpenClawCanonical() || t.entries[i].Type == TypeMessage {
