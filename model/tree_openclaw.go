@@ -53,6 +53,10 @@ func isBlank(s string) bool {
 	return true
 }
 
+// lookupEveryParent turns the previous-node shortcut off, for the test
+// that checks it changes nothing.
+var lookupEveryParent = false
+
 func (t *Tree) scanOpenClaw(nodes []int32, facts map[int32]TreeFacts) {
 	entries := t.entries
 	n := len(entries)
@@ -111,7 +115,7 @@ func (t *Tree) scanOpenClaw(nodes []int32, facts map[int32]TreeFacts) {
 	// byPrev is the common case answered without a lookup in the id
 	// index (a binary search that misses the cache, per node): id is the
 	// previous node's and no id repeats, so that node is the only one.
-	unique := t.DuplicateIDs == 0
+	unique := t.DuplicateIDs == 0 && !lookupEveryParent
 	byPrev := func(id EntryID) bool {
 		return unique && prev >= 0 && entries[prev].ID == id
 	}

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -208,5 +210,64 @@ func TestPi15Entries(t *testing.T) {
 	tr = BuildTreeWith(entries, facts, 3, names, RulesPi)
 	if got := tr.IDs(tr.Context); !slices.Equal(got, []string{"k", "a", "b", "c"}) || tr.ContextMessages != 5 {
 		t.Errorf("context %v (%d messages), want [k a b c] and 5 messages", got, tr.ContextMessages)
+	}
+}
+
+// The previous-node shortcut of OpenClaw's rules (a node's parent, when it
+// is the node before and no id repeats, needs no lookup) builds the same
+// tree as looking every parent up, on random transcripts of messages, side
+// appends, leaf controls, resets and compactions.
+func TestOpenClawPreviousNodeShortcut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 13))
+	for round := range 2000 {
+		n := 2 + rng.IntN(30)
+		list := []Entry{}
+		facts := map[int32]TreeFacts{}
+		id := func(k int) string { return fmt.Sprintf("e%d", k) }
+		for k := range n {
+			parent := ""
+			switch r := rng.IntN(10); {
+			case k == 0 || r == 0:
+			case r < 7:
+				parent = id(k - 1)
+			default:
+				parent = id(rng.IntN(k))
+			}
+			pos := int32(len(list) + 1) // after the header
+			var e Entry
+			switch r := rng.IntN(12); {
+			case r < 6:
+				e = role(msg(id(k), parent, int64(k)), Role(1+rng.IntN(3)))
+			case r < 7:
+				e = flag(ent(TypeCustom, id(k), parent), FlagSideAppend)
+			case r < 8:
+				e = leafTo(id(k), parent)
+				target := id(rng.IntN(k + 1))
+				facts[pos] = TreeFacts{Target: RefID, TargetID: target}
+			case r < 9:
+				e = ent(TypeReset, id(k), parent)
+				facts[pos] = TreeFacts{FirstKeptEntryID: id(rng.IntN(k + 1))}
+			case r < 10:
+				e = ent(TypeCompaction, id(k), parent)
+				facts[pos] = TreeFacts{FirstKeptEntryID: id(rng.IntN(k + 1))}
+			default:
+				e = ent(TypeCustom, id(k), parent)
+			}
+			if rng.IntN(8) == 0 && e.Type != TypeLeaf {
+				e.Flags |= flagNoParentKey
+			}
+			list = append(list, e)
+		}
+		entries := oc(list...)
+		fast := BuildTreeWith(slices.Clone(entries), facts, 3, names, RulesOpenClaw)
+		lookupEveryParent = true
+		slow := BuildTreeWith(slices.Clone(entries), facts, 3, names, RulesOpenClaw)
+		lookupEveryParent = false
+		if fast.Leaf != slow.Leaf || !slices.Equal(fast.parent, slow.parent) || !slices.Equal(fast.ActivePath, slow.ActivePath) ||
+			!slices.Equal(fast.Context, slow.Context) || !slices.Equal(fast.Roots, slow.Roots) ||
+			fast.InvalidLeafControls != slow.InvalidLeafControls || fast.Cycle != slow.Cycle {
+			t.Fatalf("round %d: with the shortcut leaf %d path %v parents %v; looked up leaf %d path %v parents %v",
+				round, fast.Leaf, fast.ActivePath, fast.parent, slow.Leaf, slow.ActivePath, slow.parent)
+		}
 	}
 }
