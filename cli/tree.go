@@ -53,7 +53,7 @@ func (a *app) tree(arg string) error {
 		// OpenClaw's own active branch beside it.
 		ix, sqlite, err = sqliteTree(ctx, r)
 	} else {
-		ix, err = store.TranscriptReader(transcript.NewCache(), src.target.Row).Index(ctx, transcript.Options{})
+		ix, err = store.TranscriptReader(transcript.NewCache(), src.target.Row).Index(ctx, transcript.Options{ProcessLifetime: true})
 	}
 	if err != nil {
 		return fmt.Errorf("cannot index %s: %w", src.target.Row.File, err)
