@@ -130,8 +130,9 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 	}
 	t.LastSeq = mark.last.Int64
 	// Seqs are dense in practice: size the entries once instead of growing
-	// (and copying) them through a 700,000-event transcript.
-	t.Entries = make([]model.Entry, 0, min(t.LastSeq+1, 1<<22))
+	// (and copying) them through a 700,000-event transcript. The first part
+	// of the identities is read straight into them.
+	entries := make([]model.Entry, 0, min(t.LastSeq+1, 1<<22))
 	var second *sql.Tx
 	if db.Layout.Identities && t.LastSeq >= parallelMinEvents {
 		if second, err = db.secondSnapshot(ctx, sessionID, mark); err != nil {
@@ -144,10 +145,11 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 	var needFacts []int64
 	switch {
 	case !db.Layout.Identities:
+		t.Entries = entries
 		needFacts = []int64{-1} // every event: there is nothing to read the tree from but the bodies
 	case second != nil:
 		mid := t.LastSeq / 2
-		var low, high identityPart
+		low, high := identityPart{entries: entries}, identityPart{}
 		done := make(chan error, 1)
 		go func() { done <- db.readIdentityRange(ctx, second, sessionID, mid+1, t.LastSeq, &high) }()
 		errLow := db.readIdentityRange(ctx, first, sessionID, 0, mid, &low)
@@ -158,7 +160,7 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 			return nil, err
 		}
 	default:
-		var all identityPart
+		all := identityPart{entries: entries}
 		if err := db.readIdentityRange(ctx, first, sessionID, 0, t.LastSeq, &all); err != nil {
 			return nil, err
 		}
@@ -212,19 +214,15 @@ func (db *DB) secondSnapshot(ctx context.Context, sessionID string, want snapsho
 	return tx, nil
 }
 
-// identityPart is one seq range of transcript_event_identities, read apart
-// from the transcript (whose names are not shared between goroutines): ids
-// are kept in one arena, not as a string each.
+// identityPart is one seq range of transcript_event_identities, read
+// straight into entries, apart from the transcript: its odd ids (not pi's
+// eight hex digits) are interned in a table of its own, renumbered into
+// the transcript's when the parts are joined (the goroutines share none).
 type identityPart struct {
-	rows  []identityRow
-	arena []byte
-}
-
-type identityRow struct {
-	seq, timeMs       int64
-	id, parent        [2]int32 // offset and length in the arena
-	typ               model.EntryType
-	hasParent, needed bool
+	entries []model.Entry
+	names   *model.Names
+	// need holds the seqs whose bodies hold tree facts (see applyIdentities).
+	need []int64
 }
 
 // readIdentityRange reads the identities of seqs from..to.
@@ -235,7 +233,10 @@ FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? OR
 		return db.explain(err)
 	}
 	defer rows.Close()
-	p.rows = make([]identityRow, 0, min(to-from+1, 1<<22))
+	if p.entries == nil {
+		p.entries = make([]model.Entry, 0, min(to-from+1, 1<<22))
+	}
+	p.names = model.NewNames()
 	var id, typ, parent sql.RawBytes
 	var seq int64
 	var created sql.NullInt64
@@ -243,23 +244,25 @@ FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? OR
 		if err := rows.Scan(&seq, &id, &typ, &parent, &created); err != nil {
 			return db.explain(err)
 		}
-		r := identityRow{seq: seq, timeMs: model.NoTime, typ: model.ParseEntryType(string(typ)), hasParent: parent != nil}
+		e := model.Entry{
+			Offset: seq, Line: int32(seq), Type: model.ParseEntryType(string(typ)), TimeMs: model.NoTime,
+			ID: p.names.InternBytes(id), Flags: model.FlagStringID | model.FlagParentKey,
+		}
 		if created.Valid && created.Int64 > 0 {
-			r.timeMs = created.Int64
+			e.TimeMs = created.Int64
 		}
-		r.needed = parent == nil || !bodyFreeTypes[string(typ)]
-		r.id = [2]int32{int32(len(p.arena)), int32(len(id))}
-		p.arena = append(p.arena, id...)
 		if parent != nil {
-			r.parent = [2]int32{int32(len(p.arena)), int32(len(parent))}
-			p.arena = append(p.arena, parent...)
+			e.ParentID = p.names.InternBytes(parent)
 		}
-		p.rows = append(p.rows, r)
+		if parent == nil || !bodyFreeTypes[string(typ)] {
+			p.need = append(p.need, seq)
+		}
+		p.entries = append(p.entries, e)
 	}
 	return db.explain(rows.Err())
 }
 
-// applyIdentities turns the parts (in seq order) into the transcript's
+// applyIdentities joins the parts (in seq order) into the transcript's
 // entries and returns the seqs whose bodies hold tree facts: entries of
 // other types than bodyFreeTypes, entries whose parent is null (or whose
 // parentId key is missing: identities cannot tell) and events without an
@@ -269,23 +272,27 @@ func (db *DB) applyIdentities(ctx context.Context, q querier, t *Transcript, par
 	var gaps [][2]int64
 	next := int64(0)
 	for _, p := range parts {
-		for _, r := range p.rows {
-			if r.seq > next {
-				gaps = append(gaps, [2]int64{next, r.seq - 1})
-			}
-			next = r.seq + 1
-			e := model.Entry{
-				Offset: r.seq, Line: int32(r.seq), Type: r.typ, TimeMs: r.timeMs,
-				ID: t.Names.InternBytes(p.arena[r.id[0] : r.id[0]+r.id[1]]), Flags: model.FlagStringID | model.FlagParentKey,
-			}
-			if r.hasParent {
-				e.ParentID = t.Names.InternBytes(p.arena[r.parent[0] : r.parent[0]+r.parent[1]])
-			}
-			if r.needed {
-				need = append(need, r.seq)
-			}
-			t.Entries = append(t.Entries, e)
+		var remap []uint32
+		for i := range p.names.Len() {
+			// InternBytes as the part did (Intern would read "v1-…" as a v1 id).
+			remap = append(remap, uint32(t.Names.InternBytes([]byte(p.names.Name(i)))))
 		}
+		for i := range p.entries {
+			e := &p.entries[i]
+			if e.Offset > next {
+				gaps = append(gaps, [2]int64{next, e.Offset - 1})
+			}
+			next = e.Offset + 1
+			if remap != nil {
+				e.ID, e.ParentID = model.Remap(e.ID, remap), model.Remap(e.ParentID, remap)
+			}
+		}
+		if t.Entries == nil {
+			t.Entries = p.entries // the first part was read into the transcript's own slice
+		} else {
+			t.Entries = append(t.Entries, p.entries...)
+		}
+		need = append(need, p.need...)
 	}
 	if next <= t.LastSeq {
 		gaps = append(gaps, [2]int64{next, t.LastSeq})
