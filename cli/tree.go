@@ -113,6 +113,7 @@ func sqliteTree(ctx context.Context, r model.SessionRow) (*transcript.Index, *sq
 		return nil, nil, err
 	}
 	defer db.Close()
+	db.ProcessLifetime = true
 	t, err := db.Transcript(ctx, r.SessionID)
 	if err != nil {
 		return nil, nil, err

@@ -52,7 +52,12 @@ type DB struct {
 	Meta Meta
 	// Layout says which optional tables and columns the file has.
 	Layout Layout
-	db     *sql.DB
+	// ProcessLifetime says the transcripts read live until the process
+	// exits (a command that reads one tree and prints it): their entries
+	// then go where transcript.Options.ProcessLifetime puts a JSONL
+	// index's.
+	ProcessLifetime bool
+	db              *sql.DB
 }
 
 // Meta is schema_meta's primary row.

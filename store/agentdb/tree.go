@@ -132,7 +132,13 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 	// Seqs are dense in practice: size the entries once instead of growing
 	// (and copying) them through a 700,000-event transcript. The first part
 	// of the identities is read straight into them.
-	entries := make([]model.Entry, 0, min(t.LastSeq+1, 1<<22))
+	var entries []model.Entry
+	if db.ProcessLifetime {
+		entries = transcript.ProcessEntries(int(min(t.LastSeq+1, 1<<22)))
+	}
+	if entries == nil {
+		entries = make([]model.Entry, 0, min(t.LastSeq+1, 1<<22))
+	}
 	var second *sql.Tx
 	if db.Layout.Identities && t.LastSeq >= parallelMinEvents {
 		if second, err = db.secondSnapshot(ctx, sessionID, mark); err != nil {

@@ -16,13 +16,13 @@ const hugePage = 2 << 20
 // the tests).
 var processEntriesMin = 4 * hugePage
 
-// processEntries returns an empty slice with room for n entries in memory
+// ProcessEntries returns an empty slice with room for n entries in memory
 // mapped apart from the Go heap, with transparent huge pages allowed, or
 // nil when mapping fails. The memory is never unmapped: it is for an index
 // that lives as long as the process (Options.ProcessLifetime). Entries
 // hold no pointers, so the collector need not see them. Below a few huge
 // pages' worth it returns nil: a small index is not worth a mapping.
-func processEntries(n int) []model.Entry {
+func ProcessEntries(n int) []model.Entry {
 	size := n*int(unsafe.Sizeof(model.Entry{})) + hugePage
 	if size < processEntriesMin {
 		return nil

@@ -56,7 +56,7 @@ func TestProcessLifetimeEntries(t *testing.T) {
 		t.Errorf("mapped: %d entries, leaf %s, path %d; heap: %d entries, leaf %s", len(mapped.Entries), mapped.Tree.LeafID(),
 			len(mapped.Tree.ActivePath), len(heap.Entries), heap.Tree.LeafID())
 	}
-	if e := processEntries(1000); cap(e) < 1000 || len(e) != 0 {
-		t.Errorf("processEntries(1000): len %d cap %d", len(e), cap(e))
+	if e := ProcessEntries(1000); cap(e) < 1000 || len(e) != 0 {
+		t.Errorf("ProcessEntries(1000): len %d cap %d", len(e), cap(e))
 	}
 }

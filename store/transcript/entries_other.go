@@ -4,6 +4,6 @@ package transcript
 
 import "clawvault-tui/model"
 
-// processEntries maps nothing apart here: the index's entries go to the Go
+// ProcessEntries maps nothing apart here: the index's entries go to the Go
 // heap as usual.
-func processEntries(n int) []model.Entry { return nil }
+func ProcessEntries(n int) []model.Entry { return nil }

@@ -260,7 +260,7 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 				perByte := float64(len(res.entries)) / float64(res.end-res.start)
 				want := int(perByte*float64(end-from)*1.05) + 16
 				if opt.ProcessLifetime && len(ix.Entries) == 0 {
-					ix.Entries = processEntries(want)
+					ix.Entries = ProcessEntries(want)
 				}
 				ix.Entries = slices.Grow(ix.Entries, want)
 			}
