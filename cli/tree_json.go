@@ -89,41 +89,37 @@ func (o *jsonFields) field(name string, v any) {
 	o.w.Write(bytes.TrimSuffix(o.buf.Bytes(), []byte("\n")))
 }
 
-// ids writes the ids of the entries at idx as an array of strings.
-func (o *jsonFields) ids(name string, t *model.Tree, idx []int32) {
+// array writes an array of n elements, each written by item.
+func (o *jsonFields) array(name string, n int, item func(k int)) {
 	o.key(name)
-	if len(idx) == 0 {
+	if n == 0 {
 		o.w.WriteString("[]")
 		return
 	}
 	o.w.WriteByte('[')
-	for k, i := range idx {
+	for k := range n {
 		if k > 0 {
 			o.w.WriteByte(',')
 		}
 		o.w.WriteString("\n    ")
-		o.item = t.AppendID(o.item[:0], i)
-		o.quoted(o.item)
+		item(k)
 	}
 	o.w.WriteString("\n  ]")
 }
 
+// ids writes the ids of the entries at idx as an array of strings.
+func (o *jsonFields) ids(name string, t *model.Tree, idx []int32) {
+	o.array(name, len(idx), func(k int) {
+		o.item = t.AppendID(o.item[:0], idx[k])
+		o.quoted(o.item)
+	})
+}
+
 // ints writes an array of numbers.
 func (o *jsonFields) ints(name string, v []int32) {
-	o.key(name)
-	if len(v) == 0 {
-		o.w.WriteString("[]")
-		return
-	}
-	o.w.WriteByte('[')
-	for k, n := range v {
-		if k > 0 {
-			o.w.WriteByte(',')
-		}
-		o.w.WriteString("\n    ")
-		o.w.Write(strconv.AppendInt(o.item[:0], int64(n), 10))
-	}
-	o.w.WriteString("\n  ]")
+	o.array(name, len(v), func(k int) {
+		o.w.Write(strconv.AppendInt(o.item[:0], int64(v[k]), 10))
+	})
 }
 
 // quoted writes s as a JSON string: pi's ids as they are, anything that
