@@ -58,10 +58,27 @@ func (s *jsonStream) newline(depth int) {
 }
 
 func (s *jsonStream) flushSome() {
-	if len(s.b) >= jsonFlushAt && s.err == nil {
+	// A stream without a writer (a block encoded for ElementsInBlocks)
+	// keeps everything.
+	if len(s.b) >= jsonFlushAt && s.err == nil && s.w != nil {
 		_, s.err = s.w.Write(s.b)
 		s.b = s.b[:0]
 	}
+}
+
+// writeThrough writes what is buffered, then b, which is encoded JSON
+// that continues the document.
+func (s *jsonStream) writeThrough(b []byte) {
+	if s.err != nil {
+		return
+	}
+	if len(s.b) > 0 {
+		if _, s.err = s.w.Write(s.b); s.err != nil {
+			return
+		}
+		s.b = s.b[:0]
+	}
+	_, s.err = s.w.Write(b)
 }
 
 // Key writes an object's key; its value comes next.

@@ -238,10 +238,9 @@ func writeStatusJSON(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 
 	s.Key("sessions")
 	s.Array()
+	s.ElementsInBlocks(len(rows), 512, func(sub *jsonStream, i int) { writeSessionJSON(sub, &rows[i]) })
 	for i := range rows {
-		r := &rows[i]
-		writeSessionJSON(s, r)
-		for _, d := range r.Diagnosis {
+		for _, d := range rows[i].Diagnosis {
 			counts[string(d.Code)]++
 		}
 	}

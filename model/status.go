@@ -2,7 +2,10 @@ package model
 
 import (
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -169,18 +172,26 @@ type StatusOptions struct {
 // applying ClawVault 3.5.2's discovery, selection and staleness rules and
 // diagnosing each row.
 func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []SessionRow {
+	// ClawVault's discovery runs beside the rest of the rows' making,
+	// which does not need it: on 50,000 sessions each is a tenth of a
+	// second.
+	var descByFile map[string]Descriptor
+	discovered := make(chan struct{})
+	go func() {
+		defer close(discovered)
+		indexRows := make([]IndexRow, 0, len(snap.Rows))
+		for _, r := range snap.Rows {
+			indexRows = append(indexRows, r.Entry.IndexRow(r.Key))
+		}
+		descriptors := Discover(snap.AgentID, indexRows, snap.Files)
+		descByFile = make(map[string]Descriptor, len(descriptors))
+		for _, d := range descriptors {
+			descByFile[d.FileName] = d
+		}
+	}()
 	byName := make(map[string]DirFile, len(snap.Files))
 	for _, f := range snap.Files {
 		byName[f.Name] = f
-	}
-	indexRows := make([]IndexRow, 0, len(snap.Rows))
-	for _, r := range snap.Rows {
-		indexRows = append(indexRows, r.Entry.IndexRow(r.Key))
-	}
-	descriptors := Discover(snap.AgentID, indexRows, snap.Files)
-	descByFile := make(map[string]Descriptor, len(descriptors))
-	for _, d := range descriptors {
-		descByFile[d.FileName] = d
 	}
 
 	// Each name is classified once; status sees every file of every folder.
@@ -274,57 +285,94 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 		}
 	}
 
-	for i := range rows {
-		row := &rows[i]
-		if i >= firstSQLite {
-			row.Diagnosis = Diagnose(row, snap, cursors, opt)
-			continue
+	<-discovered
+	// Each row is finished on its own (its cursor, selection and
+	// diagnosis, a third of status's time): in blocks, on every core.
+	inBlocks(len(rows), 1024, func(from, to int) {
+		for i := from; i < to; i++ {
+			finishRow(&rows[i], i >= firstSQLite, snap, cursors, opt, descByFile, siblings)
 		}
-		base := filepath.Base(row.File)
-		inDir := filepath.Dir(row.File) == snap.SessionsDir
-		if d, ok := descByFile[base]; ok && inDir && row.Exists {
-			row.Discovered = true
-			row.CursorID = d.SessionID
-			row.ObserverKey = d.SessionKey
-			row.ScanOnly = !d.FromIndex
-		}
-		row.CursorID = cursorID(row)
-		if row.Name.Kind == FileResetArchive && cursors.Store != nil {
-			// clawvault-tui observe --include-resets keeps its own cursor,
-			// under the archive's name; it supersedes the live file's.
-			if _, ok := cursors.Store.Get(ResetCursorID(base)); ok {
-				row.CursorID = ResetCursorID(base)
-			}
-		}
-		if row.Key == "" && row.Name.Kind.IsArchive() && cursors.Store != nil {
-			if c, ok := cursors.Store.Get(row.CursorID); ok {
-				row.Key = c.SessionKey
-			}
-		}
-		if row.Discovered {
-			row.Label = SourceLabel(row.ObserverKey)
-		} else {
-			row.Label = SourceLabel(row.DisplayKey())
-		}
-		if cursors.Store != nil {
-			if c, ok := cursors.Store.Get(row.CursorID); ok {
-				row.Cursor = &c
-			}
-		}
-		row.CursorProblem = cursors.Problems[row.CursorID]
-		if row.Exists && row.Origin != OriginSQLite {
-			row.Selection = Select(row.Size, row.Cursor, opt.MinNewBytes)
-			row.Candidate = row.Discovered && row.Selection.Candidate
-			row.Stale = row.Discovered && IsStale(row.Cursor, row.Size, opt.Now)
-		}
-		for _, s := range siblings[row.Name.SessionID] {
-			if s != base {
-				row.Siblings = append(row.Siblings, s)
-			}
-		}
-		row.Diagnosis = Diagnose(row, snap, cursors, opt)
-	}
+	})
 	return rows
+}
+
+// finishRow applies discovery, the cursor, selection and staleness to a
+// row and diagnoses it.
+func finishRow(row *SessionRow, sqlite bool, snap AgentSnapshot, cursors CursorState, opt StatusOptions,
+	descByFile map[string]Descriptor, siblings map[string][]string) {
+	if sqlite {
+		row.Diagnosis = Diagnose(row, snap, cursors, opt)
+		return
+	}
+	base := filepath.Base(row.File)
+	inDir := filepath.Dir(row.File) == snap.SessionsDir
+	if d, ok := descByFile[base]; ok && inDir && row.Exists {
+		row.Discovered = true
+		row.CursorID = d.SessionID
+		row.ObserverKey = d.SessionKey
+		row.ScanOnly = !d.FromIndex
+	}
+	row.CursorID = cursorID(row)
+	if row.Name.Kind == FileResetArchive && cursors.Store != nil {
+		// clawvault-tui observe --include-resets keeps its own cursor,
+		// under the archive's name; it supersedes the live file's.
+		if _, ok := cursors.Store.Get(ResetCursorID(base)); ok {
+			row.CursorID = ResetCursorID(base)
+		}
+	}
+	if row.Key == "" && row.Name.Kind.IsArchive() && cursors.Store != nil {
+		if c, ok := cursors.Store.Get(row.CursorID); ok {
+			row.Key = c.SessionKey
+		}
+	}
+	if row.Discovered {
+		row.Label = SourceLabel(row.ObserverKey)
+	} else {
+		row.Label = SourceLabel(row.DisplayKey())
+	}
+	if cursors.Store != nil {
+		if c, ok := cursors.Store.Get(row.CursorID); ok {
+			row.Cursor = &c
+		}
+	}
+	row.CursorProblem = cursors.Problems[row.CursorID]
+	if row.Exists && row.Origin != OriginSQLite {
+		row.Selection = Select(row.Size, row.Cursor, opt.MinNewBytes)
+		row.Candidate = row.Discovered && row.Selection.Candidate
+		row.Stale = row.Discovered && IsStale(row.Cursor, row.Size, opt.Now)
+	}
+	for _, s := range siblings[row.Name.SessionID] {
+		if s != base {
+			row.Siblings = append(row.Siblings, s)
+		}
+	}
+	row.Diagnosis = Diagnose(row, snap, cursors, opt)
+}
+
+// inBlocks calls fn on [0, n) in blocks of size, on up to GOMAXPROCS
+// goroutines.
+func inBlocks(n, size int, fn func(from, to int)) {
+	workers := min(runtime.GOMAXPROCS(0), (n+size-1)/size)
+	if workers <= 1 {
+		fn(0, n)
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				from := int(next.Add(int64(size))) - size
+				if from >= n {
+					return
+				}
+				fn(from, min(from+size, n))
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // ResetCursorID is the cursor key under which `observe --include-resets`

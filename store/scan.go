@@ -56,11 +56,17 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		opt.Now = time.Now()
 	}
 	snap := &Snapshot{Workspace: ws, TakenAt: opt.Now, MinNewBytes: opt.MinNewBytes, MaxLineBytes: opt.MaxLineBytes}
-	// The cursor files load first: an agent's SQLite store is read with
-	// the seq cursors. Each agent's rows are then built on its own
-	// goroutine.
-	snap.Cursors = LoadCursors(fsys, ws.Vault)
-	snap.Cursors.Seq = LoadSeqCursors(fsys, ws.Vault)
+	// The seq cursors load first: an agent's SQLite store is read with
+	// them. ClawVault's cursor file (7 MB for 30,000 sessions) is parsed
+	// while the agents' folders are listed; each agent's rows are then
+	// built on its own goroutine once it is there.
+	seq := LoadSeqCursors(fsys, ws.Vault)
+	cursorsLoaded := make(chan struct{})
+	go func() {
+		defer close(cursorsLoaded)
+		snap.Cursors = LoadCursors(fsys, ws.Vault)
+		snap.Cursors.Seq = seq
+	}()
 	statusOpt := model.StatusOptions{Now: opt.Now, MinNewBytes: opt.MinNewBytes, SessionsDirOverride: ws.SessionsDirFlag}
 
 	snap.Agents = make([]model.AgentSnapshot, len(ws.Agents))
@@ -73,18 +79,21 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			snap.Agents[i], errs[i] = snapshotAgent(ctx, fsys, a, ws.StateDir, snap.Cursors.Seq, opt.CacheDir)
+			defer wg.Done()
+			snap.Agents[i], errs[i] = snapshotAgent(ctx, fsys, a, ws.StateDir, seq, opt.CacheDir)
 			var err error
 			if memory[i], err = WorkspaceMemory(fsys, a.Workspace); err != nil {
 				errs[i] = errors.Join(errs[i], err)
 			}
+			<-sem // the slot is for the listing: the rows are built in blocks on every core
+			<-cursorsLoaded
 			if errs[i] == nil {
 				rows[i] = model.BuildRows(snap.Agents[i], snap.Cursors, statusOpt)
 			}
 		}()
 	}
 	wg.Wait()
+	<-cursorsLoaded
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
