@@ -234,10 +234,22 @@ func listDir(ctx context.Context, fsys FS, dir string, followLinks bool) ([]mode
 	// calls, spread over the cores in blocks.
 	files := make([]model.DirFile, len(entries))
 	keep := make([]bool, len(entries))
+	at := openDirStatter(fsys, dir)
+	if at != nil {
+		defer at.close()
+	}
 	statRange := func(from, to int) {
 		for i := from; i < to; i++ {
 			e := entries[i]
 			if e.IsDir() || !followLinks && !e.Type().IsRegular() {
+				continue
+			}
+			if at != nil && e.Type()&fs.ModeSymlink == 0 {
+				f, err := at.lstatAt(e.Name())
+				if err != nil || !followLinks && !f.IsFile {
+					continue // vanished (or replaced) between the listing and the stat
+				}
+				files[i], keep[i] = f, true
 				continue
 			}
 			var fi fs.FileInfo
