@@ -172,54 +172,110 @@ type StatusOptions struct {
 // applying ClawVault 3.5.2's discovery, selection and staleness rules and
 // diagnosing each row.
 func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []SessionRow {
-	// ClawVault's discovery runs beside the rest of the rows' making,
-	// which does not need it: on 50,000 sessions each is a tenth of a
-	// second.
-	var descByFile map[string]Descriptor
-	discovered := make(chan struct{})
+	plan := PlanStatusRows(snap, cursors.Seq, opt)
+	rows := make([]SessionRow, plan.Len())
+	plan.Build(rows, cursors)
+	return rows
+}
+
+// StatusPlan is one agent's rows counted and laid out before they are made:
+// what needs no cursor file (the files each row names, ClawVault's
+// discovery, the siblings). Status plans every agent while the cursor
+// file loads, then makes all rows in one slice.
+type StatusPlan struct {
+	snap     AgentSnapshot
+	opt      StatusOptions
+	byName   map[string]DirFile
+	kinds    []FileName // of snap.Files, each name classified once
+	claimed  map[string]bool
+	rowFiles []string
+	rowNames []FileName
+	scanned  int // files no row claims that are rows of their own
+	sqlite   []SessionRow
+	siblings map[string][]string
+
+	descByFile map[string]Descriptor
+	discovered chan struct{}
+}
+
+// PlanStatusRows lays out an agent's rows; seq is the seq cursor file, which the
+// SQLite-era rows are made with.
+func PlanStatusRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) *StatusPlan {
+	p := &StatusPlan{snap: snap, opt: opt, discovered: make(chan struct{})}
+	// ClawVault's discovery runs beside the rest, which does not need it:
+	// on 50,000 sessions each is a tenth of a second.
 	go func() {
-		defer close(discovered)
+		defer close(p.discovered)
 		indexRows := make([]IndexRow, 0, len(snap.Rows))
 		for _, r := range snap.Rows {
 			indexRows = append(indexRows, r.Entry.IndexRow(r.Key))
 		}
 		descriptors := Discover(snap.AgentID, indexRows, snap.Files)
-		descByFile = make(map[string]Descriptor, len(descriptors))
+		p.descByFile = make(map[string]Descriptor, len(descriptors))
 		for _, d := range descriptors {
-			descByFile[d.FileName] = d
+			p.descByFile[d.FileName] = d
 		}
 	}()
-	byName := make(map[string]DirFile, len(snap.Files))
+	p.byName = make(map[string]DirFile, len(snap.Files))
 	for _, f := range snap.Files {
-		byName[f.Name] = f
+		p.byName[f.Name] = f
 	}
-
-	// Each name is classified once; status sees every file of every folder.
-	kinds := make([]FileName, len(snap.Files))
+	p.kinds = make([]FileName, len(snap.Files))
 	for i, f := range snap.Files {
-		kinds[i] = ClassifyFileName(f.Name)
+		p.kinds[i] = ClassifyFileName(f.Name)
 	}
-	// The rows of sessions.json claim their files first; the rows are
-	// counted before they are made (368 bytes each, 10,000 of them).
-	claimed := make(map[string]bool, len(snap.Rows))
-	rowFiles := make([]string, len(snap.Rows))
-	rowNames := make([]FileName, len(snap.Rows))
+	// The rows of sessions.json claim their files first.
+	p.claimed = make(map[string]bool, len(snap.Rows))
+	p.rowFiles = make([]string, len(snap.Rows))
+	p.rowNames = make([]FileName, len(snap.Rows))
 	for i := range snap.Rows {
-		rowFiles[i], rowNames[i] = rowFile(snap, byName, &snap.Rows[i])
-		if filepath.Dir(rowFiles[i]) == snap.SessionsDir {
-			claimed[filepath.Base(rowFiles[i])] = true
+		p.rowFiles[i], p.rowNames[i] = rowFile(snap, p.byName, &snap.Rows[i])
+		if filepath.Dir(p.rowFiles[i]) == snap.SessionsDir {
+			p.claimed[filepath.Base(p.rowFiles[i])] = true
 		}
 	}
-	extra := 0
+	for i := range snap.Files {
+		if p.scannedRow(i) {
+			p.scanned++
+		}
+	}
+	if snap.SQLiteStore != nil {
+		p.sqlite = sqliteRows(snap, seq, opt)
+	} else if snap.SQLite != nil {
+		p.sqlite = []SessionRow{{
+			Agent:   snap.AgentID,
+			File:    snap.SQLitePath,
+			Origin:  OriginSQLite,
+			Exists:  true,
+			Size:    snap.SQLite.Size,
+			ModTime: snap.SQLite.ModTime,
+		}}
+	}
+	p.siblings = make(map[string][]string, len(snap.Files))
 	for i, f := range snap.Files {
-		if !claimed[f.Name] && f.IsFile && (kinds[i].Kind.IsTranscript() || kinds[i].Kind == FileTrajectory) {
-			extra++
+		if n := p.kinds[i]; n.SessionID != "" {
+			p.siblings[n.SessionID] = append(p.siblings[n.SessionID], f.Name)
 		}
 	}
-	if snap.SQLite != nil {
-		extra++
-	}
-	rows := make([]SessionRow, 0, len(snap.Rows)+extra)
+	return p
+}
+
+// scannedRow: file i of the folder is a row of its own (a transcript no
+// sessions.json row names).
+func (p *StatusPlan) scannedRow(i int) bool {
+	f, k := p.snap.Files[i], p.kinds[i].Kind
+	return !p.claimed[f.Name] && f.IsFile && (k.IsTranscript() || k == FileTrajectory)
+}
+
+// Len is the number of rows.
+func (p *StatusPlan) Len() int { return len(p.snap.Rows) + p.scanned + len(p.sqlite) }
+
+// Build makes the rows into rows[:p.Len()] with the cursor file: the
+// sessions.json rows in file order, then the folder's other transcripts
+// in name order, then the SQLite-era store's.
+func (p *StatusPlan) Build(rows []SessionRow, cursors CursorState) {
+	snap := p.snap
+	rows = rows[:0:p.Len()]
 	for i := range snap.Rows {
 		sr := &snap.Rows[i]
 		row := SessionRow{
@@ -229,8 +285,8 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 			Origin:    OriginIndex,
 			Entry:     &snap.Rows[i].Entry,
 		}
-		row.File, row.Name = rowFiles[i], rowNames[i]
-		if f, ok := lookupFile(snap, byName, row.File); ok {
+		row.File, row.Name = p.rowFiles[i], p.rowNames[i]
+		if f, ok := lookupFile(snap, p.byName, row.File); ok {
 			row.Exists = f.IsFile && f.Outside == ""
 			row.Size, row.ModTime, row.Inode = f.Size, f.ModTime, f.Inode
 			row.OutsideStateDir = f.Outside
@@ -240,13 +296,10 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 		rows = append(rows, row)
 	}
 	for i, f := range snap.Files {
-		if claimed[f.Name] || !f.IsFile {
+		if !p.scannedRow(i) {
 			continue
 		}
-		name := kinds[i]
-		if !name.Kind.IsTranscript() && name.Kind != FileTrajectory {
-			continue
-		}
+		name := p.kinds[i]
 		row := SessionRow{
 			Agent:           snap.AgentID,
 			SessionID:       name.SessionID,
@@ -265,35 +318,16 @@ func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Ses
 		rows = append(rows, row)
 	}
 	firstSQLite := len(rows)
-	if snap.SQLiteStore != nil {
-		rows = append(rows, sqliteRows(snap, cursors.Seq, opt)...)
-	} else if snap.SQLite != nil {
-		rows = append(rows, SessionRow{
-			Agent:   snap.AgentID,
-			File:    snap.SQLitePath,
-			Origin:  OriginSQLite,
-			Exists:  true,
-			Size:    snap.SQLite.Size,
-			ModTime: snap.SQLite.ModTime,
-		})
-	}
+	rows = append(rows, p.sqlite...)
 
-	siblings := make(map[string][]string, len(snap.Files))
-	for i, f := range snap.Files {
-		if n := kinds[i]; n.SessionID != "" {
-			siblings[n.SessionID] = append(siblings[n.SessionID], f.Name)
-		}
-	}
-
-	<-discovered
+	<-p.discovered
 	// Each row is finished on its own (its cursor, selection and
 	// diagnosis, a third of status's time): in blocks, on every core.
 	inBlocks(len(rows), 1024, func(from, to int) {
 		for i := from; i < to; i++ {
-			finishRow(&rows[i], i >= firstSQLite, snap, cursors, opt, descByFile, siblings)
+			finishRow(&rows[i], i >= firstSQLite, snap, cursors, p.opt, p.descByFile, p.siblings)
 		}
 	})
-	return rows
 }
 
 // finishRow applies discovery, the cursor, selection and staleness to a
