@@ -287,18 +287,23 @@ func Discover(agentID string, rows []IndexRow, files []DirFile) []Descriptor {
 	slices.SortStableFunc(sorted, func(a, b IndexRow) int {
 		return cmp.Compare(jsSortNumber(b.UpdatedAt), jsSortNumber(a.UpdatedAt))
 	})
-	seen := map[string]bool{}
-	var out []Descriptor
+	// Sized for a folder where every file is a session: 50,000 of them are
+	// not rehashed at every doubling.
+	seen := make(map[string]bool, len(files))
+	out := make([]Descriptor, 0, len(files))
+	var nameBuf []byte
 	for _, r := range sorted {
 		if !ValidSessionID(r.SessionID) || seen[r.SessionID] {
 			continue
 		}
-		name := r.SessionID + ".jsonl"
-		if f := byName[name]; f == nil || !f.IsFile {
+		// The lookup by <id>.jsonl makes no string; the file's own name is kept.
+		nameBuf = append(append(nameBuf[:0], r.SessionID...), ".jsonl"...)
+		f := byName[string(nameBuf)]
+		if f == nil || !f.IsFile {
 			continue
 		}
 		seen[r.SessionID] = true
-		out = append(out, Descriptor{SessionID: r.SessionID, SessionKey: r.Key, FileName: name, FromIndex: true})
+		out = append(out, Descriptor{SessionID: r.SessionID, SessionKey: r.Key, FileName: f.Name, FromIndex: true})
 	}
 	for _, f := range files {
 		name := f.Name
