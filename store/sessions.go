@@ -106,6 +106,7 @@ type storeRows struct {
 	// of half a KiB each are not copied at every doubling.
 	sizeHint int64
 	seen     int64
+	alloc    entryAlloc
 }
 
 const sizeSample = 64
@@ -130,7 +131,7 @@ func (c *storeRows) add(rawKey, value []byte, full bool) {
 	// JSON.parse: the last value wins, the first position stays.
 	e := &c.rows[i].Entry
 	*e = model.SessionEntry{}
-	if problem := decodeSessionEntry(value, full, e); problem != "" {
+	if problem := decodeSessionEntry(value, full, e, &c.alloc); problem != "" {
 		if c.problems == nil {
 			c.problems = map[string]string{}
 		}
