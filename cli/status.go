@@ -321,7 +321,7 @@ func writeSessionJSON(s *jsonStream, r *model.SessionRow) {
 	s.Bool(r.Exists)
 	if !r.ModTime.IsZero() {
 		s.Key("modifiedAt")
-		s.String(model.FormatISOTime(r.ModTime))
+		writeISOTime(s, r.ModTime)
 	}
 	s.Key("discovered")
 	s.Bool(r.Discovered)
@@ -366,7 +366,7 @@ func writeMetaJSON(s *jsonStream, e *model.SessionEntry) {
 	s.Object()
 	s.Key("updatedAt")
 	if ms := e.UpdatedAt.Ms(); ms > 0 {
-		s.String(model.FormatISOTime(time.UnixMilli(ms)))
+		writeISOTime(s, time.UnixMilli(ms))
 	} else {
 		s.Null()
 	}
@@ -399,6 +399,16 @@ func writeMetaJSON(s *jsonStream, e *model.SessionEntry) {
 		s.Float(*e.EstimatedCostUSD)
 	}
 	s.End('}')
+}
+
+// writeISOTime writes model.FormatISOTime(t) as a JSON string without
+// making the string: two for each of 50,000 rows. The format has nothing
+// JSON escapes.
+func writeISOTime(s *jsonStream, t time.Time) {
+	s.value()
+	s.b = append(s.b, '"')
+	s.b = t.UTC().AppendFormat(s.b, model.ISOTimeLayout)
+	s.b = append(s.b, '"')
 }
 
 // writeStrings writes a list of strings; none is [], as the document

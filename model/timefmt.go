@@ -77,8 +77,11 @@ func daysFromCivil(y, m, d int) int64 {
 
 // FormatISOTime writes t as Date.prototype.toISOString does.
 func FormatISOTime(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+	return t.UTC().Format(ISOTimeLayout)
 }
+
+// ISOTimeLayout is FormatISOTime's layout, for appending.
+const ISOTimeLayout = "2006-01-02T15:04:05.000Z"
 
 // ISODayCache parses canonical timestamps (YYYY-MM-DDTHH:MM:SS.sssZ) that
 // mostly share their date with the one before, as a transcript's do: the
