@@ -222,33 +222,31 @@ func (a *entryAlloc) int64p(n int64) *int64 {
 	if a == nil {
 		return &n
 	}
-	if len(a.ints) == cap(a.ints) {
-		a.ints = make([]int64, 0, entryAllocBlock)
-	}
-	a.ints = append(a.ints, n)
-	return &a.ints[len(a.ints)-1]
+	return fromBlock(&a.ints, n)
 }
 
 func (a *entryAlloc) intp(n int) *int {
 	if a == nil {
 		return &n
 	}
-	if len(a.nums) == cap(a.nums) {
-		a.nums = make([]int, 0, entryAllocBlock)
-	}
-	a.nums = append(a.nums, n)
-	return &a.nums[len(a.nums)-1]
+	return fromBlock(&a.nums, n)
 }
 
 func (a *entryAlloc) float64p(f float64) *float64 {
 	if a == nil {
 		return &f
 	}
-	if len(a.floats) == cap(a.floats) {
-		a.floats = make([]float64, 0, entryAllocBlock)
+	return fromBlock(&a.floats, f)
+}
+
+// fromBlock puts v in the current block, a new one when it is full, and
+// points at it.
+func fromBlock[T any](block *[]T, v T) *T {
+	if len(*block) == cap(*block) {
+		*block = make([]T, 0, entryAllocBlock)
 	}
-	a.floats = append(a.floats, f)
-	return &a.floats[len(a.floats)-1]
+	*block = append(*block, v)
+	return &(*block)[len(*block)-1]
 }
 
 // common unquotes a JSON string that many rows share, keeping one copy of
