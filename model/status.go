@@ -168,20 +168,12 @@ type StatusOptions struct {
 	SessionsDirOverride bool
 }
 
-// BuildRows turns one agent's snapshot and the cursor file into status rows,
-// applying ClawVault 3.5.2's discovery, selection and staleness rules and
+// StatusPlan is one agent's status rows counted and laid out before they
+// are made: what needs no cursor file (the files each row names,
+// ClawVault's discovery, the siblings). Status plans every agent while the
+// cursor file loads, then makes all rows in one slice (Build), applying
+// ClawVault 3.5.2's discovery, selection and staleness rules and
 // diagnosing each row.
-func BuildRows(snap AgentSnapshot, cursors CursorState, opt StatusOptions) []SessionRow {
-	plan := PlanStatusRows(snap, cursors.Seq, opt)
-	rows := make([]SessionRow, plan.Len())
-	plan.Build(rows, cursors)
-	return rows
-}
-
-// StatusPlan is one agent's rows counted and laid out before they are made:
-// what needs no cursor file (the files each row names, ClawVault's
-// discovery, the siblings). Status plans every agent while the cursor
-// file loads, then makes all rows in one slice.
 type StatusPlan struct {
 	snap     AgentSnapshot
 	opt      StatusOptions
