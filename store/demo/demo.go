@@ -27,6 +27,12 @@ type Options struct {
 	FillerScale float64
 }
 
+// GeneratorVersion names what this generator writes. Benchmark workspaces
+// are kept between runs under a name that includes it, so bump it whenever
+// the output changes (new files, a new store layout): a benchmark must not
+// measure a workspace an older generator wrote.
+const GeneratorVersion = 2
+
 const (
 	// BaseSessions is the size of the base demo: the special cases plus some filler.
 	BaseSessions          = 48

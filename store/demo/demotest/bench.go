@@ -37,7 +37,9 @@ func BenchWorkspace(scale int) (*demo.Manifest, error) {
 // BenchWorkspaceOf is BenchWorkspace for any options, kept under name
 // (which must say what the options are: the folder is reused by name).
 func BenchWorkspaceOf(name string, opt demo.Options) (*demo.Manifest, error) {
-	dir := filepath.Join(os.TempDir(), "clawvault-tui-bench", name)
+	// The generator's version is part of the name: a workspace an older
+	// generator wrote (before the SQLite-era store, say) is not reused.
+	dir := filepath.Join(os.TempDir(), "clawvault-tui-bench", fmt.Sprintf("gen%d-%s", demo.GeneratorVersion, name))
 	done := filepath.Join(dir, "manifest.json")
 	if m, ok := readManifest(done); ok {
 		return m, nil
