@@ -1,7 +1,9 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strings"
 	"testing"
 )
@@ -110,3 +112,22 @@ func BenchmarkValidOracle(b *testing.B) {
 	}
 }
 
+// stringStop finds the first quote, backslash or control character in
+// every word made of one such byte at each position among plain bytes,
+// for every byte value.
+func TestStringStopEveryByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		stop := c == '"' || c == '\\' || c < 0x20
+		for at := 0; at < 8; at++ {
+			w := []byte("abcdefgh")
+			w[at] = byte(c)
+			m := stringStop(binary.LittleEndian.Uint64(w))
+			if got := m != 0 && bits.TrailingZeros64(m)>>3 == at; got != stop {
+				t.Fatalf("stringStop(%q): stop at byte %d = %v, want %v", w, at, got, stop)
+			}
+			if !stop && m != 0 {
+				t.Fatalf("stringStop(%q) = %x, want 0", w, m)
+			}
+		}
+	}
+}

@@ -24,11 +24,13 @@ import (
 // and for valid escapes at each backslash.
 
 const (
-	ones   = 0x0101010101010101
-	highs  = 0x8080808080808080
-	c20s   = 0x2020202020202020
-	quotes = 0x2222222222222222
-	bslash = 0x5C5C5C5C5C5C5C5C
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+	c20s  = 0x2020202020202020
+	c21s  = 0x2121212121212121
+	// quoteFlip maps the quote to 0x20 (see stringStop).
+	quoteFlip = 0x0202020202020202
+	bslash    = 0x5C5C5C5C5C5C5C5C
 )
 
 // wsBits has bit c set for each whitespace byte c (all below 64).
@@ -49,10 +51,28 @@ func SkipWS(b []byte, i int) int {
 
 // stringStop has the high bit set in the lowest byte of x that is a
 // quote, a backslash or a control character, if any. (Bytes above it may
-// be flagged wrongly: a borrow carries; only the lowest counts.)
+// be flagged wrongly: a borrow carries; only the lowest counts.) Flipping
+// bit 1 turns the quote (0x22) into 0x20 and leaves every control
+// character below 0x20 and every other byte at 0x20 or above, so one
+// less-than-0x21 test finds both.
 func stringStop(x uint64) uint64 {
-	q, s := x^quotes, x^bslash
-	return (((q - ones) &^ q) | ((s - ones) &^ s) | ((x - c20s) &^ x)) & highs
+	q, s := x^quoteFlip, x^bslash
+	return (((q - c21s) &^ q) | ((s - ones) &^ s)) & highs
+}
+
+// shortEnd returns the index past the string at b[i] == '"' when its
+// body is at most seven plain bytes (most keys, roles, short values), or
+// 0 to say "ask String". It is small enough to inline into the loops
+// that call it, which saves a call for most strings of a transcript.
+func shortEnd(b []byte, i int) int {
+	if i+9 <= len(b) {
+		if m := stringStop(binary.LittleEndian.Uint64(b[i+1:])); m != 0 {
+			if j := i + 1 + bits.TrailingZeros64(m)>>3; b[j] == '"' {
+				return j + 1
+			}
+		}
+	}
+	return 0
 }
 
 // shortString is how far String looks eight bytes at a time before it
@@ -290,7 +310,9 @@ func Value(b []byte, i int) (int, bool) {
 		}
 		switch c := b[i]; c {
 		case '"':
-			if i, ok = String(b, i); !ok {
+			if e := shortEnd(b, i); e != 0 {
+				i = e
+			} else if i, ok = String(b, i); !ok {
 				return 0, false
 			}
 		case '{':
@@ -362,9 +384,12 @@ func Key(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, false
 	}
-	end, ok := String(b, i)
-	if !ok {
-		return 0, false
+	end := shortEnd(b, i)
+	if end == 0 {
+		var ok bool
+		if end, ok = String(b, i); !ok {
+			return 0, false
+		}
 	}
 	end = SkipWS(b, end)
 	if end >= len(b) || b[end] != ':' {
