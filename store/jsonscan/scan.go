@@ -61,15 +61,17 @@ func stringStop(x uint64) uint64 {
 }
 
 // shortEnd returns the index past the string at b[i] == '"' when its
-// body is at most seven plain bytes (most keys, roles, short values), or
+// body is at most eight plain bytes (most keys, pi's ids, roles), or
 // 0 to say "ask String". It is small enough to inline into the loops
 // that call it, which saves a call for most strings of a transcript.
 func shortEnd(b []byte, i int) int {
-	if i+9 <= len(b) {
+	if i+10 <= len(b) {
+		n := 8 // eight plain bytes: pi's ids
 		if m := stringStop(binary.LittleEndian.Uint64(b[i+1:])); m != 0 {
-			if j := i + 1 + bits.TrailingZeros64(m)>>3; b[j] == '"' {
-				return j + 1
-			}
+			n = bits.TrailingZeros64(m) >> 3
+		}
+		if i += 1 + n; b[i] == '"' {
+			return i + 1
 		}
 	}
 	return 0
@@ -355,9 +357,13 @@ func Value(b []byte, i int) (int, bool) {
 			if len(stack) == 0 {
 				return i, true
 			}
-			i = SkipWS(b, i)
 			if i >= len(b) {
 				return 0, false
+			}
+			if b[i] <= ' ' {
+				if i = SkipWS(b, i); i >= len(b) {
+					return 0, false
+				}
 			}
 			top := stack[len(stack)-1]
 			if b[i] == top {
@@ -390,6 +396,9 @@ func Key(b []byte, i int) (int, bool) {
 		if end, ok = String(b, i); !ok {
 			return 0, false
 		}
+	}
+	if end < len(b) && b[end] == ':' {
+		return end + 1, true // compact JSON
 	}
 	end = SkipWS(b, end)
 	if end >= len(b) || b[end] != ':' {
