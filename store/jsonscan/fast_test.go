@@ -27,7 +27,7 @@ func FuzzValidSame(f *testing.F) {
 	for _, s := range heartbeatLines {
 		f.Add([]byte(s))
 	}
-	for _, s := range []string{`12345678901234567890`, `-0.123456789e-123456789`, `0123`, `1.`, `1e`, `-`, `1.5E+`, "        \t\t\t\t\n\n\r\r 1", `[1,2,3,  4 ,5]`, `{"a":"b"  ,  "c"  :  1}`} {
+	for _, s := range []string{`"key":"value"`, `"k" : [1,{"a":2}] `, `"12345678":0`, `"k"1`, `12345678901234567890`, `-0.123456789e-123456789`, `0123`, `1.`, `1e`, `-`, `1.5E+`, "        \t\t\t\t\n\n\r\r 1", `[1,2,3,  4 ,5]`, `{"a":"b"  ,  "c"  :  1}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -36,6 +36,19 @@ func FuzzValidSame(f *testing.F) {
 		}
 		if got, want := Valid(data), json.Valid(data); got != want {
 			t.Fatalf("Valid(%q) = %v, encoding/json says %v", data, got, want)
+		}
+		// Member is the oracle's Key then Value.
+		kEnd, end, ok := Member(data, 0)
+		wColon, wOK := oldKey(data, 0)
+		wEnd := 0
+		if wOK {
+			wEnd, wOK = oldValue(data, wColon)
+		}
+		if ok != wOK || ok && end != wEnd {
+			t.Fatalf("Member(%q) = %d, %v; the oracle says %d, %v", data, end, ok, wEnd, wOK)
+		}
+		if wkEnd, _ := oldString(data, 0); ok && kEnd != wkEnd {
+			t.Fatalf("Member(%q): key ends at %d; the oracle says %d", data, kEnd, wkEnd)
 		}
 		for i := 0; i <= len(data) && i < 16; i++ {
 			gEnd, gOK := Value(data, i)

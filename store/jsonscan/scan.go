@@ -273,6 +273,9 @@ func scanScalar(b []byte, i int) (int, bool) {
 	}
 	switch c := b[i]; {
 	case c == '"':
+		if e := shortEnd(b, i); e != 0 {
+			return e, true
+		}
 		return String(b, i)
 	case c == 't':
 		return scanLiteral(b, i, "true")
@@ -405,6 +408,29 @@ func Key(b []byte, i int) (int, bool) {
 		return 0, false
 	}
 	return end + 1, true
+}
+
+// Member validates one object member, `"key": value`, whose key's quote
+// is at b[i], and returns the index past the key's closing quote and the
+// index past the value. A caller walking an object that needs each key
+// (to decline some) thus makes one call per member.
+func Member(b []byte, i int) (keyEnd, end int, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, 0, false
+	}
+	if keyEnd = shortEnd(b, i); keyEnd == 0 {
+		if keyEnd, ok = String(b, i); !ok {
+			return 0, 0, false
+		}
+	}
+	colon := keyEnd
+	if colon >= len(b) || b[colon] != ':' {
+		if colon = SkipWS(b, colon); colon >= len(b) || b[colon] != ':' {
+			return 0, 0, false
+		}
+	}
+	end, ok = Value(b, colon+1)
+	return keyEnd, end, ok
 }
 
 // Valid reports whether b holds exactly one JSON value (with surrounding

@@ -176,23 +176,13 @@ func restOfObject(line []byte, i int, taken func([]byte) bool) (int, bool) {
 			return 0, false
 		}
 		i = jsonscan.SkipWS(line, i+1)
-		if i >= len(line) || line[i] != '"' {
-			return 0, false
-		}
-		kEnd, ok := jsonscan.String(line, i)
+		kEnd, end, ok := jsonscan.Member(line, i)
 		if !ok {
 			return 0, false
 		}
-		key := line[i+1 : kEnd-1]
-		if taken(key) || bytes.IndexByte(key, '\\') >= 0 {
+		if key := line[i+1 : kEnd-1]; taken(key) || bytes.IndexByte(key, '\\') >= 0 {
 			return 0, false
 		}
-		i = jsonscan.SkipWS(line, kEnd)
-		if i >= len(line) || line[i] != ':' {
-			return 0, false
-		}
-		if i, ok = jsonscan.Value(line, i+1); !ok {
-			return 0, false
-		}
+		i = end
 	}
 }
