@@ -3,10 +3,10 @@ package jsonscan
 // The validator as it was before the SWAR number and whitespace paths
 // (commit 9b2e834), kept word for word as the oracle of FuzzValidSame:
 // the fast one must give the same verdict and the same end on every
-// input. Only the names differ (an "old" prefix).
+// input. Only the names differ (an "old" prefix); the helpers that did not
+// change (escapes, long strings, literals) are shared.
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -65,7 +65,7 @@ func oldString(b []byte, i int) (end int, ok bool) {
 		case c == '"':
 			return j + 1, true
 		case c == '\\':
-			n := oldEscapeLen(b, j)
+			n := escapeLen(b, j)
 			if n == 0 {
 				return 0, false
 			}
@@ -74,95 +74,7 @@ func oldString(b []byte, i int) (end int, ok bool) {
 			return 0, false // a control character
 		}
 	}
-	return oldLongString(b, j)
-}
-
-// oldEscapeLen is the length of the valid escape at b[j] == '\\', or 0.
-func oldEscapeLen(b []byte, j int) int {
-	if j+1 >= len(b) {
-		return 0
-	}
-	switch b[j+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2
-	case 'u':
-		if j+6 <= len(b) && oldIsHex(b[j+2]) && oldIsHex(b[j+3]) && oldIsHex(b[j+4]) && oldIsHex(b[j+5]) {
-			return 6
-		}
-	}
-	return 0
-}
-
-// oldLongString finishes a string from b[j], which is not inside an escape.
-func oldLongString(b []byte, j int) (int, bool) {
-	start := j
-	for {
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return 0, false
-		}
-		q += j
-		// A quote preceded by an odd run of backslashes is escaped.
-		k := q - 1
-		for k >= start && b[k] == '\\' {
-			k--
-		}
-		if (q-1-k)%2 == 0 {
-			if !oldValidBody(b[start:q]) || !oldValidEscapes(b[start:q]) {
-				return 0, false
-			}
-			return q + 1, true
-		}
-		j = q + 1
-	}
-}
-
-// oldValidBody checks a string body (between its oldQuotes, escapes aside) for
-// control characters, 32 bytes per step.
-func oldValidBody(b []byte) bool {
-	i := 0
-	var acc uint64
-	for ; i+32 <= len(b); i += 32 {
-		x0 := binary.LittleEndian.Uint64(b[i:])
-		x1 := binary.LittleEndian.Uint64(b[i+8:])
-		x2 := binary.LittleEndian.Uint64(b[i+16:])
-		x3 := binary.LittleEndian.Uint64(b[i+24:])
-		acc |= ((x0 - oldC20s) &^ x0) | ((x1 - oldC20s) &^ x1) | ((x2 - oldC20s) &^ x2) | ((x3 - oldC20s) &^ x3)
-	}
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		acc |= (x - oldC20s) &^ x
-	}
-	if acc&oldHighs != 0 {
-		return false
-	}
-	for ; i < len(b); i++ {
-		if b[i] < 0x20 {
-			return false
-		}
-	}
-	return true
-}
-
-// oldValidEscapes checks every backslash of a string body (one whose closing
-// quote is known) for a letter JSON allows after it.
-func oldValidEscapes(b []byte) bool {
-	for j := 0; ; {
-		k := bytes.IndexByte(b[j:], '\\')
-		if k < 0 {
-			return true
-		}
-		j += k
-		n := oldEscapeLen(b, j)
-		if n == 0 {
-			return false
-		}
-		j += n
-	}
-}
-
-func oldIsHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+	return longString(b, j)
 }
 
 // oldScanNumber validates -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)? at b[i].
@@ -209,13 +121,6 @@ func oldScanNumber(b []byte, i int) (int, bool) {
 	return i, true
 }
 
-func oldScanLiteral(b []byte, i int, lit string) (int, bool) {
-	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
-		return 0, false
-	}
-	return i + len(lit), true
-}
-
 // oldScanScalar validates a non-container value at b[i].
 func oldScanScalar(b []byte, i int) (int, bool) {
 	if i >= len(b) {
@@ -225,20 +130,16 @@ func oldScanScalar(b []byte, i int) (int, bool) {
 	case c == '"':
 		return oldString(b, i)
 	case c == 't':
-		return oldScanLiteral(b, i, "true")
+		return scanLiteral(b, i, "true")
 	case c == 'f':
-		return oldScanLiteral(b, i, "false")
+		return scanLiteral(b, i, "false")
 	case c == 'n':
-		return oldScanLiteral(b, i, "null")
+		return scanLiteral(b, i, "null")
 	case c == '-' || c >= '0' && c <= '9':
 		return oldScanNumber(b, i)
 	}
 	return 0, false
 }
-
-// oldMaxDepth bounds nesting. V8's JSON.parse throws on very deep input too,
-// and a bound keeps a hostile line from costing unbounded memory.
-const oldMaxDepth = 10000
 
 // oldValue validates any value at b[i] (after whitespace), iteratively, and
 // returns the index just past it.
@@ -260,7 +161,7 @@ func oldValue(b []byte, i int) (int, bool) {
 		}
 		switch b[i] {
 		case '{':
-			if len(stack) >= oldMaxDepth {
+			if len(stack) >= maxDepth {
 				return 0, false
 			}
 			stack = append(stack, '}')
@@ -276,7 +177,7 @@ func oldValue(b []byte, i int) (int, bool) {
 			}
 			continue
 		case '[':
-			if len(stack) >= oldMaxDepth {
+			if len(stack) >= maxDepth {
 				return 0, false
 			}
 			stack = append(stack, ']')
