@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"clawvault-tui/model"
 )
 
 // An index whose entries live in their own mapping (ProcessLifetime) is
@@ -58,5 +61,33 @@ func TestProcessLifetimeEntries(t *testing.T) {
 	}
 	if e := ProcessEntries(1000); cap(e) < 1000 || len(e) != 0 {
 		t.Errorf("ProcessEntries(1000): len %d cap %d", len(e), cap(e))
+	}
+}
+
+// processEntries puts entries where the collector never looks, which is
+// only safe while an entry holds no pointer: a string, slice, map or
+// pointer field added to model.Entry would be freed under it. This test
+// fails first.
+func TestEntryHoldsNoPointers(t *testing.T) {
+	var walk func(reflect.Type) string
+	walk = func(typ reflect.Type) string {
+		switch typ.Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+			return ""
+		case reflect.Array:
+			return walk(typ.Elem())
+		case reflect.Struct:
+			for i := range typ.NumField() {
+				if bad := walk(typ.Field(i).Type); bad != "" {
+					return typ.Field(i).Name + ": " + bad
+				}
+			}
+			return ""
+		}
+		return typ.String()
+	}
+	if bad := walk(reflect.TypeFor[model.Entry]()); bad != "" {
+		t.Errorf("model.Entry holds a pointer (%s); processEntries must not keep such entries outside the Go heap", bad)
 	}
 }
