@@ -505,7 +505,9 @@ func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, 
 	}
 	w := ix.newWriter(&st)
 	for _, key := range gone {
-		w.remove(key)
+		if err := w.remove(key); err != nil {
+			return st, errors.Join(err, w.finish())
+		}
 	}
 	p := Progress{FilesTotal: len(changed), BytesTotal: total}
 	for _, f := range changed {
@@ -594,8 +596,9 @@ func parseDocID(id string) (key string, line int, ok bool) {
 	return id[:i], line, err == nil && line > 0
 }
 
-func (w *writer) remove(key string) {
-	if old := w.ix.man[key]; old != nil {
+func (w *writer) remove(key string) error {
+	old, err := w.old(key)
+	if old != nil {
 		for _, d := range old.Docs {
 			w.b.Delete(docID(key, d.Line))
 		}
@@ -603,6 +606,22 @@ func (w *writer) remove(key string) {
 		w.dirty = true
 		w.st.Removed++
 	}
+	return err
+}
+
+// old is the manifest's record of a file with its documents decoded, nil
+// for a file not indexed. A record that does not decode fails the run and
+// the next one rebuilds the index.
+func (w *writer) old(key string) (*fileState, error) {
+	f := w.ix.man[key]
+	if f == nil {
+		return nil, nil
+	}
+	if _, err := f.docList(); err != nil {
+		w.ix.damaged = true
+		return nil, fmt.Errorf("cannot update the search index (it will be rebuilt): %s: %w", key, err)
+	}
+	return f, nil
 }
 
 // index reads one file and replaces its documents. A file that vanished
@@ -621,8 +640,7 @@ func (w *writer) index(f fileRef) error {
 	var pathErr *fs.PathError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		w.remove(f.key())
-		return nil
+		return w.remove(f.key())
 	case errors.As(err, &pathErr):
 		w.st.Problems = append(w.st.Problems, err.Error())
 		return nil
@@ -681,7 +699,10 @@ func (w *writer) indexMarkdown(f fileRef) error {
 	state := &fileState{Size: int64(len(data)), MTime: f.mtime, Indexed: int64(len(data)), Docs: []docRef{}}
 	copy(state.Hash[:], sum[:])
 	w.st.Bytes += state.Indexed
-	old := w.ix.man[key]
+	old, err := w.old(key)
+	if err != nil {
+		return err
+	}
 	if old != nil && old.Hash == state.Hash && old.Indexed == state.Indexed {
 		w.touched(old, state.Size, state.MTime)
 		return nil
@@ -733,7 +754,10 @@ func (w *writer) indexTranscript(f fileRef) error {
 	state := &fileState{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Docs: []docRef{}}
 	h := sha256.New()
 	from, line := int64(0), 1
-	old := w.ix.man[key]
+	old, err := w.old(key)
+	if err != nil {
+		return err
+	}
 	if old != nil && old.Indexed <= state.Size {
 		// Hash the part indexed before and count its lines, in one read.
 		lines := 0

@@ -122,19 +122,36 @@ func TestManifestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Read back, an entry encodes as it was read, documents still encoded.
+	if again, err := decodeManifest(got.encode()); err != nil || len(again) != len(m) {
+		t.Fatalf("re-encoding what was read: %v", err)
+	}
 	for _, f := range m {
 		f.enc = nil
 	}
-	for _, f := range got {
+	for k, f := range got {
+		if _, err := f.docList(); err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
 		f.enc = nil
 	}
 	if !reflect.DeepEqual(got, m) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", got, m)
 	}
-	for _, bad := range [][]byte{nil, []byte("CVTM\x02"), append(m.encode(), 0), m.encode()[:20]} {
+	for _, bad := range [][]byte{nil, []byte("CVTM\x03"), append(m.encode(), 0), m.encode()[:20]} {
 		if _, err := decodeManifest(bad); err == nil {
 			t.Errorf("%q decodes", bad)
 		}
+	}
+	// A damaged document list is found when the documents are needed:
+	// two documents on one line.
+	one := manifest{"vault:a.md": {Size: 3, Indexed: 3, Docs: []docRef{{1, 5}, {1, 6}}}}
+	read, err := decodeManifest(one.encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := read["vault:a.md"].docList(); err == nil {
+		t.Error("two documents on one line decode")
 	}
 }
 
@@ -154,8 +171,24 @@ func FuzzDecodeManifest(f *testing.F) {
 		}
 		for k, f := range m {
 			g := again[k]
-			if g == nil || g.Size != f.Size || g.MTime != f.MTime || g.Indexed != f.Indexed || g.Hash != f.Hash || !reflect.DeepEqual(g.Docs, f.Docs) {
+			if g == nil || g.Size != f.Size || g.MTime != f.MTime || g.Indexed != f.Indexed || g.Hash != f.Hash {
 				t.Fatalf("%q: %+v became %+v", k, f, g)
+			}
+			fd, ferr := f.docList()
+			gd, gerr := g.docList()
+			if (ferr == nil) != (gerr == nil) || !reflect.DeepEqual(fd, gd) {
+				t.Fatalf("%q: documents %v (%v) became %v (%v)", k, fd, ferr, gd, gerr)
+			}
+			if ferr == nil {
+				// Decoded, they encode to what decodes the same.
+				f.enc = nil
+				m2, err := decodeManifest(manifest{k: f}.encode())
+				if err != nil {
+					t.Fatalf("%q: %v", k, err)
+				}
+				if d2, err := m2[k].docList(); err != nil || !reflect.DeepEqual(d2, fd) {
+					t.Fatalf("%q: documents %v became %v (%v)", k, fd, d2, err)
+				}
 			}
 		}
 		if !bytes.HasPrefix(data, []byte(manifestMagic)) {

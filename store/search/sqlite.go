@@ -99,7 +99,10 @@ func (w *writer) indexSQLite(f fileRef) error {
 	key := f.key()
 	sessionID := strings.TrimSuffix(f.rel, ".jsonl")
 	state := &fileState{Size: f.size, MTime: f.mtime, Docs: []docRef{}}
-	old := w.ix.man[key]
+	old, err := w.old(key)
+	if err != nil {
+		return err
+	}
 	from := int64(0) // the first seq to read
 	if old != nil && old.Indexed > 0 {
 		var last *agentdb.Event
