@@ -376,6 +376,40 @@ func TestTiesAreOrderedByFileAndLine(t *testing.T) {
 	}
 }
 
+// Ties that cross the cut, in a group larger than the hits asked for
+// first (breakTies asks for four times as many, then sixteen): the first
+// by file and line are kept, with their text.
+func TestTiesAtTheCutKeepTheFirstByFileAndLine(t *testing.T) {
+	e := newEnv(t)
+	line := "- [decision|c=0.95|i=0.90] 10:00 We decided to keep the tieword.\n"
+	e.write("vault/decisions/b.md", "# b\n\n"+strings.Repeat(line, 40))
+	e.write("vault/decisions/a.md", "# a\n\n"+strings.Repeat(line, 30))
+	e.write("vault/z.md", "# Tieword\n\nThe tieword, twice: tieword.\n")
+	ix := e.open()
+	for _, limit := range []int{1, 3, 31, 69} {
+		res, err := ix.Search(context.Background(), "tieword", SearchOptions{Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"z.md:1"}
+		for i := 0; len(want) < limit; i++ {
+			if i < 30 {
+				want = append(want, fmt.Sprintf("decisions/a.md:%d", 3+i))
+			} else {
+				want = append(want, fmt.Sprintf("decisions/b.md:%d", 3+i-30))
+			}
+		}
+		if got := where(res.Hits); !slices.Equal(got, want) || res.Total != 71 {
+			t.Fatalf("limit %d: %v (of %d), want %v", limit, got, res.Total, want)
+		}
+		for _, h := range res.Hits {
+			if !strings.Contains(strings.ToLower(h.Snippet), "tieword") || h.Heading == "" {
+				t.Fatalf("limit %d: %+v lacks its text", limit, h)
+			}
+		}
+	}
+}
+
 func TestLongLineSnippet(t *testing.T) {
 	e := newEnv(t)
 	long := strings.Repeat("filler é words ", 40) + "needle " + strings.Repeat("tail ü words ", 40)
