@@ -410,6 +410,44 @@ func TestTiesAtTheCutKeepTheFirstByFileAndLine(t *testing.T) {
 	}
 }
 
+// A run of many batches leaves the index in one segment, and the index
+// on disk names it: reopened, it is up to date and finds every file.
+func TestLargeRunLeavesOneSegment(t *testing.T) {
+	e := newEnv(t)
+	for i := range 3 {
+		var b strings.Builder
+		for j := range 1500 {
+			fmt.Fprintf(&b, "- line %d of file%d, about the warehouse cut-over and nothing else\n", j, i)
+		}
+		e.write(fmt.Sprintf("vault/notes/n%d.md", i), b.String())
+	}
+	ix, err := Open(e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.compactAfter = 2 // the run below commits seven batches
+	if _, err := ix.Sync(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	segments, _ := filepath.Glob(filepath.Join(e.opt.Dir, "store", "*.zap"))
+	if len(segments) != 1 {
+		t.Fatalf("segments after a large run: %v", segments)
+	}
+	again := e.open()
+	st, err := again.Sync(context.Background(), nil)
+	if err != nil || st.Unchanged != 3 || st.Indexed != 0 {
+		t.Fatalf("reopened: %+v %v", st, err)
+	}
+	for i := range 3 {
+		if hits := find(t, again, fmt.Sprintf("file%d", i)); len(hits) == 0 {
+			t.Errorf("file%d not found after the merge", i)
+		}
+	}
+}
+
 func TestLongLineSnippet(t *testing.T) {
 	e := newEnv(t)
 	long := strings.Repeat("filler é words ", 40) + "needle " + strings.Repeat("tail ü words ", 40)
