@@ -544,7 +544,7 @@ func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, 
 	if err := w.finish(); err != nil {
 		return st, err
 	}
-	if w.batches >= ix.compactAfter {
+	if w.worthCompacting() {
 		if err := w.compact(ctx); err != nil {
 			return st, err
 		}
@@ -581,17 +581,35 @@ type writer struct {
 	failed   atomic.Pointer[error]
 	// stores are the SQLite-era stores opened during this run.
 	stores map[string]*agentdb.DB
-	// batches counts the batches committed.
+	// batches counts the batches committed, written the bytes of section
+	// text in them.
 	batches int
+	written int64
 }
 
-// compactAfterBatches: a run that committed this many batches (2 MB of
-// text and more: a full build, or a large part of one) merges the index
-// into one segment afterwards. A full build of the scale-100 vault leaves
-// 14-20 segments, and every search process opens, maps and searches each
-// one: merged, a warm search costs a few ms less CPU (open, query, close),
-// for about a second of merging after a build of 10-15 CPU-seconds.
-const compactAfterBatches = 32
+// compactAfterBatches: a run that committed this many batches (512 KiB
+// of text and more) and wrote at least a quarter of the index's text (a
+// full build, or a large part of one) merges the index into one segment
+// afterwards (see worthCompacting).
+const compactAfterBatches = 8
+
+// worthCompacting says whether the run just finished leaves segments worth
+// merging. A full build of the scale-100 vault leaves 14-20 segments, and
+// every search process opens, maps, searches and unmaps each one: merged,
+// a warm search takes less CPU. Merging rewrites the whole index, so only
+// a run that wrote a good part of it pays for that (about a second after a
+// build of 10-15 CPU-seconds at scale 100); smaller runs leave merging to
+// scorch's own merger.
+func (w *writer) worthCompacting() bool {
+	if w.batches < w.ix.compactAfter {
+		return false
+	}
+	var indexed int64
+	for _, f := range w.ix.man {
+		indexed += f.Indexed
+	}
+	return w.written*4 >= indexed
+}
 
 // singleSegment is scorch's single-segment merge plan, merging every
 // segment in one task (its own merges at most ten at a time, so that a
@@ -718,6 +736,7 @@ func (w *writer) add(f fileRef, s Section, terms string) error {
 		return err
 	}
 	w.pending += len(s.Text)
+	w.written += int64(len(s.Text))
 	w.st.Sections++
 	if w.pending >= batchBytes {
 		return w.commit(false)
