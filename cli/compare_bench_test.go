@@ -459,6 +459,33 @@ func BenchmarkCompare(b *testing.B) {
 	}
 }
 
+// BenchmarkCompareSearch prints the search lines of BenchmarkCompare
+// alone (the vaults of scales 10 and 100): the warm search beside rg, the
+// full build beside ClawVault's reindex ($CLAWVAULT_JS), the index's size
+// and build speed. It skips unless $BENCH_COMPARE is set.
+func BenchmarkCompareSearch(b *testing.B) {
+	if os.Getenv("BENCH_COMPARE") == "" {
+		b.Skip("set BENCH_COMPARE=1")
+	}
+	bin := builtBinary(b)
+	pp := findPeers()
+	var vaults []*demo.Manifest
+	for _, scale := range []int{10, 100} {
+		m, err := demotest.BenchWorkspaceOf(fmt.Sprintf("scale-%d-seed-1", scale), demo.ScaleOptions(scale, 1, demotest.BenchClock))
+		if err != nil {
+			b.Fatal(err)
+		}
+		vaults = append(vaults, m)
+	}
+	for b.Loop() {
+		var rows []comparison
+		for i, m := range vaults {
+			rows = append(rows, compareSearch(b, bin, pp, m, fmt.Sprintf("scale %d (%s)", []int{10, 100}[i], vaultSize(m)), 5)...)
+		}
+		fmt.Fprintf(os.Stdout, "\n%s\n", markdown(rows))
+	}
+}
+
 // lineCount counts a file's lines, for the table.
 func lineCount(tb testing.TB, path string) string {
 	f, err := os.Open(path)
