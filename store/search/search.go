@@ -200,6 +200,15 @@ func (ix *Index) breakTies(sr *bleve.SearchResult, limit int, request func(int, 
 	cut := sr.Hits[limit-1].Score
 	var more *bleve.SearchResult
 	for size := 4 * (limit + 1); ; size *= 4 {
+		if size > maxTieHits {
+			// Thousands of ties: bleve's sort by id, one pass.
+			sorted, err := run(request(limit, "-_score", "_id"))
+			if err != nil {
+				return err
+			}
+			sr.Hits = sorted.Hits
+			return nil
+		}
 		req := request(size, "-_score")
 		req.Fields = nil
 		var err error
@@ -233,6 +242,10 @@ func (ix *Index) breakTies(sr *bleve.SearchResult, limit int, request func(int, 
 	sr.Hits = hits
 	return nil
 }
+
+// maxTieHits bounds the hits breakTies asks for: past it, each larger
+// query costs more than one sorted by id (a variable for tests).
+var maxTieHits = 8192
 
 // bleveQuery turns a parsed query into bleve's: a conjunction of the
 // terms and the filters, minus the exclusions.
