@@ -620,6 +620,15 @@ var singleSegment = func() mergeplan.MergePlanOptions {
 	return o
 }()
 
+// rootSegments is how many segments the index's current snapshot has.
+func rootSegments(s *scorch.Scorch) uint64 {
+	st, ok := s.Stats().(*scorch.Stats)
+	if !ok {
+		return 0
+	}
+	return atomic.LoadUint64(&st.TotFileSegmentsAtRoot) + atomic.LoadUint64(&st.TotMemorySegmentsAtRoot)
+}
+
 // compact merges the index into one segment and waits until the index on
 // disk names it: scorch's persister writes the merged root in the
 // background, and a batch (the schema stamp written again) that is on
@@ -633,9 +642,16 @@ func (w *writer) compact(ctx context.Context) error {
 	if !ok {
 		return nil
 	}
-	if err := s.ForceMerge(ctx, &singleSegment); err != nil {
-		// The index is whole without it; the next large run tries again.
-		return nil
+	// A segment written just before may still be on its way into the
+	// root as a file (a forced merge takes only those): a few rounds.
+	for range 4 {
+		if rootSegments(s) <= 1 {
+			break
+		}
+		if err := s.ForceMerge(ctx, &singleSegment); err != nil {
+			// The index is whole without it; the next large run tries again.
+			return nil
+		}
 	}
 	b := w.ix.idx.NewBatch()
 	b.SetInternal(keySchema, []byte(schemaStamp(w.ix.m)))
