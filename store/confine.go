@@ -115,7 +115,27 @@ const maxLinks = 40
 // where it points, however much of that is missing), then the part that
 // does not exist yet. A file about to be created, or a deleted one, still
 // resolves through its folder.
-func RealPath(path string) (string, error) { return realPath(path, 0) }
+//
+// A folder removed while it is being resolved (a watcher resolving the
+// paths of a burst of events, say) is looked at again, a few times:
+// realPath handles missing parts, so "does not exist" can only mean that
+// a part vanished between its Lstat and the links being followed.
+func RealPath(path string) (string, error) {
+	var err error
+	for range vanishedRetries {
+		var real string
+		if real, err = realPath(path, 0); !errors.Is(err, fs.ErrNotExist) {
+			return real, err
+		}
+	}
+	return "", err
+}
+
+// evalSymlinks is filepath.EvalSymlinks; tests remove a folder inside it.
+var evalSymlinks = filepath.EvalSymlinks
+
+// vanishedRetries bounds RealPath's new looks when parts keep vanishing.
+const vanishedRetries = 4
 
 func realPath(path string, links int) (string, error) {
 	path = filepath.Clean(path)
@@ -135,7 +155,7 @@ func realPath(path string, links int) (string, error) {
 		rest = filepath.Join(filepath.Base(existing), rest)
 		existing = parent
 	}
-	real, err := filepath.EvalSymlinks(existing)
+	real, err := evalSymlinks(existing)
 	if errors.Is(err, fs.ErrNotExist) {
 		// existing is there (Lstat) but leads nowhere: a dangling link,
 		// whose target is resolved in turn from the link's real folder.

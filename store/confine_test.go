@@ -152,3 +152,32 @@ func TestOutsideError(t *testing.T) {
 		}
 	}
 }
+
+// A folder removed between RealPath's look at it and its following of
+// links (a watcher resolving a burst of events while a folder is deleted)
+// resolves as missing, like any deleted path, not as an error.
+func TestRealPathFolderRemovedMeanwhile(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(base, "moved", "folder")
+	if err := os.MkdirAll(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	removed := false
+	evalSymlinks = func(p string) (string, error) {
+		if !removed {
+			removed = true
+			if err := os.RemoveAll(filepath.Join(base, "moved")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return filepath.EvalSymlinks(p)
+	}
+	defer func() { evalSymlinks = filepath.EvalSymlinks }()
+	got, err := RealPath(filepath.Join(gone, "b.md"))
+	if err != nil || got != filepath.Join(gone, "b.md") || !removed {
+		t.Errorf("RealPath: %q, %v (removed: %v); want %q", got, err, removed, filepath.Join(gone, "b.md"))
+	}
+}
