@@ -105,12 +105,9 @@ func TestTreeByKeyWithGenerations(t *testing.T) {
 	}
 }
 
-// demoManifest regenerates nothing: the conformance demo's special cases,
-// by their keys, from its status.
-func demoManifest(t *testing.T, dir string) struct {
-	ResetArchive, ResetSuccessor, SQLiteMain struct{ Key, SessionID string }
-	SQLiteGenerations                        []string
-} {
+// scanDemoDir scans a demo folder (DIR/state and DIR/vault) as status
+// does, with no options.
+func scanDemoDir(t *testing.T, dir string) *store.Snapshot {
 	t.Helper()
 	ws, err := store.Locate(store.OSEnv(), store.LocateOptions{StateDir: filepath.Join(dir, "state"), Vault: filepath.Join(dir, "vault")})
 	if err != nil {
@@ -120,6 +117,17 @@ func demoManifest(t *testing.T, dir string) struct {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return snap
+}
+
+// demoManifest regenerates nothing: the conformance demo's special cases,
+// by their keys, from its status.
+func demoManifest(t *testing.T, dir string) struct {
+	ResetArchive, ResetSuccessor, SQLiteMain struct{ Key, SessionID string }
+	SQLiteGenerations                        []string
+} {
+	t.Helper()
+	snap := scanDemoDir(t, dir)
 	var m struct {
 		ResetArchive, ResetSuccessor, SQLiteMain struct{ Key, SessionID string }
 		SQLiteGenerations                        []string

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"io/fs"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -175,14 +174,7 @@ func sessionJSON(r model.SessionRow) sessionDoc {
 // row whose strings need every escape encoding/json makes.
 func TestStatusJSONStreamedAsEncoded(t *testing.T) {
 	dir := conformanceDemo(t)
-	ws, err := store.Locate(store.OSEnv(), store.LocateOptions{StateDir: filepath.Join(dir, "state"), Vault: filepath.Join(dir, "vault")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := store.Scan(t.Context(), store.OS, ws, store.ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := scanDemoDir(t, dir)
 	odd := snap.Rows[0]
 	odd.Key = "agent:main:<odd>&\"quoted\"\n\t\u2028\x01\xff"
 	cost, zero := 1e-7, 0.0
