@@ -1,9 +1,11 @@
 package search
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -84,11 +86,11 @@ var errFolders = errors.New("the search index's folder records are damaged")
 // decodeFolders reads what encode wrote; anything else is an error (the
 // next sync then stats every file).
 func decodeFolders(b []byte) (folderRecords, error) {
-	rest, ok := strings.CutPrefix(string(b), foldersMagic)
+	rest, ok := bytes.CutPrefix(b, []byte(foldersMagic))
 	if !ok {
 		return folderRecords{}, errFolders
 	}
-	r := reader{b: []byte(rest)}
+	r := reader{b: rest}
 	rec := folderRecords{CheckedAt: r.varint()}
 	if flags := r.bytes(1); r.err == nil {
 		rec.Flags = flags[0]
@@ -162,7 +164,7 @@ func (ix *Index) quickList(root *Root, now time.Time, into map[string]int64) (l 
 			files[dir] = append(files[dir], k)
 		}
 	}
-	hotSince := now.Add(-ix.hotWindow).UnixNano()
+	hotSince := now.Add(-hotWindow).UnixNano()
 	add := func(rel string, fi fs.FileInfo) {
 		l.files = append(l.files, fileRef{root: root, rel: rel, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
 	}
@@ -221,13 +223,5 @@ func (ix *Index) quickList(root *Root, now time.Time, into map[string]int64) (l 
 }
 
 func (r folderRecords) equal(o folderRecords) bool {
-	if r.CheckedAt != o.CheckedAt || r.Flags != o.Flags || len(r.MTime) != len(o.MTime) || (r.MTime == nil) != (o.MTime == nil) {
-		return false
-	}
-	for k, t := range r.MTime {
-		if u, ok := o.MTime[k]; !ok || u != t {
-			return false
-		}
-	}
-	return true
+	return r.CheckedAt == o.CheckedAt && r.Flags == o.Flags && (r.MTime == nil) == (o.MTime == nil) && maps.Equal(r.MTime, o.MTime)
 }

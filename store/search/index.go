@@ -63,10 +63,9 @@ type Index struct {
 	// manifest; the next run rebuilds.
 	damaged bool
 	// folders are the vault folders' mtimes at the last sync, guarded by
-	// mu; hotWindow and fullCheckEvery are folders.go's constants (tests
-	// change them).
-	folders                   folderRecords
-	hotWindow, fullCheckEvery time.Duration
+	// mu; fullCheckEvery is folders.go's constant (tests change it).
+	folders        folderRecords
+	fullCheckEvery time.Duration
 	// compactAfter is compactAfterBatches (tests change it).
 	compactAfter int
 	// readOnly: idx was opened to search only (see runtimeConfig).
@@ -102,7 +101,7 @@ func Open(opt Options) (*Index, error) {
 	if opt.Dir == "" {
 		return nil, errors.New("search: no index folder given")
 	}
-	ix := &Index{opt: opt, m: newMapping(), roots: map[string]*Root{}, asyncErr: make(chan error, 1), hotWindow: hotWindow, fullCheckEvery: fullCheckEvery, compactAfter: compactAfterBatches}
+	ix := &Index{opt: opt, m: newMapping(), roots: map[string]*Root{}, asyncErr: make(chan error, 1), fullCheckEvery: fullCheckEvery, compactAfter: compactAfterBatches}
 	ix.an = newAnalyzers(ix.m)
 	for i := range ix.opt.Roots {
 		r := &ix.opt.Roots[i]

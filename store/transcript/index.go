@@ -95,13 +95,11 @@ type Options struct {
 var chunkSize = 1 << 20
 
 type chunk struct {
-	seq  int
 	base int64 // file offset of data[0]
 	data []byte
 }
 
 type chunkResult struct {
-	seq        int
 	start      int64 // file offset of the chunk
 	end        int64 // file offset just past the chunk
 	lines      int32 // newline-terminated lines in the chunk
@@ -212,7 +210,6 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 				cancel()
 				return
 			}
-			c.seq = k
 			var reuse []model.Entry
 			select {
 			case reuse = <-free:
@@ -373,7 +370,7 @@ type chunkScratch struct {
 // sniff indexes the newline-terminated lines of one chunk.
 func (s *chunkScratch) sniff(c chunk, prefixOnly bool, reuse []model.Entry) chunkResult {
 	data := c.data
-	res := chunkResult{seq: c.seq, start: c.base, end: c.base + int64(len(c.data)), names: model.NewNames()}
+	res := chunkResult{start: c.base, end: c.base + int64(len(c.data)), names: model.NewNames()}
 	if s.bytesPerEntry <= 0 {
 		s.bytesPerEntry = 256
 	}
