@@ -61,8 +61,6 @@ type SessionEntry struct {
 
 	// Raw is the row as written, for the fields not named above.
 	Raw json.RawMessage `json:"-"`
-	// Problem names a field of an unexpected type, skipped on load.
-	Problem string `json:"-"`
 }
 
 // Extra returns the row's fields, all of them, as raw JSON values; the

@@ -218,7 +218,7 @@ func sqliteRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) []Ses
 	rows := make([]SessionRow, 0, len(st.Windows))
 	for _, w := range st.Windows {
 		s := st.Stats[w.SessionID]
-		g := &Generation{Reason: w.Reason, Previous: w.Previous, Cold: w.Cold, Events: s.Events, LastSeq: s.LastSeq, PendingEvents: s.PendingEvents}
+		g := &Generation{Reason: w.Reason, Previous: w.Previous, Cold: w.Cold, Events: s.Events, LastSeq: s.LastSeq}
 		row := SessionRow{
 			Agent: snap.AgentID, Key: w.Key, SessionID: w.SessionID, File: st.Path, Origin: OriginSQLite,
 			Exists: s.Events > 0 || w.Cold, Size: s.Bytes, ModTime: w.UpdatedAt, CursorID: w.SessionID,

@@ -156,7 +156,7 @@ func parseSeqCursorDoc(data []byte) (seqCursorDoc, error) {
 func seqCursorEntryJSON(c model.SeqCursor) []byte {
 	return fmt.Appendf(nil, "{\"agentId\": %s, \"sessionKey\": %s, \"lastObservedSeq\": %d, \"observedBytes\": %d, \"lastObservedAt\": %s}",
 		quoteJSON(c.AgentID), quoteJSON(c.SessionKey), c.LastSeq, c.ObservedBytes,
-		quoteJSON(c.ObservedAt.UTC().Format("2006-01-02T15:04:05.000Z")))
+		quoteJSON(model.FormatISOTime(c.ObservedAt)))
 }
 
 // marshalSeqCursorEntries writes the file around entries given as JSON.
