@@ -112,6 +112,13 @@ func ParseSeqCursors(data []byte) (map[string]model.SeqCursor, map[string]string
 	if err != nil {
 		return nil, nil, err
 	}
+	cursors, problems := seqCursorsOf(doc)
+	return cursors, problems, nil
+}
+
+// seqCursorsOf checks each entry of a parsed file: the valid cursors, and
+// a sentence for each invalid entry.
+func seqCursorsOf(doc seqCursorDoc) (map[string]model.SeqCursor, map[string]string) {
 	cursors := map[string]model.SeqCursor{}
 	problems := map[string]string{}
 	for id, raw := range doc.Sessions {
@@ -135,7 +142,7 @@ func ParseSeqCursors(data []byte) (map[string]model.SeqCursor, map[string]string
 				ObservedBytes: *e.ObservedBytes, ObservedAt: at.UTC()}
 		}
 	}
-	return cursors, problems, nil
+	return cursors, problems
 }
 
 func parseSeqCursorDoc(data []byte) (seqCursorDoc, error) {
@@ -196,8 +203,9 @@ type SeqCursorUpdate struct {
 // (a reader sees the old file or the new one). The file is read again
 // first, as the sweep's own copy may be older than the file (a sweep holds
 // the vault's lock, but a user may have edited it): every entry the updates
-// do not name is kept, an invalid one as it is (compacted onto one line). A file that cannot be read or does not parse is an error, and is
-// left as it is.
+// do not name is kept, an invalid one as it is (compacted onto one line).
+// A file that cannot be read or does not parse is an error, and is left as
+// it is.
 func UpdateSeqCursors(w WriteFS, fsys FS, vault string, updates []SeqCursorUpdate) error {
 	if len(updates) == 0 {
 		return nil
@@ -214,7 +222,7 @@ func UpdateSeqCursors(w WriteFS, fsys FS, vault string, updates []SeqCursorUpdat
 		if err != nil {
 			return &SeqCursorFileError{Path: path, Reason: err.Error()}
 		}
-		valid, _, _ := ParseSeqCursors(data)
+		valid, _ := seqCursorsOf(doc)
 		for id, raw := range doc.Sessions {
 			if c, ok := valid[id]; ok {
 				entries[id] = seqCursorEntryJSON(c)

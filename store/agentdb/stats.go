@@ -59,8 +59,7 @@ func (db *DB) Stats(ctx context.Context, after map[string]int64) (map[string]Sta
 // SQLite keep the last event's created_at and size, the cache's mark of an
 // append, from the same pass rather than a query per session).
 func (db *DB) bulkStats(ctx context.Context) (map[string]cachedStats, error) {
-	b := db.utf8Bytes("e")
-	rows, err := db.db.QueryContext(ctx, `SELECT e.session_id, count(*), sum(`+b+` + 1), max(e.seq), e.created_at, `+b+`
+	rows, err := db.db.QueryContext(ctx, `SELECT e.session_id, count(*), sum(`+db.eventBytes("e")+`), max(e.seq), e.created_at, `+db.utf8Bytes("e")+`
 FROM transcript_events e GROUP BY e.session_id`)
 	if err != nil {
 		return nil, db.explain(err)

@@ -99,21 +99,18 @@ func (db *DB) CachedStats(ctx context.Context, cachePath string, after map[strin
 			}
 		}
 		for _, id := range recount {
-			c, ok := bulk[id]
+			c := bulk[id] // the zero value for a session with no events
 			if bulk == nil {
 				s, err := db.SessionStats(ctx, id, -1)
 				if err != nil {
 					return nil, rep, err
 				}
-				c, ok = cachedStats{events: s.Events, bytes: s.Bytes, last: s.LastSeq}, s.Events > 0
-				if ok {
+				c = cachedStats{events: s.Events, bytes: s.Bytes, last: s.LastSeq}
+				if s.Events > 0 {
 					if c.lastCreatedAt, c.lastEventBytes, err = db.eventMark(ctx, id, s.LastSeq); err != nil {
 						return nil, rep, err
 					}
 				}
-			}
-			if !ok {
-				c = cachedStats{}
 			}
 			c.key = keys[id]
 			out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
