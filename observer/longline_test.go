@@ -146,3 +146,29 @@ func BenchmarkReadHugeLine(b *testing.B) {
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/1e6, "MB-alloc/op")
 	b.ReportMetric(float64(peak)/1e6, "MB-heap-peak")
 }
+
+// A long line names its event only when it was read from the store's rows:
+// a cold archive of a SQLite-era session is a file, read by bytes, whose
+// lines have no seq (it was "event seq 0" for each of them).
+func TestLongLineTextNamesSeqOnlyForRows(t *testing.T) {
+	seq := int64(0)
+	r := &SweepReport{Candidates: []Candidate{{}}, MaxLineBytes: 1 << 20, Observed: []SessionResult{
+		{SessionKey: "agent:ops:main", SessionID: "cold", SeqCursor: &SeqCursorOut{LastObservedSeq: 9},
+			LongLines: []LongLine{{Line: 3, Offset: 4096, Bytes: 2 << 20}}},
+		{SessionKey: "agent:ops:cron", SessionID: "rows", SeqCursor: &SeqCursorOut{LastObservedSeq: 9},
+			LongLines: []LongLine{{Line: 1, Offset: 0, Bytes: 2 << 20, Seq: &seq}}},
+	}}
+	var text []string
+	for _, l := range r.TextLines() {
+		text = append(text, l.Text)
+	}
+	all := strings.Join(text, "\n")
+	for _, want := range []string{"line 3 (byte 4096) skipped", "event seq 0 skipped"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %q in:\n%s", want, all)
+		}
+	}
+	if strings.Count(all, "event seq") != 1 {
+		t.Errorf("the cold archive's line is named by a seq:\n%s", all)
+	}
+}

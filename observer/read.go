@@ -39,9 +39,10 @@ type LongLine struct {
 	Line   int   `json:"line"`
 	Offset int64 `json:"offset"`
 	Bytes  int64 `json:"bytes"`
-	// Seq names the event of a SQLite-era session (Line counts the events
-	// read; Offset counts them as JSONL bytes).
-	Seq int64 `json:"seq,omitempty"`
+	// Seq names the event of a SQLite-era session read from its rows
+	// (Line counts the events read; Offset counts them as JSONL bytes); nil
+	// for a line of a file, a cold archive's too.
+	Seq *int64 `json:"seq,omitempty"`
 }
 
 // errTranscriptChanged is a transcript that shrank or was replaced while it

@@ -160,7 +160,7 @@ func readSeq(ctx context.Context, dbs *stores, c Candidate, maxLine int64, emit 
 		res.Lines++
 		if ev.TooLong {
 			// Measured by SQLite, never loaded: skipped as a long line is.
-			res.LongLines = append(res.LongLines, LongLine{Line: res.Lines, Offset: res.NextOffset, Bytes: ev.Bytes, Seq: ev.Seq})
+			res.LongLines = append(res.LongLines, LongLine{Line: res.Lines, Offset: res.NextOffset, Bytes: ev.Bytes, Seq: &ev.Seq})
 		} else if msg := normalizeLineFast(ev.Text); msg != "" {
 			emit(msg)
 			res.Messages++

@@ -31,47 +31,42 @@ func (r *SweepReport) TextLines() []ReportLine {
 		add("", "Completed a commit an earlier sweep left half done: %d cursor(s) applied%s.", r.Recovered.CursorsApplied, redo)
 	}
 	if len(r.Candidates) == 0 {
+		// The failures and notes below are then what was not even a
+		// candidate: SQLite-era sessions with an invalid seq cursor, or
+		// sessions left out by --clawvault-compat.
 		add("", "No active sessions crossed threshold (%d checked).", r.Checked)
-		// What was not even a candidate: SQLite-era sessions with an
-		// invalid seq cursor, or left out by --clawvault-compat.
-		for _, s := range r.Failed {
-			add(s.SessionKey, "! %s (%s): %s", s.SessionKey, s.SessionID, s.Error)
-		}
-		for _, n := range r.Notes {
-			add("", "note: %s", n)
-		}
-		return out
-	}
-	add("", "Observed %d/%d session(s) of %s with the %s compressor in %s: %s read, %s, %d line(s) routed.",
-		len(r.Observed), len(r.Candidates)-len(r.Skipped), strings.Join(r.Agents, ", "), r.Compressor, r.Duration().Round(time.Millisecond),
-		model.Bytes(r.BytesRead), countTypes(r.Observations, r.ByType), sumRouted(r.Routed))
-	for _, s := range r.Observed {
-		line := fmt.Sprintf("- %s [%s] %s → %s", s.SessionKey, s.Source, model.Bytes(s.BytesRead), countTypes(s.Observations, s.ByType))
-		if s.Cursor != nil {
-			line += fmt.Sprintf("; cursor %d", s.Cursor.LastObservedOffset)
-		}
-		if s.SeqCursor != nil {
-			line += fmt.Sprintf("; seq cursor %d (SQLite-era store, session %s)", s.SeqCursor.LastObservedSeq, shortID(s.SessionID))
-		}
-		if s.ResetArchive {
-			line += fmt.Sprintf(" (reset archive %s)", s.CursorID)
-		}
-		add(s.SessionKey, "%s", line)
-		if lines, files := routedCounts(s.Routed); lines > 0 || len(s.Backlog) > 0 {
-			add(s.SessionKey, "    routed %d line(s) into %d file(s), %d new backlog item(s)", lines, files, len(s.Backlog))
-		}
-		if s.MalformedLines > 0 {
-			add(s.SessionKey, "    %d malformed line(s) skipped", s.MalformedLines)
-		}
-		for _, l := range s.LongLines {
-			where := fmt.Sprintf("line %d (byte %d)", l.Line, l.Offset)
-			if s.SeqCursor != nil || l.Seq > 0 {
-				where = fmt.Sprintf("event seq %d", l.Seq)
+	} else {
+		add("", "Observed %d/%d session(s) of %s with the %s compressor in %s: %s read, %s, %d line(s) routed.",
+			len(r.Observed), len(r.Candidates)-len(r.Skipped), strings.Join(r.Agents, ", "), r.Compressor, r.Duration().Round(time.Millisecond),
+			model.Bytes(r.BytesRead), countTypes(r.Observations, r.ByType), sumRouted(r.Routed))
+		for _, s := range r.Observed {
+			line := fmt.Sprintf("- %s [%s] %s → %s", s.SessionKey, s.Source, model.Bytes(s.BytesRead), countTypes(s.Observations, s.ByType))
+			if s.Cursor != nil {
+				line += fmt.Sprintf("; cursor %d", s.Cursor.LastObservedOffset)
 			}
-			add(s.SessionKey, "    %s skipped: %s, longer than the %s cap (max_line_mb)", where, model.Bytes(l.Bytes), model.Bytes(r.MaxLineBytes))
-		}
-		for _, f := range s.Fallbacks {
-			add(s.SessionKey, "    the rules stood in for the model: %s", f)
+			if s.SeqCursor != nil {
+				line += fmt.Sprintf("; seq cursor %d (SQLite-era store, session %s)", s.SeqCursor.LastObservedSeq, shortID(s.SessionID))
+			}
+			if s.ResetArchive {
+				line += fmt.Sprintf(" (reset archive %s)", s.CursorID)
+			}
+			add(s.SessionKey, "%s", line)
+			if lines, files := routedCounts(s.Routed); lines > 0 || len(s.Backlog) > 0 {
+				add(s.SessionKey, "    routed %d line(s) into %d file(s), %d new backlog item(s)", lines, files, len(s.Backlog))
+			}
+			if s.MalformedLines > 0 {
+				add(s.SessionKey, "    %d malformed line(s) skipped", s.MalformedLines)
+			}
+			for _, l := range s.LongLines {
+				where := fmt.Sprintf("line %d (byte %d)", l.Line, l.Offset)
+				if l.Seq != nil {
+					where = fmt.Sprintf("event seq %d", *l.Seq)
+				}
+				add(s.SessionKey, "    %s skipped: %s, longer than the %s cap (max_line_mb)", where, model.Bytes(l.Bytes), model.Bytes(r.MaxLineBytes))
+			}
+			for _, f := range s.Fallbacks {
+				add(s.SessionKey, "    the rules stood in for the model: %s", f)
+			}
 		}
 	}
 	for _, s := range r.Failed {
