@@ -222,10 +222,7 @@ type pendingSession struct {
 }
 
 func newSweeper(opt SweepOptions) (*sweeper, error) {
-	if opt.Workspace == nil && opt.Snapshot != nil {
-		opt.Workspace = opt.Snapshot.Workspace
-	}
-	if opt.Workspace == nil {
+	if opt.Workspace = opt.workspace(); opt.Workspace == nil {
 		return nil, errors.New("a sweep needs a workspace")
 	}
 	if opt.Workspace.Vault == "" {
@@ -397,10 +394,7 @@ func (s *sweeper) selectCandidates(ctx context.Context) ([]Candidate, error) {
 	if fresh.Cursors.Corrupt != "" {
 		s.report.Notes = append(s.report.Notes, fmt.Sprintf("%s does not parse (%s): as ClawVault does, every session counts as never observed, and the file is rewritten with the new cursors only", fresh.Cursors.Path, fresh.Cursors.Corrupt))
 	}
-	agents := s.opt.Agents
-	if len(agents) == 0 {
-		agents = []string{s.opt.Workspace.ObserverAgent}
-	}
+	agents := sweptAgents(s.opt)
 	s.report.Agents = agents
 	seq, err := s.loadSeqCursors(&fresh, agents)
 	if err != nil {

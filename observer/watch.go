@@ -110,10 +110,7 @@ func Watch(ctx context.Context, opt WatchOptions) error {
 // countCandidates is the cheap look: a stat-only scan and the selection,
 // without the lock.
 func countCandidates(ctx context.Context, opt SweepOptions) (int, error) {
-	ws := opt.Workspace
-	if ws == nil && opt.Snapshot != nil {
-		ws = opt.Snapshot.Workspace
-	}
+	ws := opt.workspace()
 	fsys := opt.FS
 	if fsys == nil {
 		fsys = store.OS
@@ -141,15 +138,21 @@ func countCandidates(ctx context.Context, opt SweepOptions) (int, error) {
 	return n, nil
 }
 
+// workspace is the workspace a sweep works on: the one given, else the
+// snapshot's.
+func (opt SweepOptions) workspace() *store.Workspace {
+	if opt.Workspace == nil && opt.Snapshot != nil {
+		return opt.Snapshot.Workspace
+	}
+	return opt.Workspace
+}
+
 // sweptAgents are the agents a sweep takes.
 func sweptAgents(opt SweepOptions) []string {
 	if len(opt.Agents) > 0 {
 		return opt.Agents
 	}
-	ws := opt.Workspace
-	if ws == nil && opt.Snapshot != nil {
-		ws = opt.Snapshot.Workspace
-	}
+	ws := opt.workspace()
 	if ws == nil {
 		return nil
 	}
@@ -159,16 +162,14 @@ func sweptAgents(opt SweepOptions) []string {
 // storeDirs are the agent/ folders of the swept agents, where their
 // SQLite-era stores are (or will be, once OpenClaw moves them there).
 func storeDirs(opt SweepOptions) []string {
-	ws := opt.Workspace
-	if ws == nil && opt.Snapshot != nil {
-		ws = opt.Snapshot.Workspace
-	}
+	ws := opt.workspace()
 	if ws == nil {
 		return nil
 	}
+	swept := sweptAgents(opt)
 	var dirs []string
 	for _, a := range ws.Agents {
-		if slices.Contains(sweptAgents(opt), a.ID) {
+		if slices.Contains(swept, a.ID) {
 			dirs = append(dirs, filepath.Join(a.Dir, "agent"))
 		}
 	}
