@@ -750,7 +750,7 @@ func (p *transcriptPane) jumpToUser(back bool) tea.Cmd {
 	}
 	ctx, job, r, ix, width := p.begin(kindRoles), p.nextJob(), p.reader, p.ix, p.treeWidth()
 	p.rolesJob = job
-	return runTask(ctx, func(ctx context.Context, _ func(tea.Msg)) tea.Msg {
+	return func() tea.Msg {
 		out := map[int64]transcript.PreviewLine{}
 		batch := make([]model.Entry, 0, rolesBatch)
 		for len(unknown) > 0 && ctx.Err() == nil {
@@ -767,7 +767,7 @@ func (p *transcriptPane) jumpToUser(back bool) tea.Cmd {
 			}
 		}
 		return rolesReadMsg{job: job, previews: out, back: back}
-	})
+	}
 }
 
 // needBody renders the selected entry, off the event loop, unless cached.
