@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -315,7 +316,7 @@ func (p *StatusPlan) Build(rows []SessionRow, cursors CursorState) {
 	<-p.discovered
 	// Each row is finished on its own (its cursor, selection and
 	// diagnosis, a third of status's time): in blocks, on every core.
-	inBlocks(len(rows), 1024, func(from, to int) {
+	_ = InBlocks(context.Background(), len(rows), 1024, func(from, to int) {
 		for i := from; i < to; i++ {
 			finishRow(&rows[i], i >= firstSQLite, snap, cursors, p.opt, p.descByFile, p.siblings)
 		}
@@ -375,13 +376,13 @@ func finishRow(row *SessionRow, sqlite bool, snap AgentSnapshot, cursors CursorS
 	row.Diagnosis = Diagnose(row, snap, cursors, opt)
 }
 
-// inBlocks calls fn on [0, n) in blocks of size, on up to GOMAXPROCS
-// goroutines.
-func inBlocks(n, size int, fn func(from, to int)) {
+// InBlocks calls fn on [0, n) in blocks of size, on up to GOMAXPROCS
+// goroutines, checking ctx between blocks; it returns ctx's error.
+func InBlocks(ctx context.Context, n, size int, fn func(from, to int)) error {
 	workers := min(runtime.GOMAXPROCS(0), (n+size-1)/size)
 	if workers <= 1 {
 		fn(0, n)
-		return
+		return ctx.Err()
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -389,7 +390,7 @@ func inBlocks(n, size int, fn func(from, to int)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
+			for ctx.Err() == nil {
 				from := int(next.Add(int64(size))) - size
 				if from >= n {
 					return
@@ -399,6 +400,7 @@ func inBlocks(n, size int, fn func(from, to int)) {
 		}()
 	}
 	wg.Wait()
+	return ctx.Err()
 }
 
 // ResetCursorID is the cursor key under which `observe --include-resets`

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"clawvault-tui/model"
@@ -274,7 +273,7 @@ func listDir(ctx context.Context, fsys FS, dir string, followLinks bool) ([]mode
 		}
 	}
 	const block = 512
-	if err := forBlocks(ctx, len(entries), block, statRange); err != nil {
+	if err := model.InBlocks(ctx, len(entries), block, statRange); err != nil {
 		return nil, err
 	}
 	n := 0
@@ -285,32 +284,6 @@ func listDir(ctx context.Context, fsys FS, dir string, followLinks bool) ([]mode
 		}
 	}
 	return slices.Clip(files[:n]), nil
-}
-
-// forBlocks calls fn on [0, n) in blocks of size, on up to GOMAXPROCS
-// goroutines, checking ctx between blocks.
-func forBlocks(ctx context.Context, n, size int, fn func(from, to int)) error {
-	if n <= size {
-		fn(0, n)
-		return ctx.Err()
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), (n+size-1)/size) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				from := int(next.Add(int64(size))) - size
-				if from >= n {
-					return
-				}
-				fn(from, min(from+size, n))
-			}
-		}()
-	}
-	wg.Wait()
-	return ctx.Err()
 }
 
 func dirFile(fi fs.FileInfo) model.DirFile {
