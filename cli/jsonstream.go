@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -180,15 +181,16 @@ func (s *jsonStream) Raw(v []byte) {
 // Value writes v as writeJSON would (encoding/json, HTML escaping off),
 // indented at the current depth: for small parts of a streamed document.
 func (s *jsonStream) Value(v any) {
+	s.value()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
+	enc.SetIndent(strings.Repeat("  ", len(s.open)), "  ")
 	if err := enc.Encode(v); err != nil {
-		s.value()
 		s.b = append(s.b, "null"...)
 		return
 	}
-	s.Raw(buf.Bytes())
+	s.b = append(s.b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }
 
 // Finish ends the document with a newline, as json.Encoder does, and

@@ -58,12 +58,12 @@ func (a *app) tree(arg string) error {
 	if err != nil {
 		return fmt.Errorf("cannot index %s: %w", src.target.Row.File, err)
 	}
-	doc, lists := treeSummary(ctx, ix, src)
+	doc := treeSummary(ctx, ix, src)
 	doc.SQLite = sqlite
 	if a.common.json {
-		return writeTreeJSON(a.stdout, doc, lists)
+		return writeTreeJSON(a.stdout, doc, ix.Tree)
 	}
-	return writeTreeText(a.human(), ix, doc, lists)
+	return writeTreeText(a.human(), ix, doc)
 }
 
 // treeSource is what a tree argument named: the row to read, and the other
@@ -158,7 +158,7 @@ type generationDoc struct {
 }
 
 // treeDoc is the --json document. Its lists of entries (roots, branch
-// points, active path, model context) are written from treeLists as they
+// points, active path, model context) are written from the tree as they
 // stream out: the struct's fields hold them only when a test decodes the
 // document.
 type treeDoc struct {
@@ -219,19 +219,11 @@ type tailDoc struct {
 	Parsed bool  `json:"parsed"`
 }
 
-// treeLists are the summary's lists as entry positions: the text shows a
-// few ids of each and --json streams them, so that neither makes a string
-// per entry of a million-entry active path.
-type treeLists struct {
-	tree                                     *model.Tree
-	roots, branchPoints, activePath, context []int32
-}
-
-// treeSummary is the summary of ix: the document without its lists, and
-// the lists.
-func treeSummary(ctx context.Context, ix *transcript.Index, src treeSource) (treeDoc, treeLists) {
+// treeSummary is the summary of ix without its lists of entries: the text
+// shows a few ids of each and --json streams them from ix.Tree's positions,
+// so that neither makes a string per entry of a million-entry active path.
+func treeSummary(ctx context.Context, ix *transcript.Index, src treeSource) treeDoc {
 	t := ix.Tree
-	lists := treeLists{tree: t, roots: t.Roots, branchPoints: t.BranchPoints, activePath: t.ActivePath, context: t.Context}
 	doc := treeDoc{
 		File: ix.Path, Header: json.RawMessage("null"), Entries: t.Nodes,
 		Compactions: []compactionDoc{}, MalformedLines: ix.Malformed,
@@ -277,10 +269,10 @@ func treeSummary(ctx context.Context, ix *transcript.Index, src treeSource) (tre
 	if ix.Tail != nil {
 		doc.TornTail = &tailDoc{Line: ix.Tail.Line, Offset: ix.Tail.Offset, Bytes: ix.Tail.Length, Parsed: ix.Tail.Parsed}
 	}
-	return doc, lists
+	return doc
 }
 
-func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc, lists treeLists) error {
+func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 	t := ix.Tree
 	where := "line"
 	if s := doc.SQLite; s != nil {
@@ -332,8 +324,8 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc, lists treeLis
 		leaf = *doc.LeafID
 	}
 	fmt.Fprintf(w, "Leaf:          %s\n", esc(leaf))
-	fmt.Fprintf(w, "Roots:         %s\n", list(t, lists.roots))
-	fmt.Fprintf(w, "Branch points: %s\n", list(t, lists.branchPoints))
+	fmt.Fprintf(w, "Roots:         %s\n", list(t, t.Roots))
+	fmt.Fprintf(w, "Branch points: %s\n", list(t, t.BranchPoints))
 	if len(doc.Compactions) == 0 {
 		fmt.Fprintf(w, "Compactions:   none\n")
 	}
@@ -362,8 +354,8 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc, lists treeLis
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Active path:   %d entries, %s\n", len(lists.activePath), abbreviate(t, lists.activePath, 8))
-	fmt.Fprintf(w, "Model context: %d messages, %s\n", doc.ContextMessages, abbreviate(t, lists.context, 8))
+	fmt.Fprintf(w, "Active path:   %d entries, %s\n", len(t.ActivePath), abbreviate(t, t.ActivePath, 8))
+	fmt.Fprintf(w, "Model context: %d messages, %s\n", doc.ContextMessages, abbreviate(t, t.Context, 8))
 	if s := doc.SQLite; s != nil {
 		switch {
 		case s.OpenClawBranchDiffers:
