@@ -390,31 +390,13 @@ func Value(b []byte, i int) (int, bool) {
 
 // Key validates `"key" :` at b[i] and returns the index after the colon.
 func Key(b []byte, i int) (int, bool) {
-	if i >= len(b) || b[i] != '"' {
-		return 0, false
-	}
-	end := shortEnd(b, i)
-	if end == 0 {
-		var ok bool
-		if end, ok = String(b, i); !ok {
-			return 0, false
-		}
-	}
-	if end < len(b) && b[end] == ':' {
-		return end + 1, true // compact JSON
-	}
-	end = SkipWS(b, end)
-	if end >= len(b) || b[end] != ':' {
-		return 0, false
-	}
-	return end + 1, true
+	_, afterColon, ok := keyColon(b, i)
+	return afterColon, ok
 }
 
-// Member validates one object member, `"key": value`, whose key's quote
-// is at b[i], and returns the index past the key's closing quote and the
-// index past the value. A caller walking an object that needs each key
-// (to decline some) thus makes one call per member.
-func Member(b []byte, i int) (keyEnd, end int, ok bool) {
+// keyColon validates `"key" :` at b[i] and returns the index past the
+// key's closing quote and the index after the colon.
+func keyColon(b []byte, i int) (keyEnd, afterColon int, ok bool) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, 0, false
 	}
@@ -424,12 +406,24 @@ func Member(b []byte, i int) (keyEnd, end int, ok bool) {
 		}
 	}
 	colon := keyEnd
-	if colon >= len(b) || b[colon] != ':' {
+	if colon >= len(b) || b[colon] != ':' { // not compact JSON
 		if colon = SkipWS(b, colon); colon >= len(b) || b[colon] != ':' {
 			return 0, 0, false
 		}
 	}
-	end, ok = Value(b, colon+1)
+	return keyEnd, colon + 1, true
+}
+
+// Member validates one object member, `"key": value`, whose key's quote
+// is at b[i], and returns the index past the key's closing quote and the
+// index past the value. A caller walking an object that needs each key
+// (to decline some) thus makes one call per member.
+func Member(b []byte, i int) (keyEnd, end int, ok bool) {
+	keyEnd, afterColon, ok := keyColon(b, i)
+	if !ok {
+		return 0, 0, false
+	}
+	end, ok = Value(b, afterColon)
 	return keyEnd, end, ok
 }
 

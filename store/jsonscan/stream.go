@@ -74,18 +74,11 @@ func scanMember(b []byte, first bool) (member, bool) {
 		}
 		j = SkipWS(b, j+1)
 	}
-	if j >= len(b) || b[j] != '"' {
-		return member{}, false
-	}
-	kEnd, ok := String(b, j)
+	kEnd, afterColon, ok := keyColon(b, j)
 	if !ok {
 		return member{}, false
 	}
-	colon := SkipWS(b, kEnd)
-	if colon >= len(b) || b[colon] != ':' {
-		return member{}, false
-	}
-	at := SkipWS(b, colon+1)
+	at := SkipWS(b, afterColon)
 	end, ok := Value(b, at)
 	// A number that ends the buffer may go on in the next read: a member
 	// is complete only with the byte after it in (a comma, a brace or a
