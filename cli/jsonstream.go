@@ -161,23 +161,6 @@ func (s *jsonStream) Float(f float64) {
 	}
 }
 
-// Raw writes a valid JSON value as encoding/json writes a
-// json.RawMessage: compacted, then indented at the current depth.
-func (s *jsonStream) Raw(v []byte) {
-	s.value()
-	var compact, indented bytes.Buffer
-	if err := json.Compact(&compact, v); err != nil {
-		s.b = append(s.b, "null"...)
-		return
-	}
-	prefix := bytes.Repeat([]byte("  "), len(s.open))
-	if err := json.Indent(&indented, compact.Bytes(), string(prefix), "  "); err != nil {
-		s.b = append(s.b, "null"...)
-		return
-	}
-	s.b = append(s.b, indented.Bytes()...)
-}
-
 // Value writes v as writeJSON would (encoding/json, HTML escaping off),
 // indented at the current depth: for small parts of a streamed document.
 func (s *jsonStream) Value(v any) {
