@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -39,8 +41,12 @@ func BenchmarkStatus(b *testing.B) {
 // main's sessions as JSONL files (stat only) and a scan of the same sessions
 // in the SQLite-era store (aggregate queries, no event body), in the same
 // run: cold (every event row aggregated) and with the stats cache warm (the
-// sessions unchanged since the last status). x-jsonl is the warm ratio
-// (budget: at most 2), x-jsonl-cold the cold one.
+// sessions unchanged since the last status), and live: a copy of the store
+// where, before each status, OpenClaw would have appended an event to one
+// session in a hundred (the cache counts only the rows after what it
+// knows). x-jsonl is the warm ratio (budget: at most 2), x-jsonl-live the
+// ratio on a store being written, x-jsonl-cold the first status on a
+// store (no cache).
 func BenchmarkStatusSQLiteVsJSONL(b *testing.B) {
 	m, err := demotest.BenchWorkspace(demotest.BenchScale())
 	if err != nil {
@@ -62,7 +68,12 @@ func BenchmarkStatusSQLiteVsJSONL(b *testing.B) {
 	if _, err := Scan(context.Background(), OS, sqlite, ScanOptions{CacheDir: cache}); err != nil {
 		b.Fatal(err)
 	}
-	var inJSONL, cold, warm time.Duration
+	live, appendEvents := liveSQLiteCopy(b, state, m.VaultDir)
+	liveCache := b.TempDir()
+	if _, err := Scan(context.Background(), OS, live, ScanOptions{CacheDir: liveCache}); err != nil {
+		b.Fatal(err)
+	}
+	var inJSONL, cold, warm, onLive time.Duration
 	var rows, events, bytes int64
 	for b.Loop() {
 		start := time.Now()
@@ -81,6 +92,14 @@ func BenchmarkStatusSQLiteVsJSONL(b *testing.B) {
 			b.Fatal(err)
 		}
 		warm += time.Since(start)
+		b.StopTimer()
+		appendEvents()
+		b.StartTimer()
+		start = time.Now()
+		if _, err := Scan(context.Background(), OS, live, ScanOptions{CacheDir: liveCache}); err != nil {
+			b.Fatal(err)
+		}
+		onLive += time.Since(start)
 		rows, events, bytes = 0, 0, 0
 		for _, r := range snap.Rows {
 			if r.Generation != nil {
@@ -95,6 +114,8 @@ func BenchmarkStatusSQLiteVsJSONL(b *testing.B) {
 	b.ReportMetric(float64(cold.Milliseconds())/n, "ms-sqlite-cold")
 	b.ReportMetric(float64(warm.Milliseconds())/n, "ms-sqlite")
 	b.ReportMetric(float64(warm)/float64(inJSONL), "x-jsonl")
+	b.ReportMetric(float64(onLive.Milliseconds())/n, "ms-sqlite-live")
+	b.ReportMetric(float64(onLive)/float64(inJSONL), "x-jsonl-live")
 	b.ReportMetric(float64(cold)/float64(inJSONL), "x-jsonl-cold")
 	b.ReportMetric(float64(rows), "sessions")
 	b.ReportMetric(float64(events), "events")
@@ -147,4 +168,63 @@ func BenchmarkTreeSQLiteVsJSONL(b *testing.B) {
 	b.ReportMetric(float64(inSQLite)/float64(inJSONL), "x-jsonl")
 	b.ReportMetric(float64(entries), "entries")
 	b.ReportMetric(float64(factRows), "fact-rows")
+}
+
+// liveSQLiteCopy copies the benchmark's SQLite state (the shared one is
+// never written) and returns its workspace and a function that appends one
+// event to every hundredth session, as a running gateway would between two
+// status runs: each new row repeats the session's last event one seq on.
+func liveSQLiteCopy(b *testing.B, state, vault string) (*Workspace, func()) {
+	dir := b.TempDir()
+	rel := filepath.Join("agents", "main", "agent")
+	if err := os.MkdirAll(filepath.Join(dir, rel), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for _, suffix := range []string{"", "-wal"} {
+		name := filepath.Join(rel, "openclaw-agent.sqlite"+suffix)
+		if err := copyFile(OSMover, filepath.Join(state, name), filepath.Join(dir, name)); err != nil && !os.IsNotExist(err) {
+			b.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, rel, "openclaw-agent.sqlite")
+	w, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { w.Close() })
+	var ids []string
+	rs, err := w.Query(`SELECT DISTINCT session_id FROM transcript_events ORDER BY session_id`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; rs.Next(); i++ {
+		var id string
+		if err := rs.Scan(&id); err != nil {
+			b.Fatal(err)
+		}
+		if i%100 == 0 {
+			ids = append(ids, id)
+		}
+	}
+	rs.Close()
+	ws, err := Locate(OSEnv(), LocateOptions{StateDir: dir, Vault: vault})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ws, func() {
+		tx, err := w.Begin()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, id := range ids {
+			if _, err := tx.Exec(`INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_zstd, event_utf8_bytes, navigation_json)
+				SELECT session_id, seq + 1, event_json, created_at + 1, event_zstd, event_utf8_bytes, navigation_json
+				FROM transcript_events WHERE session_id = ? ORDER BY seq DESC LIMIT 1`, id); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
