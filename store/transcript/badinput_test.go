@@ -210,16 +210,20 @@ func TestChunkBoundaries(t *testing.T) {
 	}
 	data := b.String()
 	want := indexBytes(t, data)
-	defer func(old int) { chunkSize = old }(chunkSize)
+	defer func(old int, over int64) { chunkSize, lineOverhang = old, over }(chunkSize, lineOverhang)
 	for _, size := range []int{1, 7, 64, 333, 4096} {
 		chunkSize = size
-		for _, workers := range []int{1, 3} {
-			ix, err := Build(context.Background(), "mem", strings.NewReader(data), int64(len(data)), Options{Workers: workers})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !sameIndex(ix, want) || ix.Lines != want.Lines {
-				t.Fatalf("chunk %d, %d workers: %d entries %v malformed; want %d %v", size, workers, len(ix.Entries), ix.Malformed, len(want.Entries), want.Malformed)
+		// An overhang shorter than a line makes the workers read on.
+		for _, over := range []int64{1, 13, 16 << 10} {
+			lineOverhang = over
+			for _, workers := range []int{1, 3} {
+				ix, err := Build(context.Background(), "mem", strings.NewReader(data), int64(len(data)), Options{Workers: workers})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sameIndex(ix, want) || ix.Lines != want.Lines {
+					t.Fatalf("chunk %d, overhang %d, %d workers: %d entries %v malformed; want %d %v", size, over, workers, len(ix.Entries), ix.Malformed, len(want.Entries), want.Malformed)
+				}
 			}
 		}
 	}

@@ -88,9 +88,9 @@ func FuzzIndex(f *testing.F) {
 	f.Add([]byte("\n\n\n"))
 	f.Add([]byte(header + "\n" + line("a", "") + line("b", "a") + "\n" + line("c", "a") + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		old := chunkSize
-		chunkSize = 16
-		defer func() { chunkSize = old }()
+		old, over := chunkSize, lineOverhang
+		chunkSize, lineOverhang = 16, 5
+		defer func() { chunkSize, lineOverhang = old, over }()
 		ix, err := Build(context.Background(), "fuzz", bytes.NewReader(data), int64(len(data)), Options{Workers: 2})
 		if err != nil {
 			t.Fatal(err)

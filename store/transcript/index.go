@@ -318,11 +318,19 @@ func readTail(r io.ReaderAt, from, size int64) ([]byte, int64, error) {
 // just after a newline; the last one owned runs past hi to its newline,
 // which comes before end (just past the last newline of the file).
 func readOwned(r io.ReaderAt, buf *[]byte, from, lo, hi, end int64) (chunk, error) {
-	// Read [lo-1, hi): the byte before lo says whether a line starts at lo.
+	// Read [lo-1, hi) and a little past it in one call: the byte before lo
+	// says whether a line starts at lo, and the overhang most often holds
+	// the end of the last line (what it does not hold is read after).
 	at := max(from, lo-1)
-	b := slices.Grow((*buf)[:0], int(hi-at))[:hi-at]
+	want := min(hi+lineOverhang, end) - at
+	b := slices.Grow((*buf)[:0], int(want))[:want]
 	if n, err := r.ReadAt(b, at); n < len(b) {
 		return chunk{}, errChanged(at+int64(n), err)
+	}
+	if i := bytes.IndexByte(b[hi-at-1:], '\n'); i >= 0 {
+		b = b[:hi-at+int64(i)]
+	} else {
+		b = b[:hi-at]
 	}
 	start := lo
 	if lo > from {
@@ -336,7 +344,9 @@ func readOwned(r io.ReaderAt, buf *[]byte, from, lo, hi, end int64) (chunk, erro
 	// Finish the line that holds byte hi-1.
 	for b[len(b)-1] != '\n' {
 		off := at + int64(len(b))
-		more := min(max(int64(len(b)), 64<<10), end-off)
+		// A long line: read on in steps that double.
+		past := int64(len(b)) - (hi - at)
+		more := min(max(2*past, 4*lineOverhang), end-off)
 		if more <= 0 {
 			return chunk{}, errChanged(off, nil)
 		}
@@ -355,6 +365,12 @@ func readOwned(r io.ReaderAt, buf *[]byte, from, lo, hi, end int64) (chunk, erro
 	*buf = b
 	return chunk{base: start, data: b[start-at:]}, nil
 }
+
+// lineOverhang is how far past its chunk a worker reads at once to finish
+// its last line: most lines are shorter. (Reading a chunk's size past it,
+// as this once did, copied every byte of the file out of the page cache
+// twice.)
+var lineOverhang int64 = 16 << 10
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
