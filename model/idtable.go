@@ -20,11 +20,7 @@ func hashID(id EntryID) uint32 {
 // newIDIndex indexes the given positions and counts ids that repeat;
 // superseded holds the positions a later entry with the same id overrides.
 func newIDIndex(entries []Entry, nodes []int32) (x idIndex, dups int, superseded map[int32]bool) {
-	keys := make([]uint64, len(nodes))
-	for k, i := range nodes {
-		keys[k] = uint64(hashID(entries[i].ID))<<32 | uint64(uint32(i))
-	}
-	radixSortHigh32(keys)
+	keys := sortedKeys(entries, nodes)
 	for k := 1; k < len(keys); k++ {
 		if keys[k]>>32 != keys[k-1]>>32 {
 			continue
@@ -46,41 +42,52 @@ func newIDIndex(entries []Entry, nodes []int32) (x idIndex, dups int, superseded
 	return idIndex{keys: keys}, dups, superseded
 }
 
-// radixSortHigh32 sorts keys by their upper 32 bits, stably, so that keys
-// with the same hash stay in position order: two passes of 16 bits, whose
-// counters still fit in a core's cache.
-func radixSortHigh32(keys []uint64) {
-	if len(keys) < 1024 {
-		slices.SortStableFunc(keys, func(a, b uint64) int {
-			switch {
-			case a>>32 < b>>32:
-				return -1
-			case a>>32 > b>>32:
-				return 1
+// sortedKeys returns the keys hash<<32 | position of the given positions,
+// sorted by hash, keys of one hash in position order (positions differ,
+// so that is sorting whole keys). The keys are dealt straight from the
+// entries into 65,536 buckets by the top 16 bits of their hash, in
+// position order, and an insertion sort finishes each bucket (a dozen keys
+// on average): one pass that writes, and no second array of keys, whose
+// fresh memory costs more than the sort on a virtual machine.
+func sortedKeys(entries []Entry, nodes []int32) []uint64 {
+	keys := make([]uint64, len(nodes))
+	if len(nodes) < 1024 {
+		for k, i := range nodes {
+			keys[k] = uint64(hashID(entries[i].ID))<<32 | uint64(uint32(i))
+		}
+		slices.Sort(keys)
+		return keys
+	}
+	const buckets = 1 << 16
+	next := make([]int32, buckets+1)
+	for _, i := range nodes {
+		next[hashID(entries[i].ID)>>16+1]++
+	}
+	for b := 1; b <= buckets; b++ {
+		next[b] += next[b-1]
+	}
+	for _, i := range nodes {
+		h := hashID(entries[i].ID)
+		b := h >> 16
+		keys[next[b]] = uint64(h)<<32 | uint64(uint32(i))
+		next[b]++
+	}
+	// next[b] is now where bucket b ends.
+	from := int32(0)
+	for _, to := range next[:buckets] {
+		bucket := keys[from:to]
+		from = to
+		if len(bucket) > 32 {
+			slices.Sort(bucket) // crafted ids that share a bucket
+			continue
+		}
+		for i := 1; i < len(bucket); i++ {
+			for j := i; j > 0 && bucket[j] < bucket[j-1]; j-- {
+				bucket[j], bucket[j-1] = bucket[j-1], bucket[j]
 			}
-			return 0
-		})
-		return
+		}
 	}
-	tmp := make([]uint64, len(keys))
-	count := make([]int, 1<<16+1)
-	src, dst := keys, tmp
-	for shift := uint(32); shift < 64; shift += 16 {
-		clear(count)
-		for _, k := range src {
-			count[(k>>shift)&0xffff+1]++
-		}
-		for b := 1; b < len(count); b++ {
-			count[b] += count[b-1]
-		}
-		for _, k := range src {
-			b := (k >> shift) & 0xffff
-			dst[count[b]] = k
-			count[b]++
-		}
-		src, dst = dst, src
-	}
-	// Two passes: the result is back in keys.
+	return keys
 }
 
 // get returns the last position whose entry has the id.

@@ -1,9 +1,11 @@
 package model
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // TreeRules names whose reading of the id/parentId tree applies.
@@ -87,11 +89,13 @@ type Tree struct {
 	// Cycle is true when a parent chain loops; pi would hang on such a file.
 	Cycle bool
 
-	byID       idIndex
-	parent     []int32
-	childStart []int32
-	childList  []int32
-	pathMark   []uint64
+	byID   idIndex
+	parent []int32
+	// childStart and childList are built by the first Children call.
+	childrenOnce sync.Once
+	childStart   []int32
+	childList    []int32
+	pathMark     []uint64
 	// OpenClaw's rules only: leafCtl marks leaf records that parse,
 	// ocNodes the entries its scan makes tree nodes, and ocLeafControl is
 	// set when a leaf control took effect.
@@ -163,38 +167,26 @@ func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, name
 	} else {
 		t.linkPi(nodes)
 	}
-	counts := make([]int32, n+1)
+	// Roots and branch points from two bitmaps (has a child, has two):
+	// the children lists themselves are built on the first Children call,
+	// which a command that prints the summary never makes.
+	hasChild := make([]uint64, (n+63)/64)
+	branch := make([]uint64, (n+63)/64)
 	for _, i := range nodes {
-		if p := t.parent[i]; p >= 0 {
-			counts[p+1]++
-		} else {
+		p := t.parent[i]
+		if p < 0 {
 			t.Roots = append(t.Roots, i)
+			continue
+		}
+		if bit := uint64(1) << (p % 64); hasChild[p/64]&bit != 0 {
+			branch[p/64] |= bit
+		} else {
+			hasChild[p/64] |= bit
 		}
 	}
-	// Children in compressed rows: the children of i are
-	// childList[childStart[i]:childStart[i+1]], in file order, then sorted by
-	// timestamp as pi sorts them (stable, oldest first).
-	t.childStart = counts
-	for i := 1; i <= n; i++ {
-		t.childStart[i] += t.childStart[i-1]
-	}
-	// Filled backwards, each row from its end: childStart[p+1] steps down
-	// to p's start, so that childStart ends up shifted by one row (no
-	// second array of n counters).
-	t.childList = make([]int32, t.childStart[n])
-	for i := n - 1; i >= 0; i-- {
-		if p := t.parent[i]; p >= 0 {
-			t.childStart[p+1]--
-			t.childList[t.childStart[p+1]] = int32(i)
-		}
-	}
-	copy(t.childStart[:n], t.childStart[1:])
-	t.childStart[n] = int32(len(t.childList))
-	for i := 0; i < n; i++ {
-		kids := t.childList[t.childStart[i]:t.childStart[i+1]]
-		if len(kids) > 1 {
-			t.BranchPoints = append(t.BranchPoints, int32(i))
-			t.sortByTime(kids)
+	for w, word := range branch {
+		for ; word != 0; word &= word - 1 {
+			t.BranchPoints = append(t.BranchPoints, int32(w*64+bits.TrailingZeros64(word)))
 		}
 	}
 
@@ -220,7 +212,7 @@ func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, name
 			t.ActivePath[size] = cur
 		}
 	}
-	if !t.Cycle {
+	if !t.Cycle && !parentsPrecede(t.parent) {
 		t.Cycle = t.hasUnreachable()
 	}
 	if rules == RulesOpenClaw {
@@ -427,12 +419,59 @@ func (t *Tree) Parent(i int32) int32 {
 	return t.parent[i]
 }
 
-// Children returns the children of i, oldest first. The slice must not be modified.
+// Children returns the children of i, oldest first. The slice must not be
+// modified. The first call builds the lists of every entry's children.
 func (t *Tree) Children(i int32) []int32 {
+	t.childrenOnce.Do(t.buildChildren)
 	if t.childStart == nil {
 		return nil
 	}
 	return t.childList[t.childStart[i]:t.childStart[i+1]]
+}
+
+// buildChildren lists the children of every entry in compressed rows: the
+// children of i are childList[childStart[i]:childStart[i+1]], in file
+// order, then sorted by timestamp as pi sorts them (stable, oldest first).
+func (t *Tree) buildChildren() {
+	if t.parent == nil {
+		return
+	}
+	n := len(t.entries)
+	t.childStart = make([]int32, n+1)
+	for _, p := range t.parent {
+		if p >= 0 {
+			t.childStart[p+1]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		t.childStart[i] += t.childStart[i-1]
+	}
+	// Filled backwards, each row from its end: childStart[p+1] steps down
+	// to p's start, so that childStart ends up shifted by one row (no
+	// second array of n counters).
+	t.childList = make([]int32, t.childStart[n])
+	for i := n - 1; i >= 0; i-- {
+		if p := t.parent[i]; p >= 0 {
+			t.childStart[p+1]--
+			t.childList[t.childStart[p+1]] = int32(i)
+		}
+	}
+	copy(t.childStart[:n], t.childStart[1:])
+	t.childStart[n] = int32(len(t.childList))
+	for _, b := range t.BranchPoints {
+		t.sortByTime(t.childList[t.childStart[b]:t.childStart[b+1]])
+	}
+}
+
+// parentsPrecede reports that every parent comes before its child in the
+// file: then no parent chain can loop.
+func parentsPrecede(parent []int32) bool {
+	for i, p := range parent {
+		if p >= int32(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // OnPath reports whether i lies on the active path.
