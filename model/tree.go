@@ -164,9 +164,24 @@ func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, name
 	t.Nodes = len(nodes)
 	if rules == RulesOpenClaw {
 		t.scanOpenClaw(nodes, facts)
-	} else {
-		t.linkPi(nodes)
+	} else if relink := t.linkPi(nodes); relink != nil {
+		// The id index is still being built, and every parent was found
+		// without it: those hold unless an id repeats. Shape the tree
+		// meanwhile, and again if one does.
+		t.shape(nodes, facts)
+		if !relink() {
+			return t
+		}
+		t.Roots, t.BranchPoints, t.ActivePath, t.Cycle = nil, nil, nil, false
 	}
+	t.shape(nodes, facts)
+	return t
+}
+
+// shape derives the rest of the tree from the parent links: roots, branch
+// points, the active path, the loop check and the model's context.
+func (t *Tree) shape(nodes []int32, facts map[int32]TreeFacts) {
+	n := len(t.entries)
 	// Roots and branch points from two bitmaps (has a child, has two):
 	// the children lists themselves are built on the first Children call,
 	// which a command that prints the summary never makes.
@@ -191,7 +206,7 @@ func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, name
 	}
 
 	t.pathMark = make([]uint64, (n+63)/64)
-	if rules == RulesOpenClaw {
+	if t.Rules == RulesOpenClaw {
 		t.activePathOpenClaw(nodes)
 	} else {
 		size := 0
@@ -215,7 +230,7 @@ func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, name
 	if !t.Cycle && !parentsPrecede(t.parent) {
 		t.Cycle = t.hasUnreachable()
 	}
-	if rules == RulesOpenClaw {
+	if t.Rules == RulesOpenClaw {
 		t.Context = t.buildContextOpenClaw(facts)
 	} else {
 		t.Context = t.buildContext(facts)
@@ -224,12 +239,14 @@ func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, name
 	if len(t.Context) > 0 && t.entries[t.Context[0]].Type == TypeCompaction && facts[t.Context[0]].HasSystemMessage {
 		t.ContextMessages++
 	}
-	return t
 }
 
 // linkPi sets each node's parent as pi does: the entry with its parentId
-// (the last one when ids repeat), and the leaf: the last entry.
-func (t *Tree) linkPi(nodes []int32) {
+// (the last one when ids repeat), and the leaf: the last entry. When every
+// parent is the entry before, it returns before the id index is done,
+// with relink: it waits for the index and, when an id repeats, links again
+// and returns true.
+func (t *Tree) linkPi(nodes []int32) (relink func() bool) {
 	entries := t.entries
 	n := len(entries)
 	if len(nodes) > 0 {
@@ -260,21 +277,41 @@ func (t *Tree) linkPi(nodes []int32) {
 		}
 		prev = i
 	}
+	if len(lookups) == 0 {
+		// Every parent is the entry before: only a repeated id (a later
+		// entry taking an earlier one's place) can change that.
+		return func() bool {
+			<-indexed
+			if len(superseded) == 0 {
+				return false
+			}
+			t.relinkPi(nodes)
+			return true
+		}
+	}
 	<-indexed
 	if len(superseded) > 0 {
-		// A later entry reuses an id: an earlier match may not be the one
-		// that wins. Redo the pass with lookups throughout.
-		lookups = lookups[:0]
-		for _, i := range nodes {
-			if e := &entries[i]; e.ParentID != NoID && e.ParentID != e.ID {
-				t.parent[i] = -1
-				lookups = append(lookups, i)
-			}
-		}
+		t.relinkPi(nodes)
+		return nil
 	}
 	for _, i := range lookups {
 		if p, ok := t.byID.get(entries, entries[i].ParentID); ok {
 			t.parent[i] = p
+		}
+	}
+	return nil
+}
+
+// relinkPi looks every parent up in the id index: a later entry reuses an
+// id, so that the entry before may not be the one that wins.
+func (t *Tree) relinkPi(nodes []int32) {
+	entries := t.entries
+	for _, i := range nodes {
+		if e := &entries[i]; e.ParentID != NoID && e.ParentID != e.ID {
+			t.parent[i] = -1
+			if p, ok := t.byID.get(entries, e.ParentID); ok {
+				t.parent[i] = p
+			}
 		}
 	}
 }

@@ -129,6 +129,12 @@ func TestBuildTreeShapes(t *testing.T) {
 			dups: 1,
 		},
 		{
+			name:    "every parent is the entry before, but an id repeats: the later entry wins, into a loop",
+			entries: build(hdr(), msg("a", "", 1), msg("b", "a", 2), msg("a", "b", 3), msg("c", "a", 4)),
+			nodes:   4, leaf: "c", roots: []string{"a"}, branches: []string{"a"}, path: []string{"b", "a", "c"}, context: []string{"b", "a", "c"},
+			dups: 1, cycle: true,
+		},
+		{
 			name:    "a parent loop does not hang",
 			entries: build(hdr(), msg("a", "b", 1), msg("b", "a", 2)),
 			nodes:   2, leaf: "b", path: []string{"a", "b"}, context: []string{"a", "b"}, cycle: true,
