@@ -382,3 +382,27 @@ func TestSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainASCII: an id with a backslash or a non-ASCII byte must take the
+// decoding path, wherever the byte sits in pi's eight characters.
+func TestPlainASCII(t *testing.T) {
+	for _, tt := range []struct {
+		id   string
+		want bool
+	}{
+		{"0a1b2c3d", true},
+		{"", true},
+		{"msg_01yGJXjxC2549jwKqnlAbK8K", true},
+		{`\u00e9bcdef`, false},
+		{`abcdefg\`, false},
+		{"abc\xc3\xa9fgh", false},
+		{"abcdefg\x80", false},
+		{"\xffbcdefgh", false},
+		{"a\\b", false},
+		{"é", false},
+	} {
+		if got := plainASCII([]byte(tt.id)); got != tt.want {
+			t.Errorf("plainASCII(%q) = %v, want %v", tt.id, got, tt.want)
+		}
+	}
+}

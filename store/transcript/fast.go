@@ -24,16 +24,16 @@ var (
 	litNull          = []byte(`null`)
 )
 
-func sniffPrefix(line []byte, days *model.ISODayCache) (LineInfo, bool) {
-	info := LineInfo{firstIndex: -1}
+func sniffPrefix(line []byte, days *model.ISODayCache, info *LineInfo) bool {
+	*info = LineInfo{firstIndex: -1}
 	n := len(line)
 	if n < 64 || line[n-1] != '}' || !bytes.HasPrefix(line, litMessagePrefix) {
-		return info, false
+		return false
 	}
 	i := len(litMessagePrefix)
 	var ok bool
 	if info.id, i, ok = plainString(line, i-1); !ok || !bytes.HasPrefix(line[i-1:], litParentID) {
-		return info, false
+		return false
 	}
 	i += len(litParentID) - 1
 	switch {
@@ -42,14 +42,14 @@ func sniffPrefix(line []byte, days *model.ISODayCache) (LineInfo, bool) {
 		info.parentRef = model.RefNull
 	case line[i] == '"':
 		if info.parentID, i, ok = plainString(line, i); !ok {
-			return info, false
+			return false
 		}
 		info.parentRef = refState(line[info.parentID.start:info.parentID.end])
 	default:
-		return info, false
+		return false
 	}
 	if !bytes.HasPrefix(line[i:], litTimestamp) {
-		return info, false
+		return false
 	}
 	i += len(litTimestamp)
 	if i+24 < len(line) && line[i+24] == '"' {
@@ -62,26 +62,26 @@ func sniffPrefix(line []byte, days *model.ISODayCache) (LineInfo, bool) {
 	}
 	if !info.timestamp.set {
 		if info.timestamp, i, ok = plainString(line, i-1); !ok {
-			return info, false
+			return false
 		}
 	}
 	if !bytes.HasPrefix(line[i-1:], litRole) {
-		return info, false
+		return false
 	}
 	i += len(litRole) - 1
 	if info.role, _, ok = plainString(line, i-1); !ok {
-		return info, false
+		return false
 	}
 	switch string(info.role.raw(line)) {
 	case "user", "assistant", "toolResult":
 	default:
 		// Other roles (bashExecution, custom, system) may carry
 		// excludeFromContext: read them whole.
-		return info, false
+		return false
 	}
 	info.Type = model.TypeMessage
 	info.typeSpan = strSpan{start: 1 + int32(len(`"type":`)), end: int32(len(`{"type":"message"`)), set: true}
-	return info, true
+	return true
 }
 
 // plainString reads the string literal whose opening quote is at line[q]
@@ -126,21 +126,20 @@ func plainBytes(b []byte) bool {
 // "timestamp" or "message" at the top level, or any key with an escape)
 // makes it decline, and the line goes to SniffLine. What it accepts,
 // SniffLine accepts with the same entry (FuzzSniffCanonical).
-func sniffCanonical(line []byte, days *model.ISODayCache) (LineInfo, bool) {
-	info, ok := sniffPrefix(line, days)
-	if !ok {
-		return info, false
+func sniffCanonical(line []byte, days *model.ISODayCache, info *LineInfo) bool {
+	if !sniffPrefix(line, days, info) {
+		return false
 	}
 	// The role's closing quote ends the prefix: the message object is open
 	// and has had one member.
-	i := int(info.role.end)
-	if i, ok = restOfObject(line, i, messageKeyTaken); !ok {
-		return info, false
+	i, ok := restOfObject(line, int(info.role.end), messageKeyTaken)
+	if !ok {
+		return false
 	}
 	if i, ok = restOfObject(line, i, topKeyTaken); !ok {
-		return info, false
+		return false
 	}
-	return info, jsonscan.SkipWS(line, i) == len(line)
+	return jsonscan.SkipWS(line, i) == len(line)
 }
 
 // messageKeyTaken and topKeyTaken name the keys the fast path declines:

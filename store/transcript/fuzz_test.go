@@ -148,7 +148,8 @@ func FuzzSniffCanonical(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var days model.ISODayCache
-		fast, ok := sniffCanonical(data, &days)
+		var fast LineInfo
+		ok := sniffCanonical(data, &days, &fast)
 		full, fullOK := SniffLine(data)
 		if !ok {
 			return

@@ -395,6 +395,9 @@ func (s *chunkScratch) sniff(c chunk, prefixOnly bool, reuse []model.Entry) chun
 	} else {
 		res.entries = make([]model.Entry, 0, want)
 	}
+	// One LineInfo for every line, filled in place: it is some 200 bytes,
+	// and returning it by value copied it three times per line.
+	var info LineInfo
 	for pos := 0; pos < len(data); {
 		nl := bytes.IndexByte(data[pos:], '\n')
 		if nl < 0 {
@@ -416,13 +419,12 @@ func (s *chunkScratch) sniff(c chunk, prefixOnly bool, reuse []model.Entry) chun
 			continue
 		}
 		var flags model.EntryFlags
-		var info LineInfo
 		var ok bool
 		if prefixOnly {
-			info, ok = sniffPrefix(line, &s.days)
+			ok = sniffPrefix(line, &s.days, &info)
 			flags = model.FlagPrefixOnly
 		} else {
-			info, ok = sniffCanonical(line, &s.days)
+			ok = sniffCanonical(line, &s.days, &info)
 		}
 		if !ok {
 			info, ok = SniffLine(line)

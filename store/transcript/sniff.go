@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf8"
 
 	"clawvault-tui/model"
@@ -28,11 +29,29 @@ func (s strSpan) id(line []byte, names *model.Names) model.EntryID {
 		return model.NoID
 	}
 	raw := line[s.start+1 : s.end-1]
-	if bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw) {
+	if !plainASCII(raw) && (bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw)) {
 		// Escapes, or bytes a UTF-8 reader would replace with U+FFFD.
 		return names.Intern(jsonscan.Unquote(line[s.start:s.end]))
 	}
 	return names.InternBytes(raw)
+}
+
+// plainASCII reports bytes without a backslash or a byte above 0x7F: an
+// id that is its own text. pi's eight hex digits take one step. (A false
+// no only sends an id the slower way.)
+func plainASCII(b []byte) bool {
+	const ones, highs, bslash = 0x0101010101010101, 0x8080808080808080, 0x5C5C5C5C5C5C5C5C
+	if len(b) == 8 {
+		x := binary.LittleEndian.Uint64(b)
+		s := x ^ bslash // a zero byte where b has a backslash
+		return (x|(s-ones)&^s)&highs == 0
+	}
+	for _, c := range b {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // raw is the span's bytes, quotes excluded, escapes not decoded.
