@@ -20,7 +20,12 @@ func hashID(id EntryID) uint32 {
 // newIDIndex indexes the given positions and counts ids that repeat;
 // superseded holds the positions a later entry with the same id overrides.
 func newIDIndex(entries []Entry, nodes []int32) (x idIndex, dups int, superseded map[int32]bool) {
-	keys := sortedKeys(entries, nodes)
+	return newIDIndexIn(make([]uint64, len(nodes)), entries, nodes)
+}
+
+// newIDIndexIn is newIDIndex with the keys' array given (one per node).
+func newIDIndexIn(keys []uint64, entries []Entry, nodes []int32) (x idIndex, dups int, superseded map[int32]bool) {
+	sortKeys(keys, entries, nodes)
 	for k := 1; k < len(keys); k++ {
 		if keys[k]>>32 != keys[k-1]>>32 {
 			continue
@@ -42,21 +47,20 @@ func newIDIndex(entries []Entry, nodes []int32) (x idIndex, dups int, superseded
 	return idIndex{keys: keys}, dups, superseded
 }
 
-// sortedKeys returns the keys hash<<32 | position of the given positions,
+// sortKeys fills keys with hash<<32 | position of the given positions,
 // sorted by hash, keys of one hash in position order (positions differ,
 // so that is sorting whole keys). The keys are dealt straight from the
 // entries into 65,536 buckets by the top 16 bits of their hash, in
 // position order, and an insertion sort finishes each bucket (a dozen keys
 // on average): one pass that writes, and no second array of keys, whose
 // fresh memory costs more than the sort on a virtual machine.
-func sortedKeys(entries []Entry, nodes []int32) []uint64 {
-	keys := make([]uint64, len(nodes))
+func sortKeys(keys []uint64, entries []Entry, nodes []int32) {
 	if len(nodes) < 1024 {
 		for k, i := range nodes {
 			keys[k] = uint64(hashID(entries[i].ID))<<32 | uint64(uint32(i))
 		}
 		slices.Sort(keys)
-		return keys
+		return
 	}
 	const buckets = 1 << 16
 	next := make([]int32, buckets+1)
@@ -87,7 +91,6 @@ func sortedKeys(entries []Entry, nodes []int32) []uint64 {
 			}
 		}
 	}
-	return keys
 }
 
 // get returns the last position whose entry has the id.

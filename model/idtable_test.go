@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestSortedKeys checks the bucket sort against slices.Sort: random ids,
+// TestSortKeys checks the bucket sort against slices.Sort: random ids,
 // ids whose hashes crowd one bucket (past the insertion sort's bound), and
 // repeated ids, whose keys must stay in position order.
-func TestSortedKeys(t *testing.T) {
+func TestSortKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// oneBucket gives ids whose hashes share their top 16 bits: hashID
 	// folds the kind in and multiplies by an odd constant, which its
@@ -38,7 +38,8 @@ func TestSortedKeys(t *testing.T) {
 				want[k] = uint64(hashID(entries[i].ID))<<32 | uint64(i)
 			}
 			slices.Sort(want)
-			if got := sortedKeys(entries, nodes); !slices.Equal(got, want) {
+			got := make([]uint64, len(nodes))
+			if sortKeys(got, entries, nodes); !slices.Equal(got, want) {
 				t.Errorf("%s, %d entries: keys not sorted by hash then position", name, n)
 			}
 		}

@@ -89,6 +89,7 @@ type Tree struct {
 	// Cycle is true when a parent chain loops; pi would hang on such a file.
 	Cycle bool
 
+	arena  Arena
 	byID   idIndex
 	parent []int32
 	// childStart and childList are built by the first Children call.
@@ -125,20 +126,36 @@ func UsesOpenClawRecords(entries []Entry) bool {
 
 // BuildTreeWith builds the tree with the given rules.
 func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, names *Names, rules TreeRules) *Tree {
+	return BuildTreeIn(nil, entries, facts, version, names, rules)
+}
+
+// Arena supplies the big arrays of a tree built under pi's rules (its
+// nodes, parents, id index and active path: some 20 bytes per entry),
+// zeroed; nil, or a nil slice from it, means the Go heap. A command that
+// builds one tree and exits passes memory mapped with huge pages and never
+// freed: on a virtual machine the first touch of each 4 KiB page of fresh
+// heap costs more than the tree's own work.
+type Arena interface {
+	Int32s(n int) []int32
+	Uint64s(n int) []uint64
+}
+
+// BuildTreeIn builds the tree with the given rules, its arrays from arena.
+func BuildTreeIn(arena Arena, entries []Entry, facts map[int32]TreeFacts, version int, names *Names, rules TreeRules) *Tree {
 	if rules == RulesAuto {
 		rules = RulesPi
 		if UsesOpenClawRecords(entries) {
 			rules = RulesOpenClaw
 		}
 	}
-	t := &Tree{entries: entries, names: names, Leaf: -1, Version: version, Labels: map[string]string{}, Rules: rules}
+	t := &Tree{entries: entries, names: names, Leaf: -1, Version: version, Labels: map[string]string{}, Rules: rules, arena: arena}
 	t.HasHeader = len(entries) > 0 && entries[0].Type == TypeSession && entries[0].Flags&FlagStringID != 0
 	if !t.HasHeader && rules == RulesPi {
 		return t
 	}
 
 	n := len(entries)
-	nodes := make([]int32, 0, n)
+	nodes := t.int32s(n)[:0]
 	for i := range entries {
 		e := &entries[i]
 		if e.Type == TypeSession {
@@ -185,8 +202,8 @@ func (t *Tree) shape(nodes []int32, facts map[int32]TreeFacts) {
 	// Roots and branch points from two bitmaps (has a child, has two):
 	// the children lists themselves are built on the first Children call,
 	// which a command that prints the summary never makes.
-	hasChild := make([]uint64, (n+63)/64)
-	branch := make([]uint64, (n+63)/64)
+	hasChild := t.uint64s((n + 63) / 64)
+	branch := t.uint64s((n + 63) / 64)
 	for _, i := range nodes {
 		p := t.parent[i]
 		if p < 0 {
@@ -205,7 +222,7 @@ func (t *Tree) shape(nodes []int32, facts map[int32]TreeFacts) {
 		}
 	}
 
-	t.pathMark = make([]uint64, (n+63)/64)
+	t.pathMark = t.uint64s((n + 63) / 64)
 	if t.Rules == RulesOpenClaw {
 		t.activePathOpenClaw(nodes)
 	} else {
@@ -220,7 +237,7 @@ func (t *Tree) shape(nodes []int32, facts map[int32]TreeFacts) {
 		}
 		// Filled from the end: one slice of the path's size, no growing.
 		if size > 0 {
-			t.ActivePath = make([]int32, size)
+			t.ActivePath = t.int32s(size)
 		}
 		for cur := t.Leaf; size > 0; cur = t.parent[cur] {
 			size--
@@ -256,11 +273,12 @@ func (t *Tree) linkPi(nodes []int32) (relink func() bool) {
 	// needs it only for the rare parent that is not the entry before.
 	var superseded map[int32]bool
 	indexed := make(chan struct{})
+	keys := t.uint64s(len(nodes)) // here: an arena serves one goroutine
 	go func() {
-		t.byID, t.DuplicateIDs, superseded = newIDIndex(entries, nodes)
+		t.byID, t.DuplicateIDs, superseded = newIDIndexIn(keys, entries, nodes)
 		close(indexed)
 	}()
-	t.parent = make([]int32, n)
+	t.parent = t.int32s(n)
 	for i := range t.parent {
 		t.parent[i] = -1
 	}
@@ -443,6 +461,25 @@ func (t *Tree) applyContextEdits(ctx, edits []int32, facts map[int32]TreeFacts) 
 	return slices.DeleteFunc(ctx, func(e int32) bool {
 		return t.entries[e].Type != TypeCompaction && omit[t.ID(e)]
 	})
+}
+
+// int32s and uint64s are zeroed arrays from the tree's arena, or the heap.
+func (t *Tree) int32s(n int) []int32 {
+	if t.arena != nil {
+		if s := t.arena.Int32s(n); s != nil {
+			return s
+		}
+	}
+	return make([]int32, n)
+}
+
+func (t *Tree) uint64s(n int) []uint64 {
+	if t.arena != nil {
+		if s := t.arena.Uint64s(n); s != nil {
+			return s
+		}
+	}
+	return make([]uint64, n)
 }
 
 // Entry returns the entry at position i.

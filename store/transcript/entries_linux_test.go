@@ -15,13 +15,14 @@ import (
 	"clawvault-tui/model"
 )
 
-// An index whose entries live in their own mapping (ProcessLifetime) is
-// the index built on the heap, also when the mapping fills up and the
-// entries move to the heap.
+// An index whose entries and tree arrays live in their own mappings
+// (ProcessLifetime) is the index built on the heap, also when the mapping
+// fills up and the entries move to the heap.
 func TestProcessLifetimeEntries(t *testing.T) {
-	old, oldChunk := processEntriesMin, chunkSize
-	processEntriesMin, chunkSize = 0, 4096 // map even a small index; several chunks
-	defer func() { processEntriesMin, chunkSize = old, oldChunk }()
+	old, oldChunk, oldArena := processEntriesMin, chunkSize, arenaMin
+	// Map even a small index and its tree's arrays; several chunks.
+	processEntriesMin, chunkSize, arenaMin = 0, 4096, 0
+	defer func() { processEntriesMin, chunkSize, arenaMin = old, oldChunk, oldArena }()
 	var b strings.Builder
 	b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n")
 	parent := "null"
@@ -59,6 +60,16 @@ func TestProcessLifetimeEntries(t *testing.T) {
 		t.Errorf("mapped: %d entries, leaf %s, path %d; heap: %d entries, leaf %s", len(mapped.Entries), mapped.Tree.LeafID(),
 			len(mapped.Tree.ActivePath), len(heap.Entries), heap.Tree.LeafID())
 	}
+	for what, pair := range map[string][2][]int32{
+		"active path": {mapped.Tree.ActivePath, heap.Tree.ActivePath},
+		"roots":       {mapped.Tree.Roots, heap.Tree.Roots},
+		"context":     {mapped.Tree.Context, heap.Tree.Context},
+		"children":    {mapped.Tree.Children(5), heap.Tree.Children(5)},
+	} {
+		if !slices.Equal(pair[0], pair[1]) {
+			t.Errorf("%s: mapped %v, heap %v", what, pair[0], pair[1])
+		}
+	}
 	if e := ProcessEntries(1000); cap(e) < 1000 || len(e) != 0 {
 		t.Errorf("ProcessEntries(1000): len %d cap %d", len(e), cap(e))
 	}
@@ -89,5 +100,33 @@ func TestEntryHoldsNoPointers(t *testing.T) {
 	}
 	if bad := walk(reflect.TypeFor[model.Entry]()); bad != "" {
 		t.Errorf("model.Entry holds a pointer (%s); processEntries must not keep such entries outside the Go heap", bad)
+	}
+}
+
+// A process arena hands out zeroed arrays that do not overlap, mapping
+// anew when its region runs out.
+func TestProcessArena(t *testing.T) {
+	oldMin, oldArena := processEntriesMin, arenaMin
+	processEntriesMin, arenaMin = 0, 0
+	defer func() { processEntriesMin, arenaMin = oldMin, oldArena }()
+	a := newProcessArena(100) // a region of 2,000 bytes
+	var got [][]int32
+	for _, n := range []int{10, 400, 3000, 1} {
+		s := a.Int32s(n)
+		if len(s) != n || slices.ContainsFunc(s, func(v int32) bool { return v != 0 }) {
+			t.Fatalf("Int32s(%d): len %d, not zeroed", n, len(s))
+		}
+		for i := range s {
+			s[i] = int32(n)
+		}
+		got = append(got, s)
+	}
+	for _, s := range got {
+		if slices.ContainsFunc(s, func(v int32) bool { return v != int32(len(s)) }) {
+			t.Errorf("the array of %d was overwritten by a later one", len(s))
+		}
+	}
+	if u := a.Uint64s(300); len(u) != 300 || u[299] != 0 {
+		t.Errorf("Uint64s(300): len %d", len(u))
 	}
 }

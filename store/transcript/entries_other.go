@@ -7,3 +7,6 @@ import "clawvault-tui/model"
 // ProcessEntries maps nothing apart here: the index's entries go to the Go
 // heap as usual.
 func ProcessEntries(n int) []model.Entry { return nil }
+
+// newProcessArena is no arena here: the tree's arrays go to the Go heap.
+func newProcessArena(entries int) model.Arena { return nil }

@@ -57,6 +57,9 @@ type Index struct {
 	prefixOnly int
 
 	headSum, endSum uint64
+	// processLifetime: built with Options.ProcessLifetime, so that the
+	// tree's arrays too go to memory mapped apart.
+	processLifetime bool
 }
 
 // Tail is a last line without a newline: torn mid-write, or still being
@@ -275,6 +278,7 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 	}
 	ix.End = end
 	ix.Size = size
+	ix.processLifetime = opt.ProcessLifetime
 	ix.Tail = nil
 	if len(bytes.TrimSpace(tail)) > 0 {
 		ix.addTail(tail, end)
@@ -527,7 +531,11 @@ func (ix *Index) finish(r io.ReaderAt) {
 	if ix.HeaderOK && ix.Version < 2 {
 		model.MigrateV1(ix.Entries, ix.Facts)
 	}
-	ix.Tree = model.BuildTree(ix.Entries, ix.Facts, ix.Version, ix.Names)
+	var arena model.Arena
+	if ix.processLifetime {
+		arena = newProcessArena(len(ix.Entries))
+	}
+	ix.Tree = model.BuildTreeIn(arena, ix.Entries, ix.Facts, ix.Version, ix.Names, model.RulesAuto)
 	ix.headSum, ix.endSum = fingerprint(r, ix.End)
 	ix.Validated = ix.prefixOnly == 0
 	if ix.Validated {
