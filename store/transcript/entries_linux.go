@@ -34,6 +34,16 @@ func ProcessEntries(n int) []model.Entry {
 	return unsafe.Slice((*model.Entry)(unsafe.Pointer(&b[0])), n)[:0]
 }
 
+// processBytes returns an empty buffer of capacity n mapped as
+// ProcessEntries maps entries, never freed, or nil: a worker's read
+// buffer for an index that lives as long as the process.
+func processBytes(n int) []byte {
+	if n+hugePage < processEntriesMin {
+		return nil
+	}
+	return mapHuge(n)[:0]
+}
+
 // mapHuge maps size bytes apart from the Go heap, with transparent huge
 // pages allowed and starting at a huge page's boundary, never to be
 // unmapped; nil when mapping fails.

@@ -197,6 +197,11 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 	work := func() {
 		var scratch chunkScratch
 		var buf []byte
+		if opt.ProcessLifetime && chunks > 1 {
+			// A read buffer of its own mapping: 2 huge pages rather than
+			// 260 fresh heap pages.
+			buf = processBytes(chunkSize + int(lineOverhang) + 1)
+		}
 		for {
 			k := int(next.Add(1) - 1)
 			if k >= chunks || ctx.Err() != nil {
