@@ -22,3 +22,9 @@ func (r *JSRegexp) HasNeeds() bool { return r.need != nil }
 
 // MatchStringBare runs the expression without its declared words.
 func (r *JSRegexp) MatchStringBare(s string) bool { return r.compiled().MatchString(r.mask(s)) }
+
+// BuildTree builds the tree over entries with the rules that fit them
+// (RulesAuto), as the transcript index does.
+func BuildTree(entries []Entry, facts map[int32]TreeFacts, version int, names *Names) *Tree {
+	return BuildTreeWith(entries, facts, version, names, RulesAuto)
+}

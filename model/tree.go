@@ -105,14 +105,6 @@ type Tree struct {
 	ocLeafControl bool
 }
 
-// BuildTree builds the tree over entries with the rules that fit them
-// (RulesAuto). facts holds the tree fields of compaction, reset,
-// branch_summary, label, session_info, leaf and context_edit entries by
-// position. Entries of a v1 file must have been migrated with MigrateV1 first.
-func BuildTree(entries []Entry, facts map[int32]TreeFacts, version int, names *Names) *Tree {
-	return BuildTreeWith(entries, facts, version, names, RulesAuto)
-}
-
 // UsesOpenClawRecords reports entries only OpenClaw 2026.9 writes: leaf
 // controls, reset boundaries and side appends.
 func UsesOpenClawRecords(entries []Entry) bool {
@@ -124,7 +116,11 @@ func UsesOpenClawRecords(entries []Entry) bool {
 	return false
 }
 
-// BuildTreeWith builds the tree with the given rules.
+// BuildTreeWith builds the tree over entries with the given rules;
+// RulesAuto picks the rules that fit them. facts holds the tree fields of
+// compaction, reset, branch_summary, label, session_info, leaf and
+// context_edit entries by position. Entries of a v1 file must have been
+// migrated with MigrateV1 first.
 func BuildTreeWith(entries []Entry, facts map[int32]TreeFacts, version int, names *Names, rules TreeRules) *Tree {
 	return BuildTreeIn(nil, entries, facts, version, names, rules)
 }
