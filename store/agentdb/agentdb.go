@@ -260,6 +260,12 @@ func columnList(cols map[string]bool, names ...string) string {
 	return strings.Join(out, ", ")
 }
 
+// isTooBig says err is SQLite's "string or blob too big".
+func isTooBig(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_TOOBIG
+}
+
 // inChunks runs fn over ids in slices small enough for SQLite's limit on
 // bound parameters.
 func inChunks[T any](ids []T, fn func(part []T, placeholders string) error) error {

@@ -447,3 +447,116 @@ func TestColdArchiveConfined(t *testing.T) {
 		t.Errorf("a name climbing out: %v", err)
 	}
 }
+
+// TestOddIdentities: ids with the separators of the identities' text (a
+// space, a newline, a trailing "!"), an empty parent id and a NULL type
+// read as the rows hold them.
+func TestOddIdentities(t *testing.T) {
+	path := store(t)
+	rw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd := "odd id\n7 0 message x y!"
+	for _, q := range []string{
+		`UPDATE transcript_event_identities SET event_id = ?2 WHERE session_id = ?1 AND event_id = 'a0000005'`,
+		`UPDATE transcript_event_identities SET parent_id = ?2 WHERE session_id = ?1 AND parent_id = 'a0000005'`,
+		`UPDATE transcript_event_identities SET event_id = 'c-1!' WHERE session_id = ?1 AND event_id = 'a0000002'`,
+		`UPDATE transcript_event_identities SET parent_id = 'c-1!' WHERE session_id = ?1 AND parent_id = 'a0000002'`,
+	} {
+		if _, err := rw.Exec(q, sidMain, odd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rw.Close()
+	tr, err := open(t, path).Transcript(ctx, sidMain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a0000001", "c-1!", "a0000003", "a0000004", "c0000001", "r0000001", odd, "a0000006", "a0000008", mainLeaf}
+	if got := tr.Tree.IDs(tr.Tree.ActivePath); !slices.Equal(got, want) {
+		t.Errorf("active path %q\nwant        %q", got, want)
+	}
+	if tr.ActiveDiffers {
+		t.Error(tr.ActiveNote)
+	}
+}
+
+// TestIdentitiesTooLongForOneValue: a chunk of identities whose text would
+// be longer than SQLite allows one value is read row by row, to the same
+// tree.
+func TestIdentitiesTooLongForOneValue(t *testing.T) {
+	path := store(t)
+	rw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("x", 600)
+	for _, q := range []string{
+		`UPDATE transcript_event_identities SET event_id = ?2 WHERE session_id = ?1 AND event_id = 'a0000004'`,
+		`UPDATE transcript_event_identities SET parent_id = ?2 WHERE session_id = ?1 AND parent_id = 'a0000004'`,
+	} {
+		if _, err := rw.Exec(q, sidMain, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rw.Close()
+	want, err := open(t, path).Transcript(ctx, sidMain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := open(t, path)
+	// Room for any one event and id, not for the two ids of a0000004 in
+	// the identities' text.
+	if err := db.LimitValueLength(1100); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Transcript(ctx, sidMain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Entries, want.Entries) || got.FactRows != want.FactRows || got.Tree.Leaf != want.Tree.Leaf {
+		t.Errorf("read row by row: %d entries, %d fact rows, leaf %d; as text: %d, %d, %d",
+			len(got.Entries), got.FactRows, got.Tree.Leaf, len(want.Entries), want.FactRows, want.Tree.Leaf)
+	}
+}
+
+// TestActiveBranchInPositionOrder: OpenClaw's branch is read in the order
+// of active_position, whatever order the rows were written in.
+func TestActiveBranchInPositionOrder(t *testing.T) {
+	path := store(t)
+	rw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][3]any
+	r, err := rw.Query(`SELECT active_position, event_seq, context_eligible FROM session_transcript_active_events WHERE session_id = ? ORDER BY active_position DESC`, sidMain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r.Next() {
+		var row [3]any
+		if err := r.Scan(&row[0], &row[1], &row[2]); err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, row)
+	}
+	r.Close()
+	if _, err := rw.Exec(`DELETE FROM session_transcript_active_events WHERE session_id = ?`, sidMain); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rows { // last position first
+		if _, err := rw.Exec(`INSERT INTO session_transcript_active_events (session_id, active_position, event_seq, context_eligible) VALUES (?, ?, ?, ?)`,
+			sidMain, row[0], row[1], row[2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rw.Close()
+	tr, err := open(t, path).Transcript(ctx, sidMain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Active) != len(rows) || !slices.IsSorted(tr.Active) || tr.ActiveDiffers {
+		t.Errorf("OpenClaw's branch read as %v (%s)", tr.Active, tr.ActiveNote)
+	}
+}

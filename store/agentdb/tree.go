@@ -1,12 +1,14 @@
 package agentdb
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"clawvault-tui/model"
@@ -229,43 +231,169 @@ type identityPart struct {
 	names   *model.Names
 	// need holds the seqs whose bodies hold tree facts (see applyIdentities).
 	need []int64
+	// unsorted: a row came before the one read ahead of it.
+	unsorted bool
 }
 
-// readIdentityRange reads the identities of seqs from..to.
+// identityChunk is the most seqs one identities query covers: its text is
+// a few megabytes, far below SQLite's limit on a value (a gigabyte).
+const identityChunk = 1 << 15
+
+// identityText is one transcript_event_identities row as text, for
+// group_concat: the driver and database/sql then hand over one value per
+// chunk of rows instead of five per row (their per-value locking and
+// conversion was most of a large tree's time). Rows are lines, fields are
+// separated by spaces:
+//
+//	seq created_at type id parent!
+//
+// A NULL type or id reads as empty (as the row reader reads them); a NULL
+// parent is an empty field, any other ends with "!". Plain separators cost
+// SQLite far less than a length before each field would, and stay exact:
+// a chunk whose line count is not its row count, or a line that does not
+// have exactly four spaces, has an id with a newline or a space in it, and
+// is read again row by row.
+const identityText = `seq || ' ' || coalesce(created_at, 0) || ' ' || coalesce(event_type, '') || ' ' ||
+coalesce(event_id, '') || ' ' || coalesce(parent_id || '!', '')`
+
+// readIdentityRange reads the identities of seqs from..to, in chunks of
+// text (identityText).
 func (db *DB) readIdentityRange(ctx context.Context, q querier, sessionID string, from, to int64, p *identityPart) error {
+	if p.entries == nil {
+		p.entries = make([]model.Entry, 0, min(to-from+1, 1<<22))
+	}
+	p.names = model.NewNames()
+	var text []byte
+	var rows int
+	for lo := from; lo <= to; lo += identityChunk {
+		hi := min(to, lo+identityChunk-1)
+		// The subquery's ORDER BY (the index's order, no sort) sets the
+		// order group_concat sees; add checks it.
+		err := q.QueryRowContext(ctx, `SELECT group_concat(r, char(10)), count(*) FROM (SELECT `+identityText+` AS r
+FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq)`, sessionID, lo, hi).Scan(&text, &rows)
+		switch {
+		case isTooBig(err):
+			// Ids of kilobytes each.
+			err = db.readIdentityRows(ctx, q, sessionID, lo, hi, p)
+		case err == nil && !p.parseIdentities(text, rows):
+			err = db.readIdentityRows(ctx, q, sessionID, lo, hi, p)
+		}
+		if err != nil {
+			return db.explain(err)
+		}
+	}
+	p.sortBySeq()
+	return nil
+}
+
+// parseIdentities adds the rows of one identityText chunk, or none and
+// returns false when a field holds a separator or a seq is not a number
+// (the row reader then says what is wrong).
+func (p *identityPart) parseIdentities(text []byte, rows int) bool {
+	if rows == 0 {
+		return true
+	}
+	// Every line has its four separators and group_concat puts rows-1
+	// newlines between them: more of either is in a field.
+	if bytes.Count(text, []byte{'\n'}) != rows-1 || bytes.Count(text, []byte{' '}) != 4*rows {
+		return false
+	}
+	entries, need, unsorted := len(p.entries), len(p.need), p.unsorted
+	var fields [5][]byte
+	for line := range bytes.SplitSeq(text, []byte{'\n'}) {
+		for i := range 4 {
+			j := bytes.IndexByte(line, ' ')
+			fields[i], line = line[:j], line[j+1:]
+		}
+		fields[4] = line
+		seq, ok1 := decimal(fields[0])
+		created, ok2 := decimal(fields[1])
+		if !ok1 || !ok2 {
+			p.entries, p.need, p.unsorted = p.entries[:entries], p.need[:need], unsorted
+			return false
+		}
+		parent, hasParent := bytes.CutSuffix(fields[4], []byte{'!'})
+		p.add(seq, created, fields[2], fields[3], parent, hasParent)
+	}
+	return true
+}
+
+// decimal reads SQLite's text of an INTEGER.
+func decimal(b []byte) (int64, bool) {
+	digits := b
+	if len(b) > 0 && b[0] == '-' {
+		digits = b[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
+		n, err := strconv.ParseInt(string(b), 10, 64)
+		return n, err == nil
+	}
+	var v int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if len(digits) < len(b) {
+		v = -v
+	}
+	return v, true
+}
+
+// readIdentityRows reads the identities of seqs from..to row by row.
+func (db *DB) readIdentityRows(ctx context.Context, q querier, sessionID string, from, to int64, p *identityPart) error {
 	rows, err := q.QueryContext(ctx, `SELECT seq, event_id, event_type, parent_id, created_at
 FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`, sessionID, from, to)
 	if err != nil {
 		return db.explain(err)
 	}
 	defer rows.Close()
-	if p.entries == nil {
-		p.entries = make([]model.Entry, 0, min(to-from+1, 1<<22))
-	}
-	p.names = model.NewNames()
-	var id, typ, parent sql.RawBytes
+	var id, typ, parent []byte
 	var seq int64
 	var created sql.NullInt64
 	for rows.Next() {
+		parent = nil
 		if err := rows.Scan(&seq, &id, &typ, &parent, &created); err != nil {
 			return db.explain(err)
 		}
-		e := model.Entry{
-			Offset: seq, Line: int32(seq), Type: model.ParseEntryType(string(typ)), TimeMs: model.NoTime,
-			ID: p.names.InternBytes(id), Flags: model.FlagStringID | model.FlagParentKey,
-		}
-		if created.Valid && created.Int64 > 0 {
-			e.TimeMs = created.Int64
-		}
-		if parent != nil {
-			e.ParentID = p.names.InternBytes(parent)
-		}
-		if parent == nil || !bodyFreeTypes[string(typ)] {
-			p.need = append(p.need, seq)
-		}
-		p.entries = append(p.entries, e)
+		p.add(seq, created.Int64, typ, id, parent, parent != nil)
 	}
 	return db.explain(rows.Err())
+}
+
+// add appends one identity. An empty parent id reads as none: the body
+// then says what it is.
+func (p *identityPart) add(seq, created int64, typ, id, parent []byte, hasParent bool) {
+	e := model.Entry{
+		Offset: seq, Line: int32(seq), Type: model.ParseEntryType(string(typ)), TimeMs: model.NoTime,
+		ID: p.names.InternBytes(id), Flags: model.FlagStringID | model.FlagParentKey,
+	}
+	if created > 0 {
+		e.TimeMs = created
+	}
+	hasParent = hasParent && len(parent) > 0
+	if hasParent {
+		e.ParentID = p.names.InternBytes(parent)
+	}
+	if !hasParent || !bodyFreeTypes[string(typ)] {
+		p.need = append(p.need, seq)
+	}
+	if n := len(p.entries); n > 0 && seq < p.entries[n-1].Offset {
+		p.unsorted = true
+	}
+	p.entries = append(p.entries, e)
+}
+
+// sortBySeq puts the entries in seq order should a query plan not have
+// (equal seqs keep their order).
+func (p *identityPart) sortBySeq() {
+	if !p.unsorted {
+		return
+	}
+	slices.SortStableFunc(p.entries, func(a, b model.Entry) int { return cmp.Compare(a.Offset, b.Offset) })
+	slices.Sort(p.need)
+	p.unsorted = false
 }
 
 // applyIdentities joins the parts (in seq order) into the transcript's
@@ -499,26 +627,51 @@ func (db *DB) readActive(ctx context.Context, q querier, sessionID string, lastS
 			return nil
 		}
 	}
-	rows, err := q.QueryContext(ctx, `SELECT event_seq, context_eligible FROM session_transcript_active_events
-WHERE session_id = ? ORDER BY active_position`, sessionID)
-	if err != nil {
+	var last sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT max(active_position) FROM session_transcript_active_events WHERE session_id = ?`, sessionID).Scan(&last); err != nil {
 		return db.explain(err)
 	}
-	defer rows.Close()
 	a.seqs = make([]int64, 0, min(lastSeq+1, 1<<22))
-	for rows.Next() {
-		var seq int64
-		var eligible sql.NullInt64
-		if err := rows.Scan(&seq, &eligible); err != nil {
+	var text []byte
+	for lo := int64(0); last.Valid && lo <= last.Int64; lo += activeChunk {
+		// As text, in chunks: "seq" or "seqx" (context_eligible 0), comma
+		// separated, in the order of the subquery's ORDER BY (the primary
+		// key's order, no sort), for the reason identityText gives.
+		err := q.QueryRowContext(ctx, `SELECT group_concat(r, ',') FROM (SELECT event_seq || iif(context_eligible = 0, 'x', '') AS r
+FROM session_transcript_active_events WHERE session_id = ? AND active_position BETWEEN ? AND ? ORDER BY active_position)`,
+			sessionID, lo, min(last.Int64, lo+activeChunk-1)).Scan(&text)
+		if err != nil {
 			return db.explain(err)
 		}
-		a.seqs = append(a.seqs, seq)
-		if eligible.Valid && eligible.Int64 == 0 {
-			a.excluded = append(a.excluded, seq)
+		if err := a.parse(text); err != nil {
+			return db.explain(err)
 		}
 	}
 	a.known = true
-	return db.explain(rows.Err())
+	return nil
+}
+
+// activeChunk is the most positions one query of the active branch covers.
+const activeChunk = 1 << 17
+
+// parse adds the events of one chunk of the active branch.
+func (a *activeBranch) parse(text []byte) error {
+	for i := 0; i < len(text); i++ {
+		start := i
+		for i < len(text) && text[i] != ',' && text[i] != 'x' {
+			i++
+		}
+		seq, err := strconv.ParseInt(string(text[start:i]), 10, 64)
+		if err != nil {
+			return fmt.Errorf("session_transcript_active_events text unreadable at byte %d of %d", start, len(text))
+		}
+		a.seqs = append(a.seqs, seq)
+		if i < len(text) && text[i] == 'x' {
+			a.excluded = append(a.excluded, seq)
+			i++
+		}
+	}
+	return nil
 }
 
 // applyActive keeps OpenClaw's branch and marks the messages it leaves out
