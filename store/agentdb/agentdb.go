@@ -272,12 +272,17 @@ func inChunks[T any](ids []T, fn func(part []T, placeholders string) error) erro
 	const size = 500
 	for len(ids) > 0 {
 		n := min(size, len(ids))
-		if err := fn(ids[:n], strings.TrimSuffix(strings.Repeat("?,", n), ",")); err != nil {
+		if err := fn(ids[:n], placeholders(n)); err != nil {
 			return err
 		}
 		ids = ids[n:]
 	}
 	return nil
+}
+
+// placeholders is n bound parameters: "?,?,…,?".
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 
 func anys[T any](v []T) []any {

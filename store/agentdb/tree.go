@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/transcript"
@@ -110,8 +112,8 @@ func (db *DB) mark(ctx context.Context, q querier, sessionID string) (snapshotMa
 // transcript_event_identities, and OpenClaw's persisted active branch.
 //
 // A large transcript is read over two connections, each in its own read
-// transaction: the identities in two seq ranges, then the fact rows on one
-// and the active branch on the other. The second transaction is used only
+// transaction: the identities in two seq ranges, then the active branch on
+// the second and the fact rows on both. The second transaction is used only
 // when its first read sees the same session as the first one's (same
 // highest seq, same rewrite generation: the gateway neither appended nor
 // rewrote in between); otherwise everything is read in the first.
@@ -178,10 +180,7 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 	}
 	var active activeBranch
 	if second != nil {
-		done := make(chan error, 1)
-		go func() { done <- db.readActive(ctx, second, t.SessionID, t.LastSeq, &active) }()
-		errFacts := db.readFacts(ctx, first, t, needFacts)
-		if err := cmp.Or(<-done, errFacts); err != nil {
+		if err := db.readFactsAndActive(ctx, first, second, t, needFacts, &active); err != nil {
 			return nil, err
 		}
 	} else {
@@ -263,7 +262,7 @@ func (db *DB) readIdentityRange(ctx context.Context, q querier, sessionID string
 		p.entries = make([]model.Entry, 0, min(to-from+1, 1<<22))
 	}
 	p.names = model.NewNames()
-	var text []byte
+	var text sql.NullString
 	var rows int
 	for lo := from; lo <= to; lo += identityChunk {
 		hi := min(to, lo+identityChunk-1)
@@ -275,7 +274,7 @@ FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? OR
 		case isTooBig(err):
 			// Ids of kilobytes each.
 			err = db.readIdentityRows(ctx, q, sessionID, lo, hi, p)
-		case err == nil && !p.parseIdentities(text, rows):
+		case err == nil && !p.parseIdentities(readOnlyBytes(text.String), rows):
 			err = db.readIdentityRows(ctx, q, sessionID, lo, hi, p)
 		}
 		if err != nil {
@@ -284,6 +283,12 @@ FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? OR
 	}
 	p.sortBySeq()
 	return nil
+}
+
+// readOnlyBytes is s without a copy, to be read only: a chunk of text is
+// megabytes, scanned once (names kept from it are copied).
+func readOnlyBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
 // parseIdentities adds the rows of one identityText chunk, or none and
@@ -459,91 +464,162 @@ func (db *DB) seqsBetween(ctx context.Context, q querier, sessionID string, from
 	return out, db.explain(rows.Err())
 }
 
-// readFacts reads the events at seqs ([-1]: every event) and sniffs them as
-// JSONL lines are sniffed. A compressed row is read from its navigation
-// projection (the tree fields OpenClaw keeps beside the frame) when it has
-// one, so no frame is decompressed to build a tree.
+// readFacts reads the events at seqs ([-1]: every event) and applies them
+// (applyFact).
 func (db *DB) readFacts(ctx context.Context, q querier, t *Transcript, seqs []int64) error {
-	apply := func(r rawEvent) error {
-		text, fromNavigation, err := db.factText(r)
+	if len(seqs) == 1 && seqs[0] == -1 {
+		rows, err := q.QueryContext(ctx, `SELECT `+db.eventColumns()+`, created_at FROM transcript_events WHERE session_id = ? ORDER BY seq`, t.SessionID)
+		if err != nil {
+			return db.explain(err)
+		}
+		return db.scanFacts(rows, func(r rawEvent) error { return db.applyFact(t, r) })
+	}
+	return inChunks(seqs, func(part []int64, _ string) error {
+		rs, err := db.fetchFacts(ctx, q, t.SessionID, part)
 		if err != nil {
 			return err
 		}
-		t.FactRows++
-		info, ok := transcript.SniffLine(text)
-		pos, exists := t.Position(r.seq)
-		if !ok {
-			// Not a JSON object: an entry of no type, outside the tree.
-			if !exists {
-				t.insert(pos, model.Entry{Offset: r.seq, Line: int32(r.seq), TimeMs: model.NoTime})
+		return db.applyFacts(t, rs)
+	})
+}
+
+// readFactsAndActive reads the fact rows at seqs and OpenClaw's active
+// branch over both transactions: the second reads the branch, then both
+// take chunks of fact rows as they come free. The rows are applied
+// afterwards, in seq order.
+func (db *DB) readFactsAndActive(ctx context.Context, first, second querier, t *Transcript, seqs []int64, active *activeBranch) error {
+	var chunks [][]int64
+	inChunks(seqs, func(part []int64, _ string) error {
+		chunks = append(chunks, part)
+		return nil
+	})
+	fetched := make([][]rawEvent, len(chunks))
+	var next atomic.Int64
+	work := func(q querier) error {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(chunks) {
+				return nil
 			}
-			return nil
+			rs, err := db.fetchFacts(ctx, q, t.SessionID, chunks[i])
+			if err != nil {
+				next.Store(int64(len(chunks))) // the other stops at its next chunk
+				return err
+			}
+			fetched[i] = rs
 		}
-		e, f, hasFacts := info.Entry(text, r.seq, int32(r.seq), t.Names)
-		e.Length = 0
-		if exists {
-			old := t.Entries[pos]
-			if e.TimeMs == model.NoTime {
-				e.TimeMs = old.TimeMs
-			}
-			if old.ID != model.NoID {
-				e.ID = old.ID // identities trim ids, as OpenClaw's tree does
-			}
-			t.Entries[pos] = e
-		} else {
-			if r.createdAt.Valid && e.TimeMs == model.NoTime {
-				e.TimeMs = r.createdAt.Int64
-			}
-			t.insert(pos, e)
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := db.readActive(ctx, second, t.SessionID, t.LastSeq, active)
+		if err == nil {
+			err = work(second)
 		}
-		if fromNavigation {
-			// The projection leaves long fields out; a compressed row holds
-			// at least a kibibyte, so its summary is not empty.
-			switch e.Type {
-			case model.TypeBranchSummary:
-				f.HasSummary = true
-			case model.TypeContextEdit:
-				f.ReplacementNull = false
-			}
+		done <- err
+	}()
+	if err := cmp.Or(work(first), <-done); err != nil {
+		return err
+	}
+	for _, rs := range fetched {
+		if err := db.applyFacts(t, rs); err != nil {
+			return err
 		}
-		if hasFacts {
-			t.Facts[pos] = f
+	}
+	return nil
+}
+
+// fetchFacts reads the events at seqs (at most inChunks' size).
+func (db *DB) fetchFacts(ctx context.Context, q querier, sessionID string, seqs []int64) ([]rawEvent, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+db.eventColumns()+`, created_at FROM transcript_events WHERE session_id = ? AND seq IN (`+placeholders(len(seqs))+`)`,
+		append([]any{sessionID}, anys(seqs)...)...)
+	if err != nil {
+		return nil, db.explain(err)
+	}
+	out := make([]rawEvent, 0, len(seqs))
+	err = db.scanFacts(rows, func(r rawEvent) error {
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+func (db *DB) scanFacts(rows *sql.Rows, fn func(rawEvent) error) error {
+	defer rows.Close()
+	for rows.Next() {
+		var r rawEvent
+		if err := rows.Scan(&r.seq, &r.json, &r.zstd, &r.utf8Bytes, &r.navigation, &r.createdAt); err != nil {
+			return db.explain(err)
 		}
-		if e.Type == model.TypeSession && pos == 0 {
-			t.HeaderJSON = append([]byte(nil), text...)
-			t.readHeader(text)
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return db.explain(rows.Err())
+}
+
+func (db *DB) applyFacts(t *Transcript, rs []rawEvent) error {
+	for _, r := range rs {
+		if err := db.applyFact(t, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// applyFact sniffs an event as a JSONL line is sniffed, for the tree facts
+// its identity lacks. A compressed row is read from its navigation
+// projection (the tree fields OpenClaw keeps beside the frame) when it has
+// one, so no frame is decompressed to build a tree.
+func (db *DB) applyFact(t *Transcript, r rawEvent) error {
+	text, fromNavigation, err := db.factText(r)
+	if err != nil {
+		return err
+	}
+	t.FactRows++
+	info, ok := transcript.SniffLine(text)
+	pos, exists := t.Position(r.seq)
+	if !ok {
+		// Not a JSON object: an entry of no type, outside the tree.
+		if !exists {
+			t.insert(pos, model.Entry{Offset: r.seq, Line: int32(r.seq), TimeMs: model.NoTime})
 		}
 		return nil
 	}
-	cols := db.eventColumns() + ", created_at"
-	scan := func(rows *sql.Rows) error {
-		defer rows.Close()
-		for rows.Next() {
-			var r rawEvent
-			if err := rows.Scan(&r.seq, &r.json, &r.zstd, &r.utf8Bytes, &r.navigation, &r.createdAt); err != nil {
-				return db.explain(err)
-			}
-			if err := apply(r); err != nil {
-				return err
-			}
+	e, f, hasFacts := info.Entry(text, r.seq, int32(r.seq), t.Names)
+	e.Length = 0
+	if exists {
+		old := t.Entries[pos]
+		if e.TimeMs == model.NoTime {
+			e.TimeMs = old.TimeMs
 		}
-		return db.explain(rows.Err())
+		if old.ID != model.NoID {
+			e.ID = old.ID // identities trim ids, as OpenClaw's tree does
+		}
+		t.Entries[pos] = e
+	} else {
+		if r.createdAt.Valid && e.TimeMs == model.NoTime {
+			e.TimeMs = r.createdAt.Int64
+		}
+		t.insert(pos, e)
 	}
-	if len(seqs) == 1 && seqs[0] == -1 {
-		rows, err := q.QueryContext(ctx, `SELECT `+cols+` FROM transcript_events WHERE session_id = ? ORDER BY seq`, t.SessionID)
-		if err != nil {
-			return db.explain(err)
+	if fromNavigation {
+		// The projection leaves long fields out; a compressed row holds
+		// at least a kibibyte, so its summary is not empty.
+		switch e.Type {
+		case model.TypeBranchSummary:
+			f.HasSummary = true
+		case model.TypeContextEdit:
+			f.ReplacementNull = false
 		}
-		return scan(rows)
 	}
-	return inChunks(seqs, func(part []int64, ph string) error {
-		rows, err := q.QueryContext(ctx, `SELECT `+cols+` FROM transcript_events WHERE session_id = ? AND seq IN (`+ph+`)`,
-			append([]any{t.SessionID}, anys(part)...)...)
-		if err != nil {
-			return db.explain(err)
-		}
-		return scan(rows)
-	})
+	if hasFacts {
+		t.Facts[pos] = f
+	}
+	if e.Type == model.TypeSession && pos == 0 {
+		t.HeaderJSON = append([]byte(nil), text...)
+		t.readHeader(text)
+	}
+	return nil
 }
 
 // factText is the JSON an event's tree facts are read from.
@@ -632,7 +708,7 @@ func (db *DB) readActive(ctx context.Context, q querier, sessionID string, lastS
 		return db.explain(err)
 	}
 	a.seqs = make([]int64, 0, min(lastSeq+1, 1<<22))
-	var text []byte
+	var text sql.NullString
 	for lo := int64(0); last.Valid && lo <= last.Int64; lo += activeChunk {
 		// As text, in chunks: "seq" or "seqx" (context_eligible 0), comma
 		// separated, in the order of the subquery's ORDER BY (the primary
@@ -643,7 +719,7 @@ FROM session_transcript_active_events WHERE session_id = ? AND active_position B
 		if err != nil {
 			return db.explain(err)
 		}
-		if err := a.parse(text); err != nil {
+		if err := a.parse(readOnlyBytes(text.String)); err != nil {
 			return db.explain(err)
 		}
 	}
