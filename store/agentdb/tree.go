@@ -64,11 +64,16 @@ func (t *Transcript) Position(seq int64) (int32, bool) {
 	return int32(i), ok
 }
 
-// bodyFreeTypes are the entry types whose tree facts the identities row
-// holds in full: nothing else of their body is needed for the tree (their
+// bodyFree says the identities row holds the tree facts of an entry of
+// type typ in full: nothing else of its body is needed for the tree (its
 // appendMode is not read: OpenClaw's side appends are custom entries).
-var bodyFreeTypes = map[string]bool{
-	"message": true, "model_change": true, "thinking_level_change": true, "custom_message": true, "usage": true,
+// ParseEntryType gives these types for their own names only.
+func bodyFree(typ model.EntryType) bool {
+	switch typ {
+	case model.TypeMessage, model.TypeModelChange, model.TypeThinkingLevelChange, model.TypeCustomMessage, model.TypeUsage:
+		return true
+	}
+	return false
 }
 
 // querier is a read-only transaction or the pool: the transcript is read in
@@ -160,11 +165,19 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 	case second != nil:
 		mid := t.LastSeq / 2
 		low, high := identityPart{entries: entries}, identityPart{}
+		if int(mid+1) <= cap(entries) {
+			// Each part reads into its own stretch of entries (a part that
+			// outgrows it moves out): with dense seqs they join in place.
+			low.entries, high.entries = entries[:0:mid+1], entries[mid+1:mid+1]
+		}
 		done := make(chan error, 1)
 		go func() { done <- db.readIdentityRange(ctx, second, sessionID, mid+1, t.LastSeq, &high) }()
 		errLow := db.readIdentityRange(ctx, first, sessionID, 0, mid, &low)
 		if err := cmp.Or(<-done, errLow); err != nil {
 			return nil, err
+		}
+		if len(low.entries) > 0 && &low.entries[0] == &entries[:1][0] {
+			low.entries = entries[:len(low.entries)] // the room after it is high's
 		}
 		if needFacts, err = db.applyIdentities(ctx, first, t, &low, &high); err != nil {
 			return nil, err
@@ -381,7 +394,7 @@ func (p *identityPart) add(seq, created int64, typ, id, parent []byte, hasParent
 	if hasParent {
 		e.ParentID = p.names.InternBytes(parent)
 	}
-	if !hasParent || !bodyFreeTypes[string(typ)] {
+	if !hasParent || !bodyFree(e.Type) {
 		p.need = append(p.need, seq)
 	}
 	if n := len(p.entries); n > 0 && seq < p.entries[n-1].Offset {
@@ -403,7 +416,7 @@ func (p *identityPart) sortBySeq() {
 
 // applyIdentities joins the parts (in seq order) into the transcript's
 // entries and returns the seqs whose bodies hold tree facts: entries of
-// other types than bodyFreeTypes, entries whose parent is null (or whose
+// other types than bodyFree ones, entries whose parent is null (or whose
 // parentId key is missing: identities cannot tell) and events without an
 // identity (the gaps between identity seqs).
 func (db *DB) applyIdentities(ctx context.Context, q querier, t *Transcript, parts ...*identityPart) ([]int64, error) {
@@ -426,9 +439,13 @@ func (db *DB) applyIdentities(ctx context.Context, q querier, t *Transcript, par
 				e.ID, e.ParentID = model.Remap(e.ID, remap), model.Remap(e.ParentID, remap)
 			}
 		}
-		if t.Entries == nil {
+		n := len(t.Entries)
+		switch {
+		case t.Entries == nil:
 			t.Entries = p.entries // the first part was read into the transcript's own slice
-		} else {
+		case n < cap(t.Entries) && len(p.entries) > 0 && &t.Entries[:n+1][n] == &p.entries[0]:
+			t.Entries = t.Entries[:n+len(p.entries)] // read in place, right after the part before
+		default:
 			t.Entries = append(t.Entries, p.entries...)
 		}
 		need = append(need, p.need...)
