@@ -7,13 +7,14 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// ReadOverTwoConnections makes every transcript read over two connections
-// and runs between before the second transaction's first read; the
-// returned function restores both.
+// ReadOverTwoConnections makes every transcript read and every bulk
+// aggregate of Stats run over two connections, and runs between before
+// the second transaction's first read; the returned function restores
+// them.
 func ReadOverTwoConnections(between func()) (restore func()) {
-	minEvents, hook := parallelMinEvents, testHookBetweenSnapshots
-	parallelMinEvents, testHookBetweenSnapshots = 0, between
-	return func() { parallelMinEvents, testHookBetweenSnapshots = minEvents, hook }
+	minEvents, minRows, hook := parallelMinEvents, statsSplitMinRows, testHookBetweenSnapshots
+	parallelMinEvents, statsSplitMinRows, testHookBetweenSnapshots = 0, 0, between
+	return func() { parallelMinEvents, statsSplitMinRows, testHookBetweenSnapshots = minEvents, minRows, hook }
 }
 
 // LimitValueLength makes the store use one connection, on which no value

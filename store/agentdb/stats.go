@@ -1,8 +1,11 @@
 package agentdb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"slices"
+	"strings"
 )
 
 // Stats are one session's transcript events as sizes: counts and UTF-8
@@ -58,9 +61,113 @@ func (db *DB) Stats(ctx context.Context, after map[string]int64) (map[string]Sta
 // are a range query each, afterwards), no min(seq) (a single max() lets
 // SQLite keep the last event's created_at and size, the cache's mark of an
 // append, from the same pass rather than a query per session).
+//
+// A large store is aggregated over two connections, each a half of the
+// key range split at a sampled median key (splitKey), which may fall
+// inside a session (one session often holds most events).
+//
+// Each half is read in its own read transaction, and the gateway may
+// commit between the two. That does not matter for a session wholly in
+// one half: its figures are those of one snapshot, as a status of a live
+// store reads each session at its own moment anyway. The session the
+// split falls in is read partly in each; its halves agree when both
+// transactions see it with the same highest seq and rewrite generation
+// (the gateway appends after the highest seq, in the upper half, and a
+// rewrite moves the generation), and otherwise it is read again, whole,
+// in the second one.
 func (db *DB) bulkStats(ctx context.Context) (map[string]cachedStats, error) {
-	rows, err := db.db.QueryContext(ctx, `SELECT e.session_id, count(*), sum(`+db.eventBytes("e")+`), max(e.seq), e.created_at, `+db.utf8Bytes("e")+`
-FROM transcript_events e GROUP BY e.session_id`)
+	first, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, db.explain(err)
+	}
+	defer first.Rollback()
+	split, ok := db.splitKey(ctx, first)
+	if !ok {
+		return db.aggregate(ctx, first, "")
+	}
+	testHookBetweenSnapshots()
+	second, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, db.explain(err)
+	}
+	defer second.Rollback()
+	var high map[string]cachedStats
+	var highMark snapshotMark
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		if highMark, err = db.mark(ctx, second, split.session); err == nil {
+			high, err = db.aggregate(ctx, second, `WHERE (e.session_id, e.seq) >= (?, ?)`, split.session, split.seq)
+		}
+		done <- err
+	}()
+	lowMark, err := db.mark(ctx, first, split.session)
+	var low map[string]cachedStats
+	if err == nil {
+		low, err = db.aggregate(ctx, first, `WHERE (e.session_id, e.seq) < (?, ?)`, split.session, split.seq)
+	}
+	if err := cmp.Or(<-done, err); err != nil {
+		return nil, err
+	}
+	for id, c := range high {
+		l, both := low[id]
+		switch {
+		case !both:
+		case lowMark != highMark:
+			// The gateway changed the split session in between.
+			whole, err := db.aggregate(ctx, second, `WHERE e.session_id = ?`, id)
+			if err != nil {
+				return nil, err
+			}
+			c = whole[id]
+		default:
+			// The upper half holds the last event.
+			c.events, c.bytes = c.events+l.events, c.bytes+l.bytes
+		}
+		low[id] = c
+	}
+	return low, nil
+}
+
+// statsSplitMinRows is the span of rowids from which bulkStats splits the
+// pass: below it a second connection costs more than it saves. A variable
+// for the tests.
+var statsSplitMinRows int64 = 200_000
+
+type statsKey struct {
+	session string
+	seq     int64
+}
+
+// splitKey returns a key that about half of the events sort before: the
+// median of keys sampled at evenly spaced rowids (rows, not sessions, are
+// what is spread evenly). ok is false for a small store, or one whose
+// rowids cannot be sampled (a WITHOUT ROWID table).
+func (db *DB) splitKey(ctx context.Context, q querier) (statsKey, bool) {
+	var lo, hi sql.NullInt64
+	if q.QueryRowContext(ctx, `SELECT min(rowid), max(rowid) FROM transcript_events`).Scan(&lo, &hi) != nil || !lo.Valid || hi.Int64-lo.Int64 < statsSplitMinRows {
+		return statsKey{}, false
+	}
+	const samples = 31
+	keys := make([]statsKey, 0, samples)
+	for i := range int64(samples) {
+		var k statsKey
+		at := lo.Int64 + (hi.Int64-lo.Int64)*(i+1)/(samples+1)
+		if q.QueryRowContext(ctx, `SELECT session_id, seq FROM transcript_events WHERE rowid >= ? ORDER BY rowid LIMIT 1`, at).Scan(&k.session, &k.seq) != nil {
+			return statsKey{}, false
+		}
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b statsKey) int {
+		return cmp.Or(strings.Compare(a.session, b.session), cmp.Compare(a.seq, b.seq))
+	})
+	return keys[samples/2], true
+}
+
+// aggregate is bulkStats' pass over the events that where selects.
+func (db *DB) aggregate(ctx context.Context, q querier, where string, args ...any) (map[string]cachedStats, error) {
+	rows, err := q.QueryContext(ctx, `SELECT e.session_id, count(*), sum(`+db.eventBytes("e")+`), max(e.seq), e.created_at, `+db.utf8Bytes("e")+`
+FROM transcript_events e `+where+` GROUP BY e.session_id`, args...)
 	if err != nil {
 		return nil, db.explain(err)
 	}

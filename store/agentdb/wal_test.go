@@ -203,3 +203,70 @@ func TestTranscriptOverTwoConnections(t *testing.T) {
 		same(t, got)
 	})
 }
+
+// TestStatsOverTwoConnections: the bulk aggregate split over two read
+// transactions gives each session's figures as of one snapshot, also when
+// the gateway appends to every session and rewrites one between the two.
+func TestStatsOverTwoConnections(t *testing.T) {
+	path := store(t)
+	db := open(t, path)
+	counted := func() map[string]agentdb.Stats {
+		t.Helper()
+		out := map[string]agentdb.Stats{}
+		for _, id := range []string{sidMain, sidOld, sidCron} {
+			s, err := db.SessionStats(ctx, id, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[id] = s
+		}
+		return out
+	}
+	check := func(t *testing.T, got map[string]agentdb.Stats, before, after map[string]agentdb.Stats) {
+		t.Helper()
+		for id, s := range got {
+			if s != before[id] && s != after[id] {
+				t.Errorf("%s: %+v, neither %+v (before) nor %+v (after)", id, s, before[id], after[id])
+			}
+		}
+		if len(got) != len(before) {
+			t.Errorf("%d sessions, want %d", len(got), len(before))
+		}
+	}
+	t.Run("quiet", func(t *testing.T) {
+		defer agentdb.ReadOverTwoConnections(func() {})()
+		want := counted()
+		got, err := db.Stats(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, got, want, want)
+	})
+	t.Run("gateway writes in between", func(t *testing.T) {
+		before := counted()
+		w := writer(t, path)
+		defer agentdb.ReadOverTwoConnections(func() {
+			// Every session gets an event; the main one is rewritten (its
+			// first events go, its generation moves).
+			for _, sid := range []string{sidMain, sidOld, sidCron} {
+				if _, err := w.ExecContext(ctx, `INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_utf8_bytes)
+SELECT ?1, max(seq) + 1, '{"type":"custom","id":"x"}', 0, 26 FROM transcript_events WHERE session_id = ?1`, sid); err != nil {
+					t.Errorf("the gateway's append: %v", err)
+				}
+			}
+			for _, q := range []string{
+				`DELETE FROM transcript_events WHERE session_id = ? AND seq < 3`,
+				`INSERT OR REPLACE INTO transcript_rewrite_watermarks (session_id, generation, updated_at) VALUES (?, 'g2', 0)`,
+			} {
+				if _, err := w.ExecContext(ctx, q, sidMain); err != nil {
+					t.Errorf("the gateway's rewrite: %v", err)
+				}
+			}
+		})()
+		got, err := db.Stats(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, got, before, counted())
+	})
+}
