@@ -448,27 +448,31 @@ func TestColdArchiveConfined(t *testing.T) {
 	}
 }
 
+// renameIdentity gives the entry id of the main session's identities the
+// id to, where it is the entry's id and where it is a parent id (the
+// bodies keep the old one).
+func renameIdentity(t *testing.T, path, id, to string) {
+	t.Helper()
+	rw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rw.Close()
+	for _, column := range []string{"event_id", "parent_id"} {
+		if _, err := rw.Exec(`UPDATE transcript_event_identities SET `+column+` = ?3 WHERE session_id = ?1 AND `+column+` = ?2`, sidMain, id, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestOddIdentities: ids with the separators of the identities' text (a
 // space, a newline, a trailing "!"), an empty parent id and a NULL type
 // read as the rows hold them.
 func TestOddIdentities(t *testing.T) {
 	path := store(t)
-	rw, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	odd := "odd id\n7 0 message x y!"
-	for _, q := range []string{
-		`UPDATE transcript_event_identities SET event_id = ?2 WHERE session_id = ?1 AND event_id = 'a0000005'`,
-		`UPDATE transcript_event_identities SET parent_id = ?2 WHERE session_id = ?1 AND parent_id = 'a0000005'`,
-		`UPDATE transcript_event_identities SET event_id = 'c-1!' WHERE session_id = ?1 AND event_id = 'a0000002'`,
-		`UPDATE transcript_event_identities SET parent_id = 'c-1!' WHERE session_id = ?1 AND parent_id = 'a0000002'`,
-	} {
-		if _, err := rw.Exec(q, sidMain, odd); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rw.Close()
+	renameIdentity(t, path, "a0000005", odd)
+	renameIdentity(t, path, "a0000002", "c-1!")
 	tr, err := open(t, path).Transcript(ctx, sidMain)
 	if err != nil {
 		t.Fatal(err)
@@ -487,20 +491,7 @@ func TestOddIdentities(t *testing.T) {
 // tree.
 func TestIdentitiesTooLongForOneValue(t *testing.T) {
 	path := store(t)
-	rw, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	long := strings.Repeat("x", 600)
-	for _, q := range []string{
-		`UPDATE transcript_event_identities SET event_id = ?2 WHERE session_id = ?1 AND event_id = 'a0000004'`,
-		`UPDATE transcript_event_identities SET parent_id = ?2 WHERE session_id = ?1 AND parent_id = 'a0000004'`,
-	} {
-		if _, err := rw.Exec(q, sidMain, long); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rw.Close()
+	renameIdentity(t, path, "a0000004", strings.Repeat("x", 600))
 	want, err := open(t, path).Transcript(ctx, sidMain)
 	if err != nil {
 		t.Fatal(err)

@@ -58,7 +58,7 @@ func BenchmarkBuild(b *testing.B) {
 		b.StopTimer()
 		os.RemoveAll(opt.Dir)
 		resetPeakRSS()
-		cpuStart := cpuTime()
+		cpuStart := demotest.CPUTime()
 		b.StartTimer()
 		ix, err := Open(opt)
 		if err != nil {
@@ -71,7 +71,7 @@ func BenchmarkBuild(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		cpu += cpuTime() - cpuStart
+		cpu += demotest.CPUTime() - cpuStart
 		peak = max(peak, peakRSS())
 		size = dirSize(opt.Dir)
 		b.StartTimer()
