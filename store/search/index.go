@@ -500,34 +500,69 @@ func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, 
 		}
 		return ix.reconcileLocked(ctx, scopes, all, progress)
 	}
+	p := Progress{FilesTotal: len(changed), BytesTotal: total}
+	built, err := ix.write(ctx, &st, gone, changed, folders, &p, progress)
+	if err != nil {
+		return st, err
+	}
+	if built != "" {
+		if err := ix.install(built); err != nil {
+			return st, err
+		}
+	}
+	if folders != nil {
+		ix.folders = *folders
+	}
+	if progress != nil && len(changed) > 0 {
+		p.Path = ""
+		progress(p)
+	}
+	st.Files = len(ix.man)
+	ix.idxMu.RLock()
+	defer ix.idxMu.RUnlock()
+	if ix.idx != nil {
+		st.Docs, _ = ix.idx.DocCount()
+	}
+	return st, nil
+}
+
+// write removes the gone files' documents and indexes the changed files,
+// through the online index, or for a full build (an empty index) through
+// the offline builder: then built is the folder of the store it made, for
+// install. Called with mu held.
+func (ix *Index) write(ctx context.Context, st *Stats, gone []string, changed []fileRef, folders *folderRecords, p *Progress, progress ProgressFunc) (built string, err error) {
 	ix.idxMu.RLock()
 	defer ix.idxMu.RUnlock()
 	if ix.idx == nil {
-		return Stats{}, bleve.ErrorIndexClosed
+		return "", bleve.ErrorIndexClosed
 	}
-	w := ix.newWriter(&st)
-	for _, key := range gone {
-		if err := w.remove(key); err != nil {
-			return st, errors.Join(err, w.finish())
+	w := ix.newWriter(st)
+	if len(ix.man) == 0 && len(gone) == 0 && len(changed) > 0 {
+		if w.build, err = ix.startBuild(); err != nil {
+			return "", err
 		}
 	}
-	p := Progress{FilesTotal: len(changed), BytesTotal: total}
+	for _, key := range gone {
+		if err := w.remove(key); err != nil {
+			return "", w.fail(err)
+		}
+	}
 	for _, f := range changed {
 		if err := ctx.Err(); err != nil {
-			return st, errors.Join(err, w.finish())
+			return "", w.fail(err)
 		}
 		if progress != nil {
 			p.Path = f.path()
-			progress(p)
+			progress(*p)
 		}
 		if err := w.index(f); err != nil {
-			return st, errors.Join(err, w.finish())
+			return "", w.fail(err)
 		}
 		p.Files++
 		p.Bytes += f.size
 		if w.pending >= batchBytes {
 			if err := w.commit(false); err != nil {
-				return st, err
+				return "", err
 			}
 		}
 	}
@@ -541,23 +576,17 @@ func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, 
 		}
 	}
 	if err := w.finish(); err != nil {
-		return st, err
+		return "", err
+	}
+	if w.build != nil {
+		return w.build.dir, nil
 	}
 	if w.worthCompacting() {
 		if err := w.compact(ctx); err != nil {
-			return st, err
+			return "", err
 		}
 	}
-	if folders != nil {
-		ix.folders = *folders
-	}
-	if progress != nil && len(changed) > 0 {
-		p.Path = ""
-		progress(p)
-	}
-	st.Files = len(ix.man)
-	st.Docs, _ = ix.idx.DocCount()
-	return st, nil
+	return "", nil
 }
 
 // writer accumulates one batch of changes.
@@ -580,6 +609,8 @@ type writer struct {
 	failed   atomic.Pointer[error]
 	// stores are the SQLite-era stores opened during this run.
 	stores map[string]*agentdb.DB
+	// build, when set, takes the documents of a full build instead of b.
+	build *offlineBuild
 	// batches counts the batches committed, written the bytes of section
 	// text in them.
 	batches int
@@ -747,7 +778,10 @@ func (w *writer) touched(old *fileState, size, mtime int64) {
 // add indexes one section of a file, committing the batch when it is full
 // (a long transcript is many batches).
 func (w *writer) add(f fileRef, s Section, terms string) error {
-	if err := w.b.IndexAdvanced(w.ix.an.newDocument(docID(f.key(), int32(s.Line)), f, s, terms)); err != nil {
+	d := w.ix.an.newDocument(docID(f.key(), int32(s.Line)), f, s, terms)
+	if w.build != nil {
+		w.build.add(d)
+	} else if err := w.b.IndexAdvanced(d); err != nil {
 		return err
 	}
 	w.pending += len(s.Text)
@@ -948,6 +982,10 @@ func (w *writer) maxLine() int64 {
 // introduces them in does not matter; the marker goes first and alone,
 // and the last batch only once all the others are in.
 func (w *writer) commit(last bool) error {
+	if w.build != nil {
+		w.pending = 0 // the builder cuts its own segments
+		return nil
+	}
 	if !w.dirty && w.b.Size() == 0 {
 		return nil
 	}
@@ -1012,6 +1050,17 @@ func (w *writer) backgroundErr() error {
 // is on disk.
 func (w *writer) finish() error {
 	defer w.closeStores()
+	if w.build != nil {
+		internal := map[string][]byte{string(keyManifest): w.ix.man.encode()}
+		if w.folders != nil {
+			internal[string(keyFolders)] = w.folders.encode()
+		}
+		if err := w.build.finish(internal); err != nil {
+			w.ix.man = manifest{}
+			return err
+		}
+		return nil
+	}
 	if w.marked {
 		w.dirty = true // the marker must be replaced
 	}
@@ -1019,6 +1068,18 @@ func (w *writer) finish() error {
 		return errors.Join(err, w.wait())
 	}
 	return w.wait()
+}
+
+// fail ends a run that failed with err: what was committed is finished
+// with the manifest; a full build is dropped, leaving the index empty.
+func (w *writer) fail(err error) error {
+	if w.build != nil {
+		w.closeStores()
+		w.build.abort()
+		w.ix.man = manifest{}
+		return err
+	}
+	return errors.Join(err, w.finish())
 }
 
 // wait returns once everything committed is on disk, or scorch reports

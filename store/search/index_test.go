@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -869,6 +870,35 @@ func TestBadInputIsIndexedNotFatal(t *testing.T) {
 
 func TestCancelLeavesAConsistentIndex(t *testing.T) {
 	e := newEnv(t)
+	e.write("vault/first.md", "# First\ncommonword firstword\n")
+	ix := e.open() // a full build of one file; the next run is incremental
+	for i := range 50 {
+		e.write(fmt.Sprintf("vault/n%02d.md", i), fmt.Sprintf("# N%d\ncommonword n%dword\n", i, i))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := ix.Sync(ctx, func(p Progress) {
+		if p.Files == 10 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	// What the first run committed stays; the second reads the rest.
+	st, err := ix.Sync(context.Background(), nil)
+	if err != nil || st.Files != 51 || st.Docs != 51 || st.Unchanged < 2 || st.Indexed == 0 || st.Unchanged+st.Indexed != 51 {
+		t.Fatalf("resumed: %+v %v", st, err)
+	}
+	if res, err := ix.Search(context.Background(), "commonword", SearchOptions{Limit: 100}); err != nil || res.Total != 51 {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+// TestCancelledFullBuild: a full build cancelled half-way leaves the
+// index empty (the store built so far is dropped, not installed), open,
+// and searchable; the next run builds it all, and reopening finds it.
+func TestCancelledFullBuild(t *testing.T) {
+	e := newEnv(t)
 	for i := range 50 {
 		e.write(fmt.Sprintf("vault/n%02d.md", i), fmt.Sprintf("# N%d\ncommonword n%dword\n", i, i))
 	}
@@ -878,21 +908,36 @@ func TestCancelLeavesAConsistentIndex(t *testing.T) {
 	}
 	defer ix.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	seen := 0
 	_, err = ix.Sync(ctx, func(p Progress) {
-		if seen++; p.Files == 10 {
+		if p.Files == 10 {
 			cancel()
 		}
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}
-	// What the first run committed stays; the second reads the rest.
+	if res, err := ix.Search(context.Background(), "commonword", SearchOptions{Limit: 100}); err != nil || res.Total != 0 {
+		t.Fatalf("after the cancel: %+v %v", res, err)
+	}
+	if _, err := os.Stat(ix.buildDir()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the cancelled build's folder is left: %v", err)
+	}
 	st, err := ix.Sync(context.Background(), nil)
-	if err != nil || st.Files != 50 || st.Docs != 50 || st.Unchanged == 0 || st.Indexed == 0 || st.Unchanged+st.Indexed != 50 {
+	if err != nil || st.Files != 50 || st.Docs != 50 || st.Indexed != 50 {
 		t.Fatalf("resumed: %+v %v", st, err)
 	}
-	if res, err := ix.Search(context.Background(), "commonword", SearchOptions{Limit: 100}); err != nil || res.Total != 50 {
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ix, err = Open(e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if st, err := ix.Sync(context.Background(), nil); err != nil || st.Unchanged != 50 || st.Indexed != 0 || st.Docs != 50 {
+		t.Fatalf("reopened: %+v %v", st, err)
+	}
+	if res, err := ix.Search(context.Background(), "n7word", SearchOptions{}); err != nil || res.Total != 1 {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
