@@ -9,6 +9,7 @@ import (
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/util"
+	index "github.com/blevesearch/bleve_index_api"
 )
 
 // A full build (an empty index and files to read: the first sync, a
@@ -40,6 +41,7 @@ type offlineBuild struct {
 	done     chan error
 	internal map[string][]byte
 	dir      string
+	analysis *buildAnalysis
 }
 
 func (ix *Index) startBuild() (*offlineBuild, error) {
@@ -67,7 +69,7 @@ func (ix *Index) startBuild() (*offlineBuild, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the search index in %s: %w", dir, err)
 	}
-	ob := &offlineBuild{b: b, docs: make(chan *document.Document, 256), done: make(chan error, 1), internal: internal, dir: dir}
+	ob := &offlineBuild{b: b, docs: make(chan *document.Document, 256), done: make(chan error, 1), internal: internal, dir: dir, analysis: newBuildAnalysis(ix.an)}
 	go ob.run()
 	return ob, nil
 }
@@ -88,8 +90,7 @@ func (ob *offlineBuild) run() {
 func (ob *offlineBuild) add(d *document.Document) {
 	for i, f := range d.Fields {
 		if tf, ok := f.(*document.TextField); ok && tf.Options().IsIndexed() {
-			tf.Analyze()
-			d.Fields[i] = analyzedField{tf}
+			d.Fields[i] = ob.analysis.field(tf)
 		}
 	}
 	ob.docs <- d
@@ -145,7 +146,14 @@ func (ix *Index) install(built string) error {
 	})
 }
 
-// analyzedField is a text field analysed before it reached the builder.
-type analyzedField struct{ *document.TextField }
+// analyzedField is a text field analysed before it reached the builder
+// (buildAnalysis.field).
+type analyzedField struct {
+	*document.TextField
+	length int
+	freqs  index.TokenFrequencies
+}
 
-func (analyzedField) Analyze() {}
+func (analyzedField) Analyze()                                           {}
+func (f analyzedField) AnalyzedLength() int                              { return f.length }
+func (f analyzedField) AnalyzedTokenFrequencies() index.TokenFrequencies { return f.freqs }

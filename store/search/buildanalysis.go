@@ -1,0 +1,165 @@
+package search
+
+import (
+	"bytes"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	index "github.com/blevesearch/bleve_index_api"
+)
+
+// buildAnalysis analyses the fields of a full build's documents: what
+// TextField.Analyze gives them, for less. The token filters of the
+// English and code analyzers (possessive, lower case, stop words, Porter
+// stemmer; lower case, folding) each look at one token alone, so their
+// work on a distinct token is done once and remembered: a vault's
+// vocabulary is small next to its tokens. The token frequencies of a
+// field are allocated in one piece each rather than one per term.
+// TestBuildAnalysisIsTextFieldAnalyze holds it to TextField.Analyze.
+//
+// Not safe for concurrent use: a build analyses in one goroutine.
+type buildAnalysis struct {
+	memo map[analysis.Analyzer]*memoAnalyzer
+}
+
+func newBuildAnalysis(an analyzers) *buildAnalysis {
+	ba := &buildAnalysis{memo: map[analysis.Analyzer]*memoAnalyzer{}}
+	for _, a := range []analysis.Analyzer{an.english, an.code} {
+		if m := newMemoAnalyzer(a); m != nil {
+			ba.memo[a] = m
+		}
+	}
+	return ba
+}
+
+// field analyses an indexed text field as its Analyze would.
+func (ba *buildAnalysis) field(tf *document.TextField) analyzedField {
+	var tokens analysis.TokenStream
+	value := tf.Value()
+	switch a := tf.Analyzer(); {
+	case a == nil:
+		tokens = analysis.TokenStream{&analysis.Token{Start: 0, End: len(value), Term: value, Position: 1, Type: analysis.AlphaNumeric}}
+	case ba.memo[a] != nil:
+		tokens = ba.memo[a].analyze(value)
+	default:
+		if tf.Options().IsStored() {
+			value = bytes.Clone(value) // filters may change it in place
+		}
+		tokens = a.Analyze(value)
+	}
+	return analyzedField{TextField: tf, length: len(tokens), freqs: tokenFrequency(tokens, tf.ArrayPositions(), tf.Options())}
+}
+
+// memoAnalyzer is a DefaultAnalyzer (no character filters) whose token
+// filters' result for each distinct token is remembered.
+type memoAnalyzer struct {
+	tokenizer analysis.Tokenizer
+	filters   []analysis.TokenFilter
+	terms     map[string]memoTerm
+	one       [1]*analysis.Token
+}
+
+// memoTerm is what the filters make of a token: its term, or nothing
+// (a stop word).
+type memoTerm struct {
+	term []byte
+	keep bool
+}
+
+// maxMemoTerms bounds the memory of a build's memo: tokens past it (a
+// vault of hashes and numbers) are filtered each time.
+const maxMemoTerms = 1 << 18
+
+func newMemoAnalyzer(a analysis.Analyzer) *memoAnalyzer {
+	d, ok := a.(*analysis.DefaultAnalyzer)
+	if !ok || len(d.CharFilters) > 0 {
+		return nil
+	}
+	return &memoAnalyzer{tokenizer: d.Tokenizer, filters: d.TokenFilters, terms: map[string]memoTerm{}}
+}
+
+// analyze tokenizes input (which it does not change) and replaces each
+// token's term by the filters' result, dropping those they drop.
+func (m *memoAnalyzer) analyze(input []byte) analysis.TokenStream {
+	tokens := m.tokenizer.Tokenize(input)
+	kept := tokens[:0]
+	for _, t := range tokens {
+		mt, ok := m.terms[string(t.Term)]
+		if !ok {
+			mt = m.filter(t)
+			if len(m.terms) < maxMemoTerms {
+				m.terms[string(t.Term)] = mt
+			}
+		}
+		if mt.keep {
+			t.Term = mt.term
+			kept = append(kept, t)
+		}
+	}
+	return kept
+}
+
+// filter runs the filters on a copy of one token.
+func (m *memoAnalyzer) filter(t *analysis.Token) memoTerm {
+	c := *t
+	c.Term = bytes.Clone(t.Term)
+	m.one[0] = &c
+	stream := analysis.TokenStream(m.one[:])
+	for _, f := range m.filters {
+		stream = f.Filter(stream)
+	}
+	if len(stream) != 1 {
+		return memoTerm{}
+	}
+	return memoTerm{term: stream[0].Term, keep: true}
+}
+
+// tokenFrequency is analysis.TokenFrequency with the term records and
+// locations of a field allocated in one piece each.
+func tokenFrequency(tokens analysis.TokenStream, arrayPositions []uint64, options index.FieldIndexingOptions) index.TokenFrequencies {
+	rv := make(index.TokenFrequencies, len(tokens))
+	records := make([]index.TokenFreq, 0, len(tokens))
+	count := !options.SkipFreqNorm()
+	if !options.IncludeTermVectors() {
+		for _, t := range tokens {
+			tf := rv[string(t.Term)]
+			if tf == nil {
+				records = append(records, index.TokenFreq{Term: t.Term})
+				tf = &records[len(records)-1]
+				rv[string(t.Term)] = tf
+			}
+			if count {
+				tf.SetFrequency(tf.Frequency() + 1)
+			}
+		}
+		return rv
+	}
+	// Two passes: count each term's tokens, then give each term its part
+	// of one slice of locations, in token order.
+	for _, t := range tokens {
+		tf := rv[string(t.Term)]
+		if tf == nil {
+			records = append(records, index.TokenFreq{Term: t.Term})
+			tf = &records[len(records)-1]
+			rv[string(t.Term)] = tf
+		}
+		tf.SetFrequency(tf.Frequency() + 1)
+	}
+	locations := make([]index.TokenLocation, len(tokens))
+	pointers := make([]*index.TokenLocation, len(tokens))
+	next := 0
+	for i := range records {
+		n := records[i].Frequency()
+		records[i].Locations = pointers[next : next : next+n]
+		next += n
+		if !count {
+			records[i].SetFrequency(0)
+		}
+	}
+	for i, t := range tokens {
+		locations[i] = index.TokenLocation{ArrayPositions: arrayPositions, Start: t.Start, End: t.End, Position: t.Position}
+		tf := rv[string(t.Term)]
+		tf.Locations = append(tf.Locations, &locations[i])
+	}
+	return rv
+}
