@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/document"
 	index "github.com/blevesearch/bleve_index_api"
 )
@@ -13,7 +14,8 @@ import (
 // English and code analyzers (possessive, lower case, stop words, Porter
 // stemmer; lower case, folding) each look at one token alone, so their
 // work on a distinct token is done once and remembered: a vault's
-// vocabulary is small next to its tokens. The token frequencies of a
+// vocabulary is small next to its tokens. The English analyzer's
+// tokenizer is asciiWords. The token frequencies of a
 // field are allocated in one piece each rather than one per term.
 // TestBuildAnalysisIsTextFieldAnalyze holds it to TextField.Analyze.
 //
@@ -75,7 +77,11 @@ func newMemoAnalyzer(a analysis.Analyzer) *memoAnalyzer {
 	if !ok || len(d.CharFilters) > 0 {
 		return nil
 	}
-	return &memoAnalyzer{tokenizer: d.Tokenizer, filters: d.TokenFilters, terms: map[string]memoTerm{}}
+	tokenizer := d.Tokenizer
+	if _, ok := tokenizer.(*unicode.UnicodeTokenizer); ok {
+		tokenizer = asciiWords{unicode: tokenizer}
+	}
+	return &memoAnalyzer{tokenizer: tokenizer, filters: d.TokenFilters, terms: map[string]memoTerm{}}
 }
 
 // analyze tokenizes input (which it does not change) and replaces each

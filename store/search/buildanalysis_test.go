@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/document"
 
 	"clawvault-tui/store/demo"
@@ -116,5 +117,39 @@ func FuzzBuildAnalysis(f *testing.F) {
 		ref := fileRef{root: root, rel: "a/" + heading + ".md"}
 		checkBuildAnalysis(t, ba, an, ref, Section{Kind: Prose, Line: 1, Heading: heading, Text: text})
 		checkBuildAnalysis(t, ba, an, ref, Section{Kind: Prose, Line: 1, Heading: heading, Text: text})
+	})
+}
+
+// asciiWordTexts are ASCII texts around each word-break rule.
+var asciiWordTexts = []string{
+	"", " ", "a", "_", "__init__", "1_", "_1", "a_", "a1", "1a", "3.14", "3.14a", "a.b", "a.b.", ".a", "a..b", "a:b", "a::b",
+	"10:42", "1,000.50", "1,a", "a,1", "a,b", "1;2", "a;b", "don't", "'a'", "a'1", "1'000", "a._b", "a_.b", "1._2", "e.g. U.S.A.",
+	"tea.KeyPressMsg", "2026-11-21T10:42:00Z", "x\r\ny\vz\fw", "path/to/file.md", "[decision|c=0.95|i=0.90]", "v0.3; c:0.9500",
+}
+
+// FuzzASCIIWords: asciiWords tokenizes as bleve's unicode tokenizer, ASCII
+// text (the fuzzer's bytes folded into ASCII) and any other.
+func FuzzASCIIWords(f *testing.F) {
+	for _, s := range append(asciiWordTexts, analysisTexts...) {
+		f.Add([]byte(s))
+	}
+	uni := unicode.NewUnicodeTokenizer()
+	fast := asciiWords{unicode: uni}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ascii := make([]byte, len(in))
+		for i, b := range in {
+			ascii[i] = b & 0x7f
+		}
+		for _, text := range [][]byte{ascii, in} {
+			got, want := fast.Tokenize(text), uni.Tokenize(text)
+			if len(got) != len(want) {
+				t.Fatalf("%q: %d tokens %v, want %d %v", text, len(got), got, len(want), want)
+			}
+			for i := range got {
+				if !reflect.DeepEqual(*got[i], *want[i]) {
+					t.Fatalf("%q: token %d is %v, want %v", text, i, got[i], want[i])
+				}
+			}
+		}
 	})
 }

@@ -107,3 +107,114 @@ func fold(b []byte) []byte {
 	}
 	return out
 }
+
+// asciiWords is bleve's unicode tokenizer (Unicode word segmentation,
+// UAX#29, as the segment package implements it) made fast for text that
+// is all ASCII, the common case; other text goes to the unicode tokenizer
+// itself. Over ASCII the rules come down to these: a word is a run of
+// letters, digits and underscores, where a colon, full stop or apostrophe
+// between two letters, and a comma, semicolon, full stop or apostrophe
+// between two digits, do not break it (`e.g`, `don't`, `a:b`, `3.14`,
+// `1,000`); everything else separates words. A word without letters but
+// with a digit is Numeric, any other AlphaNumeric. FuzzASCIIWords holds it
+// to the unicode tokenizer. A full build uses it (buildAnalysis); queries
+// keep the analyzer as registered.
+type asciiWords struct{ unicode analysis.Tokenizer }
+
+// ASCII classes of the word-break rules.
+const (
+	wbOther = iota
+	wbLetter
+	wbDigit
+	wbUnderscore
+	wbMidLetter // :
+	wbMidNumLet // . '
+	wbMidNum    // , ;
+	wbNonASCII  // not ASCII: the input goes to the unicode tokenizer
+)
+
+var wbClass = func() (c [256]uint8) {
+	for b := range 256 {
+		switch {
+		case b >= utf8.RuneSelf:
+			c[b] = wbNonASCII
+		case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z':
+			c[b] = wbLetter
+		case '0' <= b && b <= '9':
+			c[b] = wbDigit
+		case b == '_':
+			c[b] = wbUnderscore
+		case b == ':':
+			c[b] = wbMidLetter
+		case b == '.', b == '\'':
+			c[b] = wbMidNumLet
+		case b == ',', b == ';':
+			c[b] = wbMidNum
+		}
+	}
+	return c
+}()
+
+func (t asciiWords) Tokenize(input []byte) analysis.TokenStream {
+	n := 0
+	if !asciiWordRanges(input, func(int, int, bool) { n++ }) {
+		return t.unicode.Tokenize(input)
+	}
+	if n == 0 {
+		return analysis.TokenStream{}
+	}
+	tokens := make([]analysis.Token, n)
+	stream := make(analysis.TokenStream, n)
+	i := 0
+	asciiWordRanges(input, func(start, end int, numeric bool) {
+		typ := analysis.AlphaNumeric
+		if numeric {
+			typ = analysis.Numeric
+		}
+		tokens[i] = analysis.Token{Term: input[start:end], Start: start, End: end, Position: i + 1, Type: typ}
+		stream[i] = &tokens[i]
+		i++
+	})
+	return stream
+}
+
+// asciiWordRanges calls fn with each word of input; false (before any
+// call) when input is not all ASCII.
+func asciiWordRanges(input []byte, fn func(start, end int, numeric bool)) bool {
+	for _, b := range input {
+		if b >= utf8.RuneSelf {
+			return false
+		}
+	}
+	for i := 0; i < len(input); {
+		c := wbClass[input[i]]
+		if c != wbLetter && c != wbDigit && c != wbUnderscore {
+			i++
+			continue
+		}
+		start, letters, digits := i, false, false
+	word:
+		for ; i < len(input); i++ {
+			c := wbClass[input[i]]
+			switch c {
+			case wbLetter:
+				letters = true
+			case wbDigit:
+				digits = true
+			case wbUnderscore:
+			default:
+				if i+1 < len(input) {
+					prev, next := wbClass[input[i-1]], wbClass[input[i+1]]
+					if prev == next && (prev == wbLetter && (c == wbMidLetter || c == wbMidNumLet) ||
+						prev == wbDigit && (c == wbMidNum || c == wbMidNumLet)) {
+						i++ // past the mark and (the loop) the letter or digit after it
+						continue
+					}
+				}
+				break word
+			}
+		}
+		fn(start, i, !letters && digits)
+	}
+	return true
+}
