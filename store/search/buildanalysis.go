@@ -22,10 +22,31 @@ import (
 // Not safe for concurrent use: a build analyses in one goroutine.
 type buildAnalysis struct {
 	memo map[analysis.Analyzer]*memoAnalyzer
+	// values remembers the analysis of the short fields other analyzers
+	// read (path suffixes, facets, importance), by value: every line of a
+	// file has the same path suffixes, and facets take few values. A
+	// document only reads its fields' token frequencies, so documents
+	// share them.
+	values map[valueKey]analyzedValue
 }
 
+type valueKey struct {
+	analyzer analysis.Analyzer
+	options  index.FieldIndexingOptions
+	value    string
+}
+
+type analyzedValue struct {
+	length int
+	freqs  index.TokenFrequencies
+}
+
+// maxMemoValues bounds values (a vault of more files than this analyses
+// the rest each time).
+const maxMemoValues = 1 << 16
+
 func newBuildAnalysis(an analyzers) *buildAnalysis {
-	ba := &buildAnalysis{memo: map[analysis.Analyzer]*memoAnalyzer{}}
+	ba := &buildAnalysis{memo: map[analysis.Analyzer]*memoAnalyzer{}, values: map[valueKey]analyzedValue{}}
 	for _, a := range []analysis.Analyzer{an.english, an.code} {
 		if m := newMemoAnalyzer(a); m != nil {
 			ba.memo[a] = m
@@ -38,18 +59,29 @@ func newBuildAnalysis(an analyzers) *buildAnalysis {
 func (ba *buildAnalysis) field(tf *document.TextField) analyzedField {
 	var tokens analysis.TokenStream
 	value := tf.Value()
-	switch a := tf.Analyzer(); {
-	case a == nil:
-		tokens = analysis.TokenStream{&analysis.Token{Start: 0, End: len(value), Term: value, Position: 1, Type: analysis.AlphaNumeric}}
-	case ba.memo[a] != nil:
-		tokens = ba.memo[a].analyze(value)
-	default:
-		if tf.Options().IsStored() {
-			value = bytes.Clone(value) // filters may change it in place
-		}
-		tokens = a.Analyze(value)
+	a := tf.Analyzer()
+	if m := ba.memo[a]; m != nil {
+		tokens = m.analyze(value)
+		return analyzedField{TextField: tf, length: len(tokens), freqs: tokenFrequency(tokens, tf.ArrayPositions(), tf.Options())}
 	}
-	return analyzedField{TextField: tf, length: len(tokens), freqs: tokenFrequency(tokens, tf.ArrayPositions(), tf.Options())}
+	key := valueKey{analyzer: a, options: tf.Options(), value: string(value)}
+	if len(tf.ArrayPositions()) == 0 {
+		if v, ok := ba.values[key]; ok {
+			return analyzedField{TextField: tf, length: v.length, freqs: v.freqs}
+		}
+	}
+	if a == nil {
+		tokens = analysis.TokenStream{&analysis.Token{Start: 0, End: len(value), Term: value, Position: 1, Type: analysis.AlphaNumeric}}
+	} else {
+		// Filters may change the bytes in place: the field's own stay as
+		// they are, and the remembered terms are no one else's.
+		tokens = a.Analyze(bytes.Clone(value))
+	}
+	v := analyzedValue{length: len(tokens), freqs: tokenFrequency(tokens, tf.ArrayPositions(), tf.Options())}
+	if len(tf.ArrayPositions()) == 0 && len(ba.values) < maxMemoValues {
+		ba.values[key] = v
+	}
+	return analyzedField{TextField: tf, length: v.length, freqs: v.freqs}
 }
 
 // memoAnalyzer is a DefaultAnalyzer (no character filters) whose token
@@ -59,6 +91,16 @@ type memoAnalyzer struct {
 	filters   []analysis.TokenFilter
 	terms     map[string]memoTerm
 	one       [1]*analysis.Token
+	// tokens and stream are reused from one call to the next (the token
+	// frequencies keep copies of the terms, not the tokens).
+	tokens []analysis.Token
+	stream analysis.TokenStream
+}
+
+// tokenAppender is a tokenizer that can write its tokens into a slice
+// given: false when it cannot for this input (and Tokenize must).
+type tokenAppender interface {
+	appendTokens(dst []analysis.Token, input []byte) ([]analysis.Token, bool)
 }
 
 // memoTerm is what the filters make of a token: its term, or nothing
@@ -85,9 +127,22 @@ func newMemoAnalyzer(a analysis.Analyzer) *memoAnalyzer {
 }
 
 // analyze tokenizes input (which it does not change) and replaces each
-// token's term by the filters' result, dropping those they drop.
+// token's term by the filters' result, dropping those they drop. The
+// stream is good until the next call.
 func (m *memoAnalyzer) analyze(input []byte) analysis.TokenStream {
-	tokens := m.tokenizer.Tokenize(input)
+	var tokens analysis.TokenStream
+	if ta, ok := m.tokenizer.(tokenAppender); ok {
+		if m.tokens, ok = ta.appendTokens(m.tokens[:0], input); ok {
+			m.stream = m.stream[:0]
+			for i := range m.tokens {
+				m.stream = append(m.stream, &m.tokens[i])
+			}
+			tokens = m.stream
+		}
+	}
+	if tokens == nil {
+		tokens = m.tokenizer.Tokenize(input)
+	}
 	kept := tokens[:0]
 	for _, t := range tokens {
 		mt, ok := m.terms[string(t.Term)]

@@ -35,6 +35,13 @@ func (t classTokenizer) Tokenize(input []byte) analysis.TokenStream {
 	return stream
 }
 
+func (t classTokenizer) appendTokens(dst []analysis.Token, input []byte) ([]analysis.Token, bool) {
+	t.each(input, func(start, end int) {
+		dst = append(dst, analysis.Token{Term: input[start:end], Start: start, End: end, Position: len(dst) + 1, Type: analysis.AlphaNumeric})
+	})
+	return dst, true
+}
+
 // each calls fn with the byte range of every token, in order.
 func (t classTokenizer) each(input []byte, fn func(start, end int)) {
 	start := -1
@@ -167,15 +174,26 @@ func (t asciiWords) Tokenize(input []byte) analysis.TokenStream {
 	stream := make(analysis.TokenStream, n)
 	i := 0
 	asciiWordRanges(input, func(start, end int, numeric bool) {
-		typ := analysis.AlphaNumeric
-		if numeric {
-			typ = analysis.Numeric
-		}
-		tokens[i] = analysis.Token{Term: input[start:end], Start: start, End: end, Position: i + 1, Type: typ}
+		tokens[i] = asciiWord(input, start, end, numeric, i+1)
 		stream[i] = &tokens[i]
 		i++
 	})
 	return stream
+}
+
+func (t asciiWords) appendTokens(dst []analysis.Token, input []byte) ([]analysis.Token, bool) {
+	ok := asciiWordRanges(input, func(start, end int, numeric bool) {
+		dst = append(dst, asciiWord(input, start, end, numeric, len(dst)+1))
+	})
+	return dst, ok
+}
+
+func asciiWord(input []byte, start, end int, numeric bool, position int) analysis.Token {
+	typ := analysis.AlphaNumeric
+	if numeric {
+		typ = analysis.Numeric
+	}
+	return analysis.Token{Term: input[start:end], Start: start, End: end, Position: position, Type: typ}
 }
 
 // asciiWordRanges calls fn with each word of input; false (before any
