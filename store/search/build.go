@@ -22,7 +22,9 @@ import (
 // index, and a build that fails or is cancelled leaves it empty.
 //
 // Analysis runs in the reading goroutine and segment building in the
-// builder's, so that the two use two cores.
+// builder's, a segment's worth of documents at a time, so that the
+// reading goroutine analyses the next segment's documents while the
+// builder builds one: the two use two cores.
 
 // buildBatchDocs is how many documents one segment of a full build holds.
 // Larger segments cost less to build and to merge per document (each
@@ -36,8 +38,11 @@ func (ix *Index) buildDir() string { return filepath.Join(ix.opt.Dir, "build") }
 // offlineBuild feeds analysed documents to scorch's builder, which runs in
 // its own goroutine.
 type offlineBuild struct {
-	b        *scorch.Builder
-	docs     chan *document.Document
+	b *scorch.Builder
+	// pending are the documents analysed for the next segment; docs
+	// takes them to the builder's goroutine, one segment's at a time.
+	pending  []*document.Document
+	docs     chan []*document.Document
 	done     chan error
 	internal map[string][]byte
 	dir      string
@@ -69,16 +74,18 @@ func (ix *Index) startBuild() (*offlineBuild, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot build the search index in %s: %w", dir, err)
 	}
-	ob := &offlineBuild{b: b, docs: make(chan *document.Document, 256), done: make(chan error, 1), internal: internal, dir: dir, analysis: newBuildAnalysis(ix.an)}
+	ob := &offlineBuild{b: b, docs: make(chan []*document.Document), done: make(chan error, 1), internal: internal, dir: dir, analysis: newBuildAnalysis(ix.an)}
 	go ob.run()
 	return ob, nil
 }
 
 func (ob *offlineBuild) run() {
 	var err error
-	for d := range ob.docs {
-		if err == nil {
-			err = ob.b.Index(d)
+	for docs := range ob.docs {
+		for _, d := range docs {
+			if err == nil {
+				err = ob.b.Index(d)
+			}
 		}
 	}
 	ob.done <- err
@@ -93,12 +100,17 @@ func (ob *offlineBuild) add(d *document.Document) {
 			d.Fields[i] = ob.analysis.field(tf)
 		}
 	}
-	ob.docs <- d
+	ob.pending = append(ob.pending, d)
+	if len(ob.pending) == buildBatchDocs {
+		ob.docs <- ob.pending
+		ob.pending = make([]*document.Document, 0, buildBatchDocs)
+	}
 }
 
 // finish writes the last segment, merges, and leaves the built store in
 // ob.dir/store with internal (the manifest and folder records) in it.
 func (ob *offlineBuild) finish(internal map[string][]byte) error {
+	ob.docs <- ob.pending
 	close(ob.docs)
 	err := <-ob.done
 	if err == nil {

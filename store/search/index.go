@@ -7,6 +7,9 @@
 // file by file: after the editor saves, on fsnotify events, or by a sync
 // that stats everything and reads only what changed.
 //
+// A full build (an empty index) goes through scorch's offline builder
+// instead (build.go), with its own faster analysis (buildanalysis.go).
+//
 // One document per Markdown section (a heading and what follows, at most
 // 60 lines), the front matter, and each observation line on its own with
 // its type, confidence and importance. Hits carry the exact line (from the
@@ -619,12 +622,14 @@ type writer struct {
 
 // compactAfterBatches: a run that committed this many batches (512 KiB
 // of text and more) and wrote at least a quarter of the index's text (a
-// full build, or a large part of one) merges the index into one segment
+// large part of a build: a full one goes through the offline builder,
+// build.go, and ends as one segment) merges the index into one segment
 // afterwards (see worthCompacting).
 const compactAfterBatches = 8
 
 // worthCompacting says whether the run just finished leaves segments worth
-// merging. A full build of the scale-100 vault leaves 14-20 segments, and
+// merging. A build of the scale-100 vault through the online index left
+// 14-20 segments, and
 // every search process opens, maps, searches and unmaps each one: merged,
 // a warm search takes less CPU. Merging rewrites the whole index, so only
 // a run that wrote a good part of it pays for that (about a second after a
