@@ -180,23 +180,8 @@ func (m *memoAnalyzer) filter(t *analysis.Token) memoTerm {
 func tokenFrequency(tokens analysis.TokenStream, arrayPositions []uint64, options index.FieldIndexingOptions) index.TokenFrequencies {
 	rv := make(index.TokenFrequencies, len(tokens))
 	records := make([]index.TokenFreq, 0, len(tokens))
-	count := !options.SkipFreqNorm()
-	if !options.IncludeTermVectors() {
-		for _, t := range tokens {
-			tf := rv[string(t.Term)]
-			if tf == nil {
-				records = append(records, index.TokenFreq{Term: t.Term})
-				tf = &records[len(records)-1]
-				rv[string(t.Term)] = tf
-			}
-			if count {
-				tf.SetFrequency(tf.Frequency() + 1)
-			}
-		}
-		return rv
-	}
-	// Two passes: count each term's tokens, then give each term its part
-	// of one slice of locations, in token order.
+	// Count each term's tokens (with term vectors, to give each term its
+	// part of one slice of locations, in token order, below).
 	for _, t := range tokens {
 		tf := rv[string(t.Term)]
 		if tf == nil {
@@ -205,6 +190,15 @@ func tokenFrequency(tokens analysis.TokenStream, arrayPositions []uint64, option
 			rv[string(t.Term)] = tf
 		}
 		tf.SetFrequency(tf.Frequency() + 1)
+	}
+	count := !options.SkipFreqNorm()
+	if !options.IncludeTermVectors() {
+		if !count {
+			for i := range records {
+				records[i].SetFrequency(0)
+			}
+		}
+		return rv
 	}
 	locations := make([]index.TokenLocation, len(tokens))
 	pointers := make([]*index.TokenLocation, len(tokens))
