@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -77,12 +78,19 @@ func (c Cursor) ObservedAt() (time.Time, bool) {
 // order so that a store read and written back is byte-identical.
 type CursorStore struct {
 	keys []string
-	m    map[string]Cursor
+	vals []Cursor // vals[i] is keys[i]'s
+	// byKey finds a key's position: status asks for 50,000 cursors.
+	byKey KeyIndex
 }
 
 // NewCursorStore returns an empty store.
 func NewCursorStore() *CursorStore {
-	return &CursorStore{m: map[string]Cursor{}}
+	return &CursorStore{}
+}
+
+// NewCursorStoreSized returns an empty store with room for n cursors.
+func NewCursorStoreSized(n int) *CursorStore {
+	return &CursorStore{keys: make([]string, 0, n), vals: make([]Cursor, 0, n), byKey: *NewKeyIndex(n)}
 }
 
 // Len is the number of cursors.
@@ -90,16 +98,21 @@ func (s *CursorStore) Len() int { return len(s.keys) }
 
 // Get returns the cursor of a session id.
 func (s *CursorStore) Get(sessionID string) (Cursor, bool) {
-	c, ok := s.m[sessionID]
-	return c, ok
+	if i := s.byKey.Find(sessionID, s.keys); i >= 0 {
+		return s.vals[i], true
+	}
+	return Cursor{}, false
 }
 
 // Set adds or replaces a cursor; a new id goes last, as a JavaScript property does.
 func (s *CursorStore) Set(sessionID string, c Cursor) {
-	if _, ok := s.m[sessionID]; !ok {
-		s.keys = append(s.keys, sessionID)
+	if i := s.byKey.Find(sessionID, s.keys); i >= 0 {
+		s.vals[i] = c
+		return
 	}
-	s.m[sessionID] = c
+	s.keys = append(s.keys, sessionID)
+	s.vals = append(s.vals, c)
+	s.byKey.Add(len(s.keys)-1, s.keys)
 }
 
 // Keys returns the session ids in the order JSON.stringify writes them.
@@ -176,7 +189,18 @@ func (s *CursorStore) SetParsed(sessionID string, c Cursor) { s.Set(sessionID, c
 
 // FinishParsed puts the keys in the order JavaScript enumerates a parsed
 // object's properties: integer-like keys first.
-func (s *CursorStore) FinishParsed() { s.keys = JSPropertyOrder(s.keys) }
+func (s *CursorStore) FinishParsed() {
+	if !slices.ContainsFunc(s.keys, IsArrayIndexKey) {
+		return
+	}
+	keys := JSPropertyOrder(slices.Clone(s.keys))
+	vals := make([]Cursor, len(keys))
+	for i, k := range keys {
+		vals[i], _ = s.Get(k)
+	}
+	s.keys, s.vals = keys, vals
+	s.byKey.Rebuild(keys)
+}
 
 // MarshalCursorStore writes the store exactly as ClawVault does:
 // JSON.stringify(store, null, 2) followed by a newline.
@@ -188,7 +212,7 @@ func MarshalCursorStore(s *CursorStore) []byte {
 	b := make([]byte, 0, 160*len(keys))
 	b = append(b, "{\n"...)
 	for i, id := range keys {
-		c := s.m[id]
+		c, _ := s.Get(id)
 		b = append(b, "  "...)
 		b = AppendJSString(b, id)
 		b = append(b, ": {\n    \"lastObservedOffset\": "...)

@@ -279,43 +279,77 @@ type Descriptor struct {
 // other *.jsonl without .backup or .deleted in its name, in name order, under
 // the key agent:<agentID>:unknown:<id>. files must be in name order.
 func Discover(agentID string, rows []IndexRow, files []DirFile) []Descriptor {
-	byName := make(map[string]*DirFile, len(files))
+	names := FileNames(files)
+	return discover(agentID, rows, files, names, IndexNames(names), nil)
+}
+
+// FileNames are the names of files, in their order.
+func FileNames(files []DirFile) []string {
+	names := make([]string, len(files))
 	for i := range files {
-		byName[files[i].Name] = &files[i]
+		names[i] = files[i].Name
 	}
-	sorted := slices.Clone(rows)
-	slices.SortStableFunc(sorted, func(a, b IndexRow) int {
-		return cmp.Compare(jsSortNumber(b.UpdatedAt), jsSortNumber(a.UpdatedAt))
+	return names
+}
+
+// IndexNames indexes distinct names (a folder's listing) by position.
+func IndexNames(names []string) *KeyIndex {
+	x := NewKeyIndex(len(names))
+	for i, n := range names {
+		if x.Find(n, names) < 0 {
+			x.Add(i, names)
+		}
+	}
+	return x
+}
+
+// discover is Discover over files already indexed by name; descOf, when
+// not nil (len(files)), gets for each file the position+1 of its
+// descriptor in the result (0: not discovered).
+func discover(agentID string, rows []IndexRow, files []DirFile, names []string, byName *KeyIndex, descOf []int32) []Descriptor {
+	// Newest first, stable: a permutation is sorted, not the rows.
+	order := make([]int32, len(rows))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return cmp.Compare(jsSortNumber(rows[b].UpdatedAt), jsSortNumber(rows[a].UpdatedAt))
 	})
-	// Sized for a folder where every file is a session: 50,000 of them are
-	// not rehashed at every doubling.
-	seen := make(map[string]bool, len(files))
+	// A session id is seen once its <id>.jsonl is taken: seen is by file.
+	seen := make([]bool, len(files))
 	out := make([]Descriptor, 0, len(files))
+	take := func(i int, d Descriptor) {
+		seen[i] = true
+		if descOf != nil {
+			descOf[i] = int32(len(out) + 1)
+		}
+		out = append(out, d)
+	}
 	var nameBuf []byte
-	for _, r := range sorted {
-		if !ValidSessionID(r.SessionID) || seen[r.SessionID] {
+	for _, o := range order {
+		r := &rows[o]
+		if !ValidSessionID(r.SessionID) {
 			continue
 		}
 		// The lookup by <id>.jsonl makes no string; the file's own name is kept.
 		nameBuf = append(append(nameBuf[:0], r.SessionID...), ".jsonl"...)
-		f := byName[string(nameBuf)]
-		if f == nil || !f.IsFile {
+		i := byName.FindBytes(nameBuf, names)
+		if i < 0 || !files[i].IsFile || seen[i] {
 			continue
 		}
-		seen[r.SessionID] = true
-		out = append(out, Descriptor{SessionID: r.SessionID, SessionKey: r.Key, FileName: f.Name, FromIndex: true})
+		take(i, Descriptor{SessionID: r.SessionID, SessionKey: r.Key, FileName: files[i].Name, FromIndex: true})
 	}
-	for _, f := range files {
+	for i := range files {
+		f := &files[i]
 		name := f.Name
 		if !strings.HasSuffix(name, ".jsonl") || strings.Contains(name, ".backup") || strings.Contains(name, ".deleted") {
 			continue
 		}
 		id := strings.TrimSuffix(name, ".jsonl")
-		if !ValidSessionID(id) || seen[id] || !f.IsFile {
+		if !ValidSessionID(id) || seen[i] || !f.IsFile {
 			continue
 		}
-		seen[id] = true
-		out = append(out, Descriptor{SessionID: id, SessionKey: FallbackKey(agentID, id), FileName: name})
+		take(i, Descriptor{SessionID: id, SessionKey: FallbackKey(agentID, id), FileName: name})
 	}
 	return out
 }

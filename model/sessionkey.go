@@ -6,30 +6,33 @@ import "strings"
 // (parseSessionSourceLabel): main, telegram-dm, telegram-group, discord,
 // telegram, slack, or the first scope segment.
 func SourceLabel(sessionKey string) string {
-	parts := strings.Split(sessionKey, ":")
-	if len(parts) < 3 || parts[0] != "agent" {
+	// The fields after agent:<id>: are cut out, not split into a slice:
+	// status labels 50,000 rows.
+	rest, ok := strings.CutPrefix(sessionKey, "agent:")
+	if !ok {
 		return "session"
 	}
-	scope := parts[2:]
-	second := ""
-	if len(scope) > 1 {
-		second = scope[1]
+	_, rest, ok = strings.Cut(rest, ":")
+	if !ok {
+		return "session"
 	}
+	first, rest, _ := strings.Cut(rest, ":")
+	second, _, _ := strings.Cut(rest, ":")
 	switch {
-	case scope[0] == "main":
+	case first == "main":
 		return "main"
-	case scope[0] == "telegram" && second == "dm":
+	case first == "telegram" && second == "dm":
 		return "telegram-dm"
-	case scope[0] == "telegram" && second == "group":
+	case first == "telegram" && second == "group":
 		return "telegram-group"
-	case scope[0] == "discord":
+	case first == "discord":
 		return "discord"
-	case scope[0] == "telegram":
+	case first == "telegram":
 		return "telegram"
-	case scope[0] == "slack":
+	case first == "slack":
 		return "slack"
-	case scope[0] == "":
+	case first == "":
 		return "session"
 	}
-	return scope[0]
+	return first
 }

@@ -175,26 +175,69 @@ type StatusOptions struct {
 // cursor file loads, then makes all rows in one slice (Build), applying
 // ClawVault 3.5.2's discovery, selection and staleness rules and
 // diagnosing each row.
+//
+// Files are known by their position in the listing: what the plan knows
+// of a file (its name's kind, whether a row claims it, its descriptor, the
+// other files of its session) is in slices by position, found by name
+// through one KeyIndex, not in maps keyed by the name.
 type StatusPlan struct {
 	snap     AgentSnapshot
 	opt      StatusOptions
-	byName   map[string]DirFile
+	names    []string   // of snap.Files
+	byName   *KeyIndex  // over names
 	kinds    []FileName // of snap.Files, each name classified once
-	claimed  map[string]bool
+	claimed  []bool     // by file: a sessions.json row names it
 	rowFiles []string
 	rowNames []FileName
-	scanned  int // files no row claims that are rows of their own
+	rowAt    []int32 // by row: its file's position in the folder, or -1
+	scanned  int     // files no row claims that are rows of their own
 	sqlite   []SessionRow
-	siblings map[string][]string
+	sessions sessionFiles
 
-	descByFile map[string]Descriptor
-	discovered chan struct{}
+	descriptors []Descriptor
+	descOf      []int32 // by file: its descriptor's position+1, 0 for none
+	discovered  chan struct{}
+}
+
+// sessionFiles groups a folder's files by the session their name belongs
+// to: ids[g] is a session, first[g] its first file, next[f] the file after
+// f of the same session (-1 ends), in folder order.
+type sessionFiles struct {
+	ids   []string
+	byID  KeyIndex
+	first []int32
+	next  []int32
+}
+
+func (s *sessionFiles) build(kinds []FileName) {
+	s.next = make([]int32, len(kinds))
+	last := []int32(nil)
+	for i := range kinds {
+		s.next[i] = -1
+		id := kinds[i].SessionID
+		if id == "" {
+			continue
+		}
+		g := s.byID.Find(id, s.ids)
+		if g < 0 {
+			g = len(s.ids)
+			s.ids = append(s.ids, id)
+			s.byID.Add(g, s.ids)
+			s.first = append(s.first, int32(i))
+			last = append(last, int32(i))
+			continue
+		}
+		s.next[last[g]] = int32(i)
+		last[g] = int32(i)
+	}
 }
 
 // PlanStatusRows lays out an agent's rows; seq is the seq cursor file, which the
 // SQLite-era rows are made with.
 func PlanStatusRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) *StatusPlan {
 	p := &StatusPlan{snap: snap, opt: opt, discovered: make(chan struct{})}
+	p.names = FileNames(snap.Files)
+	p.byName = IndexNames(p.names)
 	// ClawVault's discovery runs beside the rest, which does not need it:
 	// on 50,000 sessions each is a tenth of a second.
 	go func() {
@@ -203,28 +246,23 @@ func PlanStatusRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) *
 		for _, r := range snap.Rows {
 			indexRows = append(indexRows, r.Entry.IndexRow(r.Key))
 		}
-		descriptors := Discover(snap.AgentID, indexRows, snap.Files)
-		p.descByFile = make(map[string]Descriptor, len(descriptors))
-		for _, d := range descriptors {
-			p.descByFile[d.FileName] = d
-		}
+		p.descOf = make([]int32, len(snap.Files))
+		p.descriptors = discover(snap.AgentID, indexRows, snap.Files, p.names, p.byName, p.descOf)
 	}()
-	p.byName = make(map[string]DirFile, len(snap.Files))
-	for _, f := range snap.Files {
-		p.byName[f.Name] = f
-	}
 	p.kinds = make([]FileName, len(snap.Files))
 	for i, f := range snap.Files {
 		p.kinds[i] = ClassifyFileName(f.Name)
 	}
 	// The rows of sessions.json claim their files first.
-	p.claimed = make(map[string]bool, len(snap.Rows))
+	p.claimed = make([]bool, len(snap.Files))
 	p.rowFiles = make([]string, len(snap.Rows))
 	p.rowNames = make([]FileName, len(snap.Rows))
+	p.rowAt = make([]int32, len(snap.Rows))
 	for i := range snap.Rows {
-		p.rowFiles[i], p.rowNames[i] = rowFile(snap, p.byName, &snap.Rows[i])
-		if filepath.Dir(p.rowFiles[i]) == snap.SessionsDir {
-			p.claimed[filepath.Base(p.rowFiles[i])] = true
+		at := p.rowFile(i)
+		p.rowAt[i] = int32(at)
+		if at >= 0 {
+			p.claimed[at] = true
 		}
 	}
 	for i := range snap.Files {
@@ -244,12 +282,7 @@ func PlanStatusRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) *
 			ModTime: snap.SQLite.ModTime,
 		}}
 	}
-	p.siblings = make(map[string][]string, len(snap.Files))
-	for i, f := range snap.Files {
-		if n := p.kinds[i]; n.SessionID != "" {
-			p.siblings[n.SessionID] = append(p.siblings[n.SessionID], f.Name)
-		}
-	}
+	p.sessions.build(p.kinds)
 	return p
 }
 
@@ -257,7 +290,7 @@ func PlanStatusRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) *
 // sessions.json row names).
 func (p *StatusPlan) scannedRow(i int) bool {
 	f, k := p.snap.Files[i], p.kinds[i].Kind
-	return !p.claimed[f.Name] && f.IsFile && (k.IsTranscript() || k == FileTrajectory)
+	return !p.claimed[i] && f.IsFile && (k.IsTranscript() || k == FileTrajectory)
 }
 
 // Len is the number of rows.
@@ -269,6 +302,8 @@ func (p *StatusPlan) Len() int { return len(p.snap.Rows) + p.scanned + len(p.sql
 func (p *StatusPlan) Build(rows []SessionRow, cursors CursorState) {
 	snap := p.snap
 	rows = rows[:0:p.Len()]
+	// fileAt is each row's file's position in the folder (-1: not there).
+	fileAt := make([]int32, 0, p.Len())
 	for i := range snap.Rows {
 		sr := &snap.Rows[i]
 		row := SessionRow{
@@ -279,7 +314,8 @@ func (p *StatusPlan) Build(rows []SessionRow, cursors CursorState) {
 			Entry:     &snap.Rows[i].Entry,
 		}
 		row.File, row.Name = p.rowFiles[i], p.rowNames[i]
-		if f, ok := lookupFile(snap, p.byName, row.File); ok {
+		at := p.rowAt[i]
+		if f, ok := p.lookupFile(int(at), row.File); ok {
 			row.Exists = f.IsFile && f.Outside == ""
 			row.Size, row.ModTime, row.Inode = f.Size, f.ModTime, f.Inode
 			row.OutsideStateDir = f.Outside
@@ -287,6 +323,7 @@ func (p *StatusPlan) Build(rows []SessionRow, cursors CursorState) {
 			row.OutsideStateDir = real
 		}
 		rows = append(rows, row)
+		fileAt = append(fileAt, at)
 	}
 	for i, f := range snap.Files {
 		if !p.scannedRow(i) {
@@ -309,6 +346,7 @@ func (p *StatusPlan) Build(rows []SessionRow, cursors CursorState) {
 			row.Origin = OriginArchive
 		}
 		rows = append(rows, row)
+		fileAt = append(fileAt, int32(i))
 	}
 	firstSQLite := len(rows)
 	rows = append(rows, p.sqlite...)
@@ -318,26 +356,29 @@ func (p *StatusPlan) Build(rows []SessionRow, cursors CursorState) {
 	// diagnosis, a third of status's time): in blocks, on every core.
 	_ = InBlocks(context.Background(), len(rows), 1024, func(from, to int) {
 		for i := from; i < to; i++ {
-			finishRow(&rows[i], i >= firstSQLite, snap, cursors, p.opt, p.descByFile, p.siblings)
+			if i >= firstSQLite {
+				rows[i].Diagnosis = Diagnose(&rows[i], snap, cursors, p.opt)
+				continue
+			}
+			p.finishRow(&rows[i], int(fileAt[i]), cursors)
 		}
 	})
 }
 
 // finishRow applies discovery, the cursor, selection and staleness to a
-// row and diagnoses it.
-func finishRow(row *SessionRow, sqlite bool, snap AgentSnapshot, cursors CursorState, opt StatusOptions,
-	descByFile map[string]Descriptor, siblings map[string][]string) {
-	if sqlite {
-		row.Diagnosis = Diagnose(row, snap, cursors, opt)
-		return
-	}
+// row and diagnoses it; at is its file's position in the folder (-1: not
+// there).
+func (p *StatusPlan) finishRow(row *SessionRow, at int, cursors CursorState) {
+	snap, opt := p.snap, p.opt
 	base := filepath.Base(row.File)
-	inDir := filepath.Dir(row.File) == snap.SessionsDir
-	if d, ok := descByFile[base]; ok && inDir && row.Exists {
-		row.Discovered = true
-		row.CursorID = d.SessionID
-		row.ObserverKey = d.SessionKey
-		row.ScanOnly = !d.FromIndex
+	if at >= 0 && row.Exists {
+		if d := p.descOf[at]; d > 0 {
+			d := &p.descriptors[d-1]
+			row.Discovered = true
+			row.CursorID = d.SessionID
+			row.ObserverKey = d.SessionKey
+			row.ScanOnly = !d.FromIndex
+		}
 	}
 	row.CursorID = cursorID(row)
 	if row.Name.Kind == FileResetArchive && cursors.Store != nil {
@@ -368,9 +409,13 @@ func finishRow(row *SessionRow, sqlite bool, snap AgentSnapshot, cursors CursorS
 		row.Candidate = row.Discovered && row.Selection.Candidate
 		row.Stale = row.Discovered && IsStale(row.Cursor, row.Size, opt.Now)
 	}
-	for _, s := range siblings[row.Name.SessionID] {
-		if s != base {
-			row.Siblings = append(row.Siblings, s)
+	if id := row.Name.SessionID; id != "" {
+		if g := p.sessions.byID.Find(id, p.sessions.ids); g >= 0 {
+			for f := p.sessions.first[g]; f >= 0; f = p.sessions.next[f] {
+				if s := p.names[f]; s != base {
+					row.Siblings = append(row.Siblings, s)
+				}
+			}
 		}
 	}
 	row.Diagnosis = Diagnose(row, snap, cursors, opt)
@@ -410,19 +455,30 @@ func InBlocks(ctx context.Context, n, size int, fn func(from, to int)) error {
 // of files named <id>.jsonl.
 func ResetCursorID(fileName string) string { return fileName }
 
-// rowFile resolves the transcript a sessions.json row names: its
-// sessionFile (absolute, or relative to the sessions folder), else
-// <sessionId>.jsonl. A sessionFile written on another machine is re-rooted
-// into this sessions folder when the file is there.
-func rowFile(snap AgentSnapshot, byName map[string]DirFile, sr *StoreRow) (string, FileName) {
-	p := RowFile(snap.SessionsDir, sr.Entry)
-	if _, ok := snap.Outside[p]; !ok && filepath.Dir(p) != snap.SessionsDir {
-		// Also when p is outside the state dir: the file here is read instead.
-		if _, local := byName[filepath.Base(p)]; local {
-			p = filepath.Join(snap.SessionsDir, filepath.Base(p))
-		}
+// rowFile resolves the transcript row i names: its sessionFile
+// (absolute, or relative to the sessions folder), else <sessionId>.jsonl.
+// A sessionFile written on another machine is re-rooted into this
+// sessions folder when the file is there. It returns the file's position
+// in the folder, -1 when it is not in it.
+func (p *StatusPlan) rowFile(i int) int {
+	snap := p.snap
+	path := RowFile(snap.SessionsDir, snap.Rows[i].Entry)
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	at := p.byName.Find(base, p.names)
+	if _, ok := snap.Outside[path]; !ok && dir != snap.SessionsDir && at >= 0 {
+		// Also when path is outside the state dir: the file here is read instead.
+		path, dir = filepath.Join(snap.SessionsDir, base), snap.SessionsDir
 	}
-	return p, ClassifyFileName(filepath.Base(p))
+	if dir != snap.SessionsDir {
+		at = -1
+	}
+	p.rowFiles[i] = path
+	if at >= 0 {
+		p.rowNames[i] = p.kinds[at]
+	} else {
+		p.rowNames[i] = ClassifyFileName(base)
+	}
+	return at
 }
 
 // RowFile is the path a sessions.json row names, before re-rooting.
@@ -437,12 +493,16 @@ func RowFile(sessionsDir string, e SessionEntry) string {
 	return filepath.Clean(p)
 }
 
-func lookupFile(snap AgentSnapshot, byName map[string]DirFile, path string) (DirFile, bool) {
-	if filepath.Dir(path) == snap.SessionsDir {
-		f, ok := byName[filepath.Base(path)]
-		return f, ok
+// lookupFile finds the file of a row: in the folder at position at, else
+// among the stats of files outside it.
+func (p *StatusPlan) lookupFile(at int, path string) (DirFile, bool) {
+	if at >= 0 {
+		return p.snap.Files[at], true
 	}
-	f, ok := snap.Outside[path]
+	if filepath.Dir(path) == p.snap.SessionsDir {
+		return DirFile{}, false
+	}
+	f, ok := p.snap.Outside[path]
 	return f, ok
 }
 

@@ -64,42 +64,40 @@ func SaveCursors(w WriteFS, vault string, store *model.CursorStore) error {
 // the file does not parse as a JSON object at all; ClawVault then loads {}.
 // A repeated id keeps its first position and its last value, as JSON.parse.
 func ParseCursorStore(data []byte) (*model.CursorStore, []model.CursorProblem, error) {
-	store := model.NewCursorStore()
-	type field struct {
-		id  string
-		raw model.RawCursor
-	}
 	// Sized from the file (ClawVault writes about 220 bytes a cursor):
-	// 30,000 cursors are not rehashed and copied at every doubling.
+	// 30,000 cursors are not copied at every doubling.
 	hint := len(data) / 220
-	fields := make([]field, 0, hint)
-	pos := make(map[string]int, hint)
+	ids := make([]string, 0, hint)
+	raws := make([]model.RawCursor, 0, hint)
+	pos := model.NewKeyIndex(hint)
 	end, ok := jsonscan.Object(data, 0, func(key, value []byte) bool {
-		f := field{id: jsonscan.Unquote(key), raw: rawCursor(value)}
-		if i, dup := pos[f.id]; dup {
-			fields[i] = f
+		id, raw := jsonscan.Unquote(key), rawCursor(value)
+		if i := pos.Find(id, ids); i >= 0 {
+			raws[i] = raw
 			return true
 		}
-		pos[f.id] = len(fields)
-		fields = append(fields, f)
+		ids = append(ids, id)
+		raws = append(raws, raw)
+		pos.Add(len(ids)-1, ids)
 		return true
 	})
 	switch {
 	case !ok && jsonscan.Valid(data):
-		return store, nil, errors.New("the top level is not a JSON object")
+		return model.NewCursorStore(), nil, errors.New("the top level is not a JSON object")
 	case !ok:
-		return store, nil, errors.New("it is not valid JSON (truncated or damaged)")
+		return model.NewCursorStore(), nil, errors.New("it is not valid JSON (truncated or damaged)")
 	case jsonscan.SkipWS(data, end) != len(data):
-		return store, nil, errors.New("there is data after the top-level object")
+		return model.NewCursorStore(), nil, errors.New("there is data after the top-level object")
 	}
+	store := model.NewCursorStoreSized(len(ids))
 	var problems []model.CursorProblem
-	for _, f := range fields {
-		c, reason := model.ValidateCursor(f.id, f.raw)
+	for i, id := range ids {
+		c, reason := model.ValidateCursor(id, raws[i])
 		if reason != "" {
-			problems = append(problems, model.CursorProblem{SessionID: f.id, Reason: reason})
+			problems = append(problems, model.CursorProblem{SessionID: id, Reason: reason})
 			continue
 		}
-		store.SetParsed(f.id, c)
+		store.SetParsed(id, c)
 	}
 	store.FinishParsed()
 	return store, problems, nil

@@ -99,7 +99,7 @@ func parseSessionStore(data []byte) ([]model.StoreRow, map[string]string, error)
 type storeRows struct {
 	rows     []model.StoreRow
 	keys     []string
-	byKey    map[string]int
+	byKey    model.KeyIndex // over keys
 	problems map[string]string
 	// sizeHint is the file's size: after the first rows, the slice is
 	// sized for all of them from their average size, so that 50,000 rows
@@ -112,21 +112,23 @@ type storeRows struct {
 const sizeSample = 64
 
 func (c *storeRows) add(rawKey, value []byte, full bool) {
-	if c.byKey == nil {
-		c.byKey = map[string]int{}
-	}
 	key := jsonscan.Unquote(rawKey)
-	i, dup := c.byKey[key]
+	i := c.byKey.Find(key, c.keys)
+	dup := i >= 0
 	if !dup {
 		if len(c.rows) == sizeSample && c.sizeHint > 0 {
 			per := c.seen / sizeSample
-			c.rows = slices.Grow(c.rows, int(c.sizeHint/max(per, 1))*11/10)
+			n := int(c.sizeHint/max(per, 1)) * 11 / 10
+			c.rows = slices.Grow(c.rows, n)
+			c.keys = slices.Grow(c.keys, n)
+			c.byKey = *model.NewKeyIndex(n)
+			c.byKey.Rebuild(c.keys)
 		}
 		c.seen += int64(len(rawKey) + len(value))
 		i = len(c.rows)
-		c.byKey[key] = i
 		c.keys = append(c.keys, key)
 		c.rows = append(c.rows, model.StoreRow{Key: key})
+		c.byKey.Add(i, c.keys)
 	}
 	// JSON.parse: the last value wins, the first position stays.
 	e := &c.rows[i].Entry
@@ -147,7 +149,7 @@ func (c *storeRows) finish() []model.StoreRow {
 	}
 	sorted := make([]model.StoreRow, len(c.rows))
 	for i, k := range model.JSPropertyOrder(c.keys) {
-		sorted[i] = c.rows[c.byKey[k]]
+		sorted[i] = c.rows[c.byKey.Find(k, c.keys)]
 	}
 	return sorted
 }
