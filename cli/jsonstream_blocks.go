@@ -20,28 +20,34 @@ func (s *jsonStream) ElementsInBlocks(n, block int, write func(sub *jsonStream, 
 	}
 	type result struct {
 		from, to int
-		done     chan *[]byte
+		buf      []byte
+		done     chan []byte
 	}
 	depth := len(s.open)
-	pool := sync.Pool{New: func() any { return new([]byte) }}
 	encode := func(r result) {
-		buf := pool.Get().(*[]byte)
-		sub := &jsonStream{b: (*buf)[:0], open: make([]bool, depth)}
+		sub := &jsonStream{b: r.buf[:0], open: make([]bool, depth)}
 		// Not the first element: each one after a comma, on its own line.
 		sub.open[depth-1] = true
 		for i := r.from; i < r.to; i++ {
 			write(sub, i)
 		}
-		*buf = sub.b
-		r.done <- buf
+		r.done <- sub.b
 	}
-	jobs := make(chan result, 2*workers)
-	inOrder := make(chan result, 2*workers)
+	// A fixed set of buffers goes round: a block is encoded into a free
+	// one and it is free again once written, so the blocks' memory is
+	// made once (not 75 MB of garbage for 50,000 sessions) and bounded.
+	buffers := 2*workers + 1
+	free := make(chan []byte, buffers)
+	for range buffers {
+		free <- nil
+	}
+	jobs := make(chan result, buffers)
+	inOrder := make(chan result, buffers)
 	go func() {
 		defer close(jobs)
 		defer close(inOrder)
 		for from := block; from < n; from += block {
-			r := result{from: from, to: min(from+block, n), done: make(chan *[]byte, 1)}
+			r := result{from: from, to: min(from+block, n), buf: <-free, done: make(chan []byte, 1)}
 			inOrder <- r
 			jobs <- r
 		}
@@ -63,8 +69,8 @@ func (s *jsonStream) ElementsInBlocks(n, block int, write func(sub *jsonStream, 
 	}
 	for r := range inOrder {
 		buf := <-r.done
-		s.writeThrough(*buf)
-		pool.Put(buf)
+		s.writeThrough(buf)
+		free <- buf
 	}
 	wg.Wait()
 }

@@ -238,7 +238,7 @@ func writeStatusJSON(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 
 	s.Key("sessions")
 	s.Array()
-	s.ElementsInBlocks(len(rows), 512, func(sub *jsonStream, i int) { writeSessionJSON(sub, &rows[i]) })
+	s.ElementsInBlocks(len(rows), 256, func(sub *jsonStream, i int) { writeSessionJSON(sub, &rows[i]) })
 	for i := range rows {
 		for _, d := range rows[i].Diagnosis {
 			counts[string(d.Code)]++

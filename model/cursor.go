@@ -184,8 +184,13 @@ func ValidateCursor(id string, rc RawCursor) (c Cursor, reason string) {
 }
 
 // SetParsed adds a cursor read from a file, keeping file order; the store's
-// order is fixed up to JavaScript's by FinishParsed.
-func (s *CursorStore) SetParsed(sessionID string, c Cursor) { s.Set(sessionID, c) }
+// order is fixed up to JavaScript's by FinishParsed. The id must not be in
+// the store yet (the file's repeated ids are resolved before).
+func (s *CursorStore) SetParsed(sessionID string, c Cursor) {
+	s.keys = append(s.keys, sessionID)
+	s.vals = append(s.vals, c)
+	s.byKey.Add(len(s.keys)-1, s.keys)
+}
 
 // FinishParsed puts the keys in the order JavaScript enumerates a parsed
 // object's properties: integer-like keys first.

@@ -68,8 +68,8 @@ func (x *KeyIndex) FindBytes(key []byte, keys []string) int {
 	}
 }
 
-// Add records that keys[pos] is at pos; keys[pos] must not be in the index
-// yet (Find it first). keys holds every key added so far.
+// Add records that keys[pos] is at pos. keys holds every key added so far.
+// A key added twice is found at its first position.
 func (x *KeyIndex) Add(pos int, keys []string) {
 	if x.slots == nil {
 		*x = *NewKeyIndex(0)

@@ -62,8 +62,8 @@ func TestCursorStoreKeepsOrderAndLastValue(t *testing.T) {
 	s := NewCursorStoreSized(2)
 	s.SetParsed("b", Cursor{LastObservedOffset: 1})
 	s.SetParsed("7", Cursor{LastObservedOffset: 2})
-	s.SetParsed("b", Cursor{LastObservedOffset: 3})
-	s.FinishParsed() // integer-like keys first, as JavaScript enumerates them
+	s.Set("b", Cursor{LastObservedOffset: 3}) // a new value keeps the first position
+	s.FinishParsed()                          // integer-like keys first, as JavaScript enumerates them
 	if got := fmt.Sprint(s.Keys()); got != "[7 b]" {
 		t.Errorf("Keys = %s, want [7 b]", got)
 	}

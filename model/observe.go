@@ -292,13 +292,12 @@ func FileNames(files []DirFile) []string {
 	return names
 }
 
-// IndexNames indexes distinct names (a folder's listing) by position.
+// IndexNames indexes the names of a folder's listing by position (a
+// name listed twice is found at its first position).
 func IndexNames(names []string) *KeyIndex {
 	x := NewKeyIndex(len(names))
-	for i, n := range names {
-		if x.Find(n, names) < 0 {
-			x.Add(i, names)
-		}
+	for i := range names {
+		x.Add(i, names)
 	}
 	return x
 }

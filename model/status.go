@@ -201,19 +201,23 @@ type StatusPlan struct {
 
 // sessionFiles groups a folder's files by the session their name belongs
 // to: ids[g] is a session, first[g] its first file, next[f] the file after
-// f of the same session (-1 ends), in folder order.
+// f of the same session (-1 ends), in folder order; group[f] is f's (-1
+// for none).
 type sessionFiles struct {
 	ids   []string
 	byID  KeyIndex
 	first []int32
 	next  []int32
+	group []int32
 }
 
 func (s *sessionFiles) build(kinds []FileName) {
 	s.next = make([]int32, len(kinds))
+	s.group = make([]int32, len(kinds))
+	s.byID = *NewKeyIndex(len(kinds))
 	last := []int32(nil)
 	for i := range kinds {
-		s.next[i] = -1
+		s.next[i], s.group[i] = -1, -1
 		id := kinds[i].SessionID
 		if id == "" {
 			continue
@@ -221,12 +225,14 @@ func (s *sessionFiles) build(kinds []FileName) {
 		g := s.byID.Find(id, s.ids)
 		if g < 0 {
 			g = len(s.ids)
+			s.group[i] = int32(g)
 			s.ids = append(s.ids, id)
 			s.byID.Add(g, s.ids)
 			s.first = append(s.first, int32(i))
 			last = append(last, int32(i))
 			continue
 		}
+		s.group[i] = int32(g)
 		s.next[last[g]] = int32(i)
 		last[g] = int32(i)
 	}
@@ -410,7 +416,13 @@ func (p *StatusPlan) finishRow(row *SessionRow, at int, cursors CursorState) {
 		row.Stale = row.Discovered && IsStale(row.Cursor, row.Size, opt.Now)
 	}
 	if id := row.Name.SessionID; id != "" {
-		if g := p.sessions.byID.Find(id, p.sessions.ids); g >= 0 {
+		g := -1
+		if at >= 0 {
+			g = int(p.sessions.group[at]) // the row's name is its file's
+		} else {
+			g = p.sessions.byID.Find(id, p.sessions.ids)
+		}
+		if g >= 0 {
 			for f := p.sessions.first[g]; f >= 0; f = p.sessions.next[f] {
 				if s := p.names[f]; s != base {
 					row.Siblings = append(row.Siblings, s)
