@@ -227,7 +227,7 @@ func ListSessionsDir(ctx context.Context, fsys FS, dir string) ([]model.DirFile,
 // symlink points at; without it only regular files are listed, as
 // OpenClaw's disk budget counts them.
 func listDir(ctx context.Context, fsys FS, dir string, followLinks bool) ([]model.DirFile, error) {
-	entries, err := fsys.ReadDir(dir)
+	entries, err := readDirFast(fsys, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -2,7 +2,11 @@
 
 package store
 
-import "clawvault-tui/model"
+import (
+	"io/fs"
+
+	"clawvault-tui/model"
+)
 
 // dirStatter is Linux's fstatat; elsewhere names are stat'ed by path.
 type dirStatter struct{}
@@ -12,3 +16,6 @@ func openDirStatter(FS, string) *dirStatter { return nil }
 func (*dirStatter) close() {}
 
 func (*dirStatter) lstatAt(string) (model.DirFile, error) { panic("unreachable: no dirStatter here") }
+
+// readDirFast is fsys.ReadDir: the one-slice listing is Linux's.
+func readDirFast(fsys FS, dir string) ([]fs.DirEntry, error) { return fsys.ReadDir(dir) }
