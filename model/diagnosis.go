@@ -92,14 +92,22 @@ func (r *SessionRow) Has(code DiagnosisCode) bool {
 // Diagnose lists, in a fixed order, every reason that explains what the
 // observer does (or fails to do) with the row.
 func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt StatusOptions) []Diagnosis {
-	var out []Diagnosis
+	return diagnose(row, snap, cursors, opt, nil)
+}
+
+// diagnose is Diagnose appending to out: status gives the rows of a block
+// one slice to share.
+func diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt StatusOptions, out []Diagnosis) []Diagnosis {
+	// The messages nearly every row gets (below-threshold, no-cursor,
+	// stale) are written into msg and made a string once, without fmt.
+	var msg [320]byte
 	add := func(code DiagnosisCode, format string, args ...any) {
 		out = append(out, Diagnosis{code, fmt.Sprintf(format, args...)})
 	}
 	sel := row.Selection
 
 	if row.Origin == OriginSQLite {
-		return diagnoseSQLite(row, snap, cursors.Seq)
+		return append(out, diagnoseSQLite(row, snap, cursors.Seq)...)
 	}
 	if row.OutsideStateDir != "" {
 		if row.OutsideStateDir == row.File {
@@ -152,8 +160,6 @@ func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 	}
 
 	if row.Cursor == nil && row.CursorProblem == "" && cursors.Corrupt == "" && cursors.ReadError == nil && (row.Discovered || row.Name.Kind == FileResetArchive) && row.Size > 0 {
-		// The three sentences most rows get are joined without fmt: 50,000
-		// rows make 100,000 of them.
 		out = append(out, Diagnosis{CodeNoCursor, "Never observed: " + cursorFileName(cursors) + " has no cursor for " + row.CursorID + "."})
 	}
 	if sel.PastEOF {
@@ -161,22 +167,34 @@ func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 	}
 	if row.Stale {
 		at, _ := row.Cursor.ObservedAt()
-		out = append(out, Diagnosis{CodeStale, "Last observed " + Ago(opt.Now.Sub(at)) + " ago (" + at.Format("2006-01-02 15:04 UTC") + ") and the file grew by " +
-			BytesExact(row.Size-row.Cursor.FileSize()) + " since; ClawVault counts a cursor stale after 12 h."})
+		b := append(msg[:0], "Last observed "...)
+		b = append(appendAgo(b, opt.Now.Sub(at)), " ago ("...)
+		b = append(at.AppendFormat(b, "2006-01-02 15:04 UTC"), ") and the file grew by "...)
+		b = append(appendBytesExact(b, row.Size-row.Cursor.FileSize()), " since; ClawVault counts a cursor stale after 12 h."...)
+		out = append(out, Diagnosis{CodeStale, string(b)})
 	}
 	if row.Discovered {
-		thresholdNote := "the " + BytesExact(sel.ThresholdBytes) + " threshold for " + sizeBand(row.Size)
-		if opt.MinNewBytes > 0 {
-			thresholdNote = "the --min-new threshold of " + BytesExact(sel.ThresholdBytes)
-		}
 		if row.Candidate {
+			thresholdNote := "the " + BytesExact(sel.ThresholdBytes) + " threshold for " + sizeBand(row.Size)
+			if opt.MinNewBytes > 0 {
+				thresholdNote = "the --min-new threshold of " + BytesExact(sel.ThresholdBytes)
+			}
 			add(CodeCandidate, "The next sweep observes it: %s pending reach %s.", BytesExact(sel.NewBytes), thresholdNote)
 			if sel.NewBytes >= OverdueFactor*sel.ThresholdBytes && opt.MinNewBytes == 0 {
 				add(CodeOverdue, "%d× the threshold is pending: a sweep would have taken this session once it crossed %s, so no sweep has reached it in a long while (ClawVault's heartbeat and agent_end observation hooks are off by default).", sel.NewBytes/sel.ThresholdBytes, Bytes(sel.ThresholdBytes))
 			}
 		} else {
-			out = append(out, Diagnosis{CodeBelowThreshold, "Needs " + BytesExact(sel.ThresholdBytes-sel.NewBytes) + " more before a sweep takes it: " +
-				BytesExact(sel.NewBytes) + " pending of " + thresholdNote + "."})
+			b := append(msg[:0], "Needs "...)
+			b = append(appendBytesExact(b, sel.ThresholdBytes-sel.NewBytes), " more before a sweep takes it: "...)
+			b = append(appendBytesExact(b, sel.NewBytes), " pending of "...)
+			if opt.MinNewBytes > 0 {
+				b = append(b, "the --min-new threshold of "...)
+				b = appendBytesExact(b, sel.ThresholdBytes)
+			} else {
+				b = append(appendBytesExact(append(b, "the "...), sel.ThresholdBytes), " threshold for "...)
+				b = append(b, sizeBand(row.Size)...)
+			}
+			out = append(out, Diagnosis{CodeBelowThreshold, string(append(b, '.'))})
 		}
 	}
 	if t := row.Tail; t != nil && t.Err == "" {
@@ -223,10 +241,17 @@ func notDiscoveredReason(row *SessionRow, snap AgentSnapshot) string {
 
 func cursorFileName(c CursorState) string {
 	if c.Path != "" {
-		return filepath.Join(".clawvault", filepath.Base(c.Path))
+		if base := filepath.Base(c.Path); base != defaultCursorFileName {
+			return filepath.Join(".clawvault", base)
+		}
+		return cursorFileRel // the usual one, not joined again for each row
 	}
-	return "observe-cursors.json"
+	return defaultCursorFileName
 }
+
+const defaultCursorFileName = "observe-cursors.json"
+
+var cursorFileRel = filepath.Join(".clawvault", defaultCursorFileName)
 
 func sizeBand(size int64) string {
 	switch {
@@ -266,12 +291,15 @@ func appendOneDecimal(b []byte, f float64) []byte {
 
 // BytesExact names the exact count too: "20,188 bytes (19.7 KiB)".
 func BytesExact(n int64) string {
-	b := make([]byte, 0, 40)
+	return string(appendBytesExact(make([]byte, 0, 40), n))
+}
+
+func appendBytesExact(b []byte, n int64) []byte {
 	b = append(appendCount(b, n), " bytes"...)
 	if n >= KiB {
 		b = append(appendBytes(append(b, " ("...), n), ')')
 	}
-	return string(b)
+	return b
 }
 
 // Count writes an integer with thousands separators.
@@ -294,18 +322,24 @@ func appendCount(b []byte, n int64) []byte {
 }
 
 // Ago writes a duration coarsely: 45s, 12m, 3h 5m, 4d 2h.
-func Ago(d time.Duration) string {
+func Ago(d time.Duration) string { return string(appendAgo(nil, d)) }
+
+func appendAgo(b []byte, d time.Duration) []byte {
 	if d < 0 {
 		d = 0
 	}
+	num := func(n int, unit string) { b = append(strconv.AppendInt(b, int64(n), 10), unit...) }
 	switch {
 	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
+		num(int(d.Seconds()), "s")
 	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
+		num(int(d.Minutes()), "m")
 	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh %dm", int(d.Hours()), int(d.Minutes())%60)
+		num(int(d.Hours()), "h ")
+		num(int(d.Minutes())%60, "m")
+	default:
+		num(int(d.Hours())/24, "d ")
+		num(int(d.Hours())%24, "h")
 	}
-	days := int(d.Hours()) / 24
-	return fmt.Sprintf("%dd %dh", days, int(d.Hours())%24)
+	return b
 }
