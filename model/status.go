@@ -255,18 +255,32 @@ func PlanStatusRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) *
 		p.descOf = make([]int32, len(snap.Files))
 		p.descriptors = discover(snap.AgentID, indexRows, snap.Files, p.names, p.byName, p.descOf)
 	}()
+	// Each name is classified and each row's file resolved on its own: in
+	// blocks on every core, beside discovery and the grouping of files by
+	// session, since status waits for this plan.
+	ctx := context.Background()
 	p.kinds = make([]FileName, len(snap.Files))
-	for i, f := range snap.Files {
-		p.kinds[i] = ClassifyFileName(f.Name)
-	}
-	// The rows of sessions.json claim their files first.
-	p.claimed = make([]bool, len(snap.Files))
+	_ = InBlocks(ctx, len(snap.Files), 2048, func(from, to int) {
+		for i := from; i < to; i++ {
+			p.kinds[i] = ClassifyFileName(snap.Files[i].Name)
+		}
+	})
+	grouped := make(chan struct{})
+	go func() {
+		defer close(grouped)
+		p.sessions.build(p.kinds)
+	}()
 	p.rowFiles = make([]string, len(snap.Rows))
 	p.rowNames = make([]FileName, len(snap.Rows))
 	p.rowAt = make([]int32, len(snap.Rows))
-	for i := range snap.Rows {
-		at := p.rowFile(i)
-		p.rowAt[i] = int32(at)
+	_ = InBlocks(ctx, len(snap.Rows), 2048, func(from, to int) {
+		for i := from; i < to; i++ {
+			p.rowAt[i] = int32(p.rowFile(i))
+		}
+	})
+	// The rows of sessions.json claim their files first.
+	p.claimed = make([]bool, len(snap.Files))
+	for _, at := range p.rowAt {
 		if at >= 0 {
 			p.claimed[at] = true
 		}
@@ -288,7 +302,7 @@ func PlanStatusRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) *
 			ModTime: snap.SQLite.ModTime,
 		}}
 	}
-	p.sessions.build(p.kinds)
+	<-grouped
 	return p
 }
 

@@ -31,6 +31,9 @@ func readDirFast(fsys FS, dir string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	shared := &dirOf{path: dir}
+	// Each read's entries go into a batch of their own, joined once at the
+	// end: growing one slice by doubling copied the listing twice over.
+	var batches [][]dirEntry
 	var entries []dirEntry
 	buf := make([]byte, 64<<10)
 	var readErr error
@@ -53,6 +56,10 @@ func readDirFast(fsys FS, dir string) ([]fs.DirEntry, error) {
 		if n <= 0 {
 			break
 		}
+		if len(entries) > 0 {
+			batches = append(batches, entries)
+		}
+		entries = make([]dirEntry, 0, n/24) // a record is at least 24 bytes
 		// linux_dirent64: inode (8), offset (8), record length (2), type (1), name (NUL-ended).
 	records:
 		for b := buf[:n]; len(b) >= 19; {
@@ -99,6 +106,10 @@ func readDirFast(fsys FS, dir string) ([]fs.DirEntry, error) {
 		if readErr != nil {
 			break
 		}
+	}
+	if len(batches) > 0 {
+		batches = append(batches, entries)
+		entries = slices.Concat(batches...)
 	}
 	slices.SortFunc(entries, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 	list := make([]fs.DirEntry, len(entries))
