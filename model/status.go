@@ -321,75 +321,87 @@ func (p *StatusPlan) Len() int { return len(p.snap.Rows) + p.scanned + len(p.sql
 // in name order, then the SQLite-era store's.
 func (p *StatusPlan) Build(rows []SessionRow, cursors CursorState) {
 	snap := p.snap
-	rows = rows[:0:p.Len()]
-	// fileAt is each row's file's position in the folder (-1: not there).
-	fileAt := make([]int32, 0, p.Len())
-	for i := range snap.Rows {
-		sr := &snap.Rows[i]
-		row := SessionRow{
-			Agent:     snap.AgentID,
-			Key:       sr.Key,
-			SessionID: strings.TrimSpace(sr.Entry.SessionID),
-			Origin:    OriginIndex,
-			Entry:     &snap.Rows[i].Entry,
+	rows = rows[:p.Len()]
+	// The folder's own rows, by file position, after the index's.
+	scanned := make([]int32, 0, p.scanned)
+	for i := range snap.Files {
+		if p.scannedRow(i) {
+			scanned = append(scanned, int32(i))
 		}
-		row.File, row.Name = p.rowFiles[i], p.rowNames[i]
-		at := p.rowAt[i]
-		if f, ok := p.lookupFile(int(at), row.File); ok {
-			row.Exists = f.IsFile && f.Outside == ""
-			row.Size, row.ModTime, row.Inode = f.Size, f.ModTime, f.Inode
-			row.OutsideStateDir = f.Outside
-		} else if real, ok := snap.OutsideStateDir[row.File]; ok {
-			row.OutsideStateDir = real
-		}
-		rows = append(rows, row)
-		fileAt = append(fileAt, at)
 	}
-	for i, f := range snap.Files {
-		if !p.scannedRow(i) {
-			continue
-		}
-		name := p.kinds[i]
-		row := SessionRow{
-			Agent:           snap.AgentID,
-			SessionID:       name.SessionID,
-			File:            filepath.Join(snap.SessionsDir, f.Name),
-			Name:            name,
-			Origin:          OriginScan,
-			Exists:          f.Outside == "",
-			Size:            f.Size,
-			ModTime:         f.ModTime,
-			Inode:           f.Inode,
-			OutsideStateDir: f.Outside,
-		}
-		if name.Kind.IsArchive() {
-			row.Origin = OriginArchive
-		}
-		rows = append(rows, row)
-		fileAt = append(fileAt, int32(i))
-	}
-	firstSQLite := len(rows)
-	rows = append(rows, p.sqlite...)
+	firstScanned, firstSQLite := len(snap.Rows), len(snap.Rows)+len(scanned)
+	copy(rows[firstSQLite:], p.sqlite)
 
 	<-p.discovered
-	// Each row is finished on its own (its cursor, selection and
-	// diagnosis, a third of status's time): in blocks, on every core.
+	// Each row is made and finished on its own (its file, cursor,
+	// selection and diagnosis, a third of status's time): in blocks, on
+	// every core.
 	_ = InBlocks(context.Background(), len(rows), 1024, func(from, to int) {
 		// The rows of a block share one slice of diagnoses (most rows
 		// have one or two), cut to each row's own.
 		shared := make([]Diagnosis, 0, 2*(to-from))
 		for i := from; i < to; i++ {
 			start := len(shared)
-			if i >= firstSQLite {
+			switch {
+			case i >= firstSQLite:
 				shared = diagnose(&rows[i], snap, cursors, p.opt, shared)
-			} else {
-				shared = p.finishRow(&rows[i], int(fileAt[i]), cursors, shared)
+			case i >= firstScanned:
+				at := int(scanned[i-firstScanned])
+				p.scannedRowAt(&rows[i], at)
+				shared = p.finishRow(&rows[i], at, cursors, shared)
+			default:
+				p.indexRow(&rows[i], i)
+				shared = p.finishRow(&rows[i], int(p.rowAt[i]), cursors, shared)
 			}
 			if len(shared) > start {
 				rows[i].Diagnosis = shared[start:len(shared):len(shared)]
 			}
 		}
 	})
+}
+
+// indexRow makes the row of sessions.json's row i, before it is finished.
+func (p *StatusPlan) indexRow(row *SessionRow, i int) {
+	snap := p.snap
+	sr := &snap.Rows[i]
+	*row = SessionRow{
+		Agent:     snap.AgentID,
+		Key:       sr.Key,
+		SessionID: strings.TrimSpace(sr.Entry.SessionID),
+		Origin:    OriginIndex,
+		Entry:     &sr.Entry,
+		File:      p.rowFiles[i],
+		Name:      p.rowNames[i],
+	}
+	if f, ok := p.lookupFile(int(p.rowAt[i]), row.File); ok {
+		row.Exists = f.IsFile && f.Outside == ""
+		row.Size, row.ModTime, row.Inode = f.Size, f.ModTime, f.Inode
+		row.OutsideStateDir = f.Outside
+	} else if real, ok := snap.OutsideStateDir[row.File]; ok {
+		row.OutsideStateDir = real
+	}
+}
+
+// scannedRowAt makes the row of the folder's file at, a transcript no
+// sessions.json row names, before it is finished.
+func (p *StatusPlan) scannedRowAt(row *SessionRow, at int) {
+	snap := p.snap
+	f, name := &snap.Files[at], p.kinds[at]
+	*row = SessionRow{
+		Agent:           snap.AgentID,
+		SessionID:       name.SessionID,
+		File:            filepath.Join(snap.SessionsDir, f.Name),
+		Name:            name,
+		Origin:          OriginScan,
+		Exists:          f.Outside == "",
+		Size:            f.Size,
+		ModTime:         f.ModTime,
+		Inode:           f.Inode,
+		OutsideStateDir: f.Outside,
+	}
+	if name.Kind.IsArchive() {
+		row.Origin = OriginArchive
+	}
 }
 
 // finishRow applies discovery, the cursor, selection and staleness to a
