@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -70,8 +71,9 @@ func ParseCursorStore(data []byte) (*model.CursorStore, []model.CursorProblem, e
 	ids := make([]string, 0, hint)
 	raws := make([]model.RawCursor, 0, hint)
 	pos := model.NewKeyIndex(hint)
+	var alloc cursorAlloc
 	end, ok := jsonscan.Object(data, 0, func(key, value []byte) bool {
-		id, raw := jsonscan.Unquote(key), rawCursor(value)
+		id, raw := jsonscan.Unquote(key), rawCursor(value, &alloc)
 		if i := pos.Find(id, ids); i >= 0 {
 			raws[i] = raw
 			return true
@@ -103,7 +105,7 @@ func ParseCursorStore(data []byte) (*model.CursorStore, []model.CursorProblem, e
 	return store, problems, nil
 }
 
-func rawCursor(value []byte) model.RawCursor {
+func rawCursor(value []byte, alloc *cursorAlloc) model.RawCursor {
 	var rc model.RawCursor
 	_, rc.Object = jsonscan.Object(value, 0, func(key, v []byte) bool {
 		num := func(dst **float64, text *string) {
@@ -111,17 +113,20 @@ func rawCursor(value []byte) model.RawCursor {
 			if len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
 				// Out of range parses to ±Inf, which validation rejects as JS would.
 				f, _ := strconv.ParseFloat(string(v), 64)
-				*dst = &f
+				*dst = fromBlock(&alloc.floats, f)
 			}
 		}
 		str := func(dst **string) {
 			*dst = nil
 			if len(v) > 0 && v[0] == '"' {
-				s := jsonscan.Unquote(v)
-				*dst = &s
+				*dst = fromBlock(&alloc.strings, jsonscan.Unquote(v))
 			}
 		}
-		switch jsonscan.Unquote(key) {
+		name := key[1 : len(key)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			name = []byte(jsonscan.Unquote(key))
+		}
+		switch string(name) {
 		case "lastObservedOffset":
 			num(&rc.Offset, &rc.OffsetText)
 		case "lastFileSize":
@@ -134,4 +139,12 @@ func rawCursor(value []byte) model.RawCursor {
 		return true
 	})
 	return rc
+}
+
+// cursorAlloc hands out what the entries of one cursor file point at from
+// blocks (see entryAlloc): four small allocations a cursor were a tenth of
+// reading 35,000 of them.
+type cursorAlloc struct {
+	floats  []float64
+	strings []string
 }
