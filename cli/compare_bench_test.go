@@ -426,28 +426,11 @@ func BenchmarkCompare(b *testing.B) {
 	bin := builtBinary(b)
 	pp := findPeers()
 	reps := 5
-	workspace := func(name string, opt demo.Options) *demo.Manifest {
-		m, err := demotest.BenchWorkspaceOf(name, opt)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return m
-	}
-	clock := demotest.BenchClock
-	s10 := workspace("scale-10-seed-1", demo.ScaleOptions(10, 1, clock))
-	s100 := workspace("scale-100-seed-1", demo.ScaleOptions(100, 1, clock))
-	s50k := workspace("scale-100-sessions-50000-seed-1", demo.ScaleOptions(100, 1, clock).WithSessions(50000))
-	gb := workspace("heartbeat-1GiB-seed-1", demo.Options{Seed: 1, Now: clock, HeartbeatBytes: 1 << 30})
+	workspace := func(name string, opt demo.Options) *demo.Manifest { return benchWorkspace(b, name, opt) }
+	s10, s100, s50k := statusWorkspaces(b)
+	gb := workspace("heartbeat-1GiB-seed-1", demo.Options{Seed: 1, Now: demotest.BenchClock, HeartbeatBytes: 1 << 30})
 	for b.Loop() {
-		var rows []comparison
-		for _, s := range []struct {
-			m    *demo.Manifest
-			size string
-		}{{s10, "1,000 sessions"}, {s100, "10,000 sessions"}, {s50k, "50,000 sessions"}} {
-			if c, ok := compareStatus(b, bin, pp, s.m, s.size, reps); ok {
-				rows = append(rows, c)
-			}
-		}
+		rows := compareStatuses(b, bin, pp, reps, s10, s100, s50k)
 		for _, t := range []struct {
 			file, size string
 		}{{s10.Heartbeat.File, "30 MB"}, {s100.Heartbeat.File, "300 MB"}, {gb.Heartbeat.File, "1 GB"}} {
@@ -456,6 +439,53 @@ func BenchmarkCompare(b *testing.B) {
 		rows = append(rows, compareSearch(b, bin, pp, s10, "scale 10 ("+vaultSize(s10)+")", reps)...)
 		rows = append(rows, compareSearch(b, bin, pp, s100, "scale 100 ("+vaultSize(s100)+")", reps)...)
 		fmt.Fprintf(os.Stdout, "\n%s\n", markdown(rows))
+	}
+}
+
+// benchWorkspace is the benchmark workspace name, generated once.
+func benchWorkspace(b *testing.B, name string, opt demo.Options) *demo.Manifest {
+	m, err := demotest.BenchWorkspaceOf(name, opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// statusWorkspaces are the workspaces of 1,000, 10,000 and 50,000
+// sessions.
+func statusWorkspaces(b *testing.B) (s10, s100, s50k *demo.Manifest) {
+	clock := demotest.BenchClock
+	return benchWorkspace(b, "scale-10-seed-1", demo.ScaleOptions(10, 1, clock)),
+		benchWorkspace(b, "scale-100-seed-1", demo.ScaleOptions(100, 1, clock)),
+		benchWorkspace(b, "scale-100-sessions-50000-seed-1", demo.ScaleOptions(100, 1, clock).WithSessions(50000))
+}
+
+// compareStatuses: status beside ClawVault on the three status workspaces.
+func compareStatuses(b *testing.B, bin string, pp peers, reps int, s10, s100, s50k *demo.Manifest) []comparison {
+	var rows []comparison
+	for _, s := range []struct {
+		m    *demo.Manifest
+		size string
+	}{{s10, "1,000 sessions"}, {s100, "10,000 sessions"}, {s50k, "50,000 sessions"}} {
+		if c, ok := compareStatus(b, bin, pp, s.m, s.size, reps); ok {
+			rows = append(rows, c)
+		}
+	}
+	return rows
+}
+
+// BenchmarkCompareStatus prints the status lines of BenchmarkCompare
+// alone (1,000, 10,000 and 50,000 sessions beside ClawVault's dry run,
+// $CLAWVAULT_JS). It skips unless $BENCH_COMPARE is set.
+func BenchmarkCompareStatus(b *testing.B) {
+	if os.Getenv("BENCH_COMPARE") == "" {
+		b.Skip("set BENCH_COMPARE=1")
+	}
+	bin := builtBinary(b)
+	pp := findPeers()
+	s10, s100, s50k := statusWorkspaces(b)
+	for b.Loop() {
+		fmt.Fprintf(os.Stdout, "\n%s\n", markdown(compareStatuses(b, bin, pp, 5, s10, s100, s50k)))
 	}
 }
 
@@ -471,11 +501,7 @@ func BenchmarkCompareSearch(b *testing.B) {
 	pp := findPeers()
 	var vaults []*demo.Manifest
 	for _, scale := range []int{10, 100} {
-		m, err := demotest.BenchWorkspaceOf(fmt.Sprintf("scale-%d-seed-1", scale), demo.ScaleOptions(scale, 1, demotest.BenchClock))
-		if err != nil {
-			b.Fatal(err)
-		}
-		vaults = append(vaults, m)
+		vaults = append(vaults, benchWorkspace(b, fmt.Sprintf("scale-%d-seed-1", scale), demo.ScaleOptions(scale, 1, demotest.BenchClock)))
 	}
 	for b.Loop() {
 		var rows []comparison
