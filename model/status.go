@@ -215,7 +215,10 @@ func (s *sessionFiles) build(kinds []FileName) {
 	s.next = make([]int32, len(kinds))
 	s.group = make([]int32, len(kinds))
 	s.byID = *NewKeyIndex(len(kinds))
-	last := []int32(nil)
+	// Sized for a folder where every file is a session of its own.
+	s.ids = make([]string, 0, len(kinds))
+	s.first = make([]int32, 0, len(kinds))
+	last := make([]int32, 0, len(kinds))
 	for i := range kinds {
 		s.next[i], s.group[i] = -1, -1
 		id := kinds[i].SessionID

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/jsonscan"
 )
 
 // FuzzSessionStore: any sessions.json loads without panicking; rows keep
@@ -73,6 +74,26 @@ func FuzzParseCursorStore(f *testing.F) {
 		}
 		if !bytes.Equal(model.MarshalCursorStore(again), out) {
 			t.Fatalf("not stable:\n%s", out)
+		}
+	})
+}
+
+// FuzzIdOf: the sessionId taken from sessionFile's bytes is the one
+// unquoting it gives.
+func FuzzIdOf(f *testing.F) {
+	f.Add([]byte(`"4b2a3c78"`), "/s/4b2a3c78.jsonl")
+	f.Add([]byte(`"4b2a"`), "/s/x4b2a.jsonl")
+	f.Add([]byte(`"a\/b"`), "/s/a/b.jsonl")
+	f.Add([]byte(`"\u0061"`), "/s/a.jsonl")
+	f.Add([]byte("\"\xff\""), "/s/\xff.jsonl")
+	f.Add([]byte(`"abc"`), "abc.jsonl")
+	f.Add([]byte(`""`), "/.jsonl")
+	f.Fuzz(func(t *testing.T, raw []byte, sessionFile string) {
+		if !jsonscan.Valid(raw) || len(raw) < 2 || raw[0] != '"' {
+			return
+		}
+		if got, want := idOf(raw, sessionFile), jsonscan.Unquote(raw); got != want {
+			t.Fatalf("idOf(%q, %q) = %q, Unquote says %q", raw, sessionFile, got, want)
 		}
 	})
 }

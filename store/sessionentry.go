@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/jsonscan"
@@ -26,6 +27,10 @@ func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *ent
 		e.Raw = raw
 	}
 	var provider, lastProvider, room string
+	// The sessionId is unquoted after the row: most rows name their
+	// transcript <sessionsDir>/<sessionId>.jsonl, and the id is then the
+	// path's own bytes, not a string of its own.
+	var rawID []byte
 	bad := func(key []byte, want string) {
 		if problem == "" {
 			problem = fmt.Sprintf("%s is not %s", jsonscan.Unquote(key), want)
@@ -91,7 +96,7 @@ func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *ent
 		switch string(name) {
 		case "sessionId":
 			if len(v) > 0 && v[0] == '"' {
-				e.SessionID = jsonscan.Unquote(v)
+				rawID = v
 			}
 		case "updatedAt":
 			_ = e.UpdatedAt.UnmarshalJSON(v)
@@ -176,6 +181,9 @@ func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *ent
 		}
 		return true
 	})
+	if rawID != nil {
+		e.SessionID = idOf(rawID, e.SessionFile)
+	}
 	if !ok && problem == "" {
 		problem = "the row is not a JSON object"
 	}
@@ -189,6 +197,31 @@ func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *ent
 		e.GroupChannel = room
 	}
 	return problem
+}
+
+// idOf unquotes the sessionId rawID, as the part of sessionFile that spells
+// it when sessionFile ends in /<id>.jsonl (an id with escapes or bytes
+// outside printable ASCII is unquoted on its own).
+func idOf(rawID []byte, sessionFile string) string {
+	id := rawID[1 : len(rawID)-1]
+	if printableASCII(id) {
+		if name, ok := strings.CutSuffix(sessionFile, ".jsonl"); ok && len(name) > len(id) &&
+			name[len(name)-len(id)-1] == '/' && name[len(name)-len(id):] == string(id) {
+			return name[len(name)-len(id):]
+		}
+	}
+	return jsonscan.Unquote(rawID)
+}
+
+// printableASCII: b holds no escape, control or non-ASCII byte, so it
+// unquotes to itself.
+func printableASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x80 || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // statusField names the row fields a scan decodes: what discovery
