@@ -510,8 +510,11 @@ func ResetCursorID(fileName string) string { return fileName }
 // in the folder, -1 when it is not in it.
 func (p *StatusPlan) rowFile(i int) int {
 	snap := p.snap
-	path := RowFile(snap.SessionsDir, snap.Rows[i].Entry)
-	dir, base := filepath.Dir(path), filepath.Base(path)
+	path, inDir := RowFileIn(snap.SessionsDir, snap.Rows[i].Entry)
+	dir, base := snap.SessionsDir, filepath.Base(path)
+	if !inDir {
+		dir = filepath.Dir(path)
+	}
 	at := p.byName.Find(base, p.names)
 	if _, ok := snap.Outside[path]; !ok && dir != snap.SessionsDir && at >= 0 {
 		// Also when path is outside the state dir: the file here is read instead.
@@ -527,6 +530,44 @@ func (p *StatusPlan) rowFile(i int) int {
 		p.rowNames[i] = ClassifyFileName(base)
 	}
 	return at
+}
+
+// RowFileIn is RowFile, and whether the file is directly in sessionsDir
+// (filepath.Dir of it is sessionsDir). The usual rows (no sessionFile, or
+// one that is <sessionsDir>/<name>) are answered without cleaning the
+// path: status asks for each of 50,000 rows.
+func RowFileIn(sessionsDir string, e SessionEntry) (path string, inDir bool) {
+	if name, ok := plainName(sessionsDir, e); ok {
+		if e.SessionFile == "" {
+			return sessionsDir + string(filepath.Separator) + name, true
+		}
+		return e.SessionFile, true
+	}
+	path = RowFile(sessionsDir, e)
+	return path, filepath.Dir(path) == sessionsDir
+}
+
+// plainName is the name of the row's file when the path is
+// <sessionsDir>/<name> as written, already clean: sessionsDir is clean and
+// not the root, and the name is a plain one.
+func plainName(sessionsDir string, e SessionEntry) (string, bool) {
+	if filepath.Separator != '/' || len(sessionsDir) < 2 || sessionsDir[0] != '/' || filepath.Clean(sessionsDir) != sessionsDir {
+		return "", false
+	}
+	name := e.SessionFile
+	if name == "" {
+		name = strings.TrimSpace(e.SessionID) + ".jsonl"
+	} else {
+		rest, ok := strings.CutPrefix(name, sessionsDir)
+		if !ok || len(rest) < 2 || rest[0] != '/' {
+			return "", false
+		}
+		name = rest[1:]
+	}
+	if name == "." || name == ".." || name == "" || strings.IndexByte(name, '/') >= 0 {
+		return "", false
+	}
+	return name, true
 }
 
 // RowFile is the path a sessions.json row names, before re-rooting.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -331,4 +332,31 @@ func hasCode(row SessionRow, code DiagnosisCode) bool {
 		}
 	}
 	return false
+}
+
+// RowFileIn answers as RowFile and filepath.Dir do, fast path or not.
+func TestRowFileIn(t *testing.T) {
+	for _, dir := range []string{"/s/agents/main/sessions", "/", "/s/x/", "rel/dir", "/s/./x"} {
+		for _, e := range []SessionEntry{
+			{SessionID: "abc"},
+			{SessionID: " abc "},
+			{SessionID: "a/b"},
+			{SessionID: ".."},
+			{SessionID: ""},
+			{SessionFile: dir + "/abc.jsonl"},
+			{SessionFile: dir + "//abc.jsonl"},
+			{SessionFile: dir + "/sub/abc.jsonl"},
+			{SessionFile: dir + "/../abc.jsonl"},
+			{SessionFile: dir + "/."},
+			{SessionFile: dir + "c/abc.jsonl"},
+			{SessionFile: "abc.jsonl"},
+			{SessionFile: "/elsewhere/abc.jsonl"},
+		} {
+			want := RowFile(dir, e)
+			path, inDir := RowFileIn(dir, e)
+			if path != want || inDir != (filepath.Dir(want) == dir) {
+				t.Errorf("RowFileIn(%q, %+v) = %q, %v; RowFile says %q (in the folder: %v)", dir, e, path, inDir, want, filepath.Dir(want) == dir)
+			}
+		}
+	}
 }

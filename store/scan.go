@@ -194,8 +194,8 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq m
 	snap.Files = files
 	snap.Rows, snap.StoreMissing, snap.StoreProblem = st.Rows, st.Missing, st.Problem
 	for _, r := range snap.Rows {
-		p := model.RowFile(a.SessionsDir, r.Entry)
-		if filepath.Dir(p) == a.SessionsDir {
+		p, inDir := model.RowFileIn(a.SessionsDir, r.Entry)
+		if inDir {
 			continue
 		}
 		if real, ok := inside(p); !ok {
