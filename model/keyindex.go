@@ -36,9 +36,6 @@ func slotsFor(n int) int {
 	return size
 }
 
-// Len is the number of keys added.
-func (x *KeyIndex) Len() int { return x.n }
-
 // Find returns the position of key in keys, or -1.
 func (x *KeyIndex) Find(key string, keys []string) int {
 	if len(x.slots) == 0 {

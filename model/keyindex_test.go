@@ -30,8 +30,8 @@ func TestKeyIndex(t *testing.T) {
 				}
 				x.Add(i, keys)
 			}
-			if x.Len() != tt.keys {
-				t.Errorf("Len = %d, want %d", x.Len(), tt.keys)
+			if x.n != tt.keys {
+				t.Errorf("%d keys counted, want %d", x.n, tt.keys)
 			}
 			for i, k := range keys {
 				if got := x.Find(k, keys); got != i {
