@@ -3,7 +3,10 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -152,3 +155,26 @@ func (n JSNumber) Ms() int64 {
 
 // Set reports whether the field was present.
 func (n JSNumber) Set() bool { return n.set }
+
+// RowProblemsSentence says which session rows had a field of the wrong
+// type, by key in order, the first three with their problem: a store where
+// thousands of rows share one mistake stays one readable line.
+func RowProblemsSentence(problems map[string]string) string {
+	keys := slices.Sorted(maps.Keys(problems))
+	var b strings.Builder
+	if len(keys) == 1 {
+		b.WriteString("1 row has a field of the wrong type, skipped (the rest of the row is read): ")
+	} else {
+		fmt.Fprintf(&b, "%d rows have a field of the wrong type, skipped (the rest of each row is read): ", len(keys))
+	}
+	for i, k := range keys[:min(len(keys), 3)] {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(k + ": " + problems[k])
+	}
+	if len(keys) > 3 {
+		fmt.Fprintf(&b, "; and %d more", len(keys)-3)
+	}
+	return b.String()
+}

@@ -67,10 +67,14 @@ type SQLiteStore struct {
 	// because its tables have what is read.
 	UnknownVersion bool
 	Nodes          []SQLiteNode
-	Windows        []SQLiteWindow
-	Stats          map[string]EventStats // by session id
-	Archives       []SQLiteArchive
-	Memory         *MemoryIndexHealth
+	// NodeProblems name, by session key, the session_nodes entries with a
+	// field of the wrong type, as AgentSnapshot.RowProblems does for
+	// sessions.json.
+	NodeProblems map[string]string
+	Windows      []SQLiteWindow
+	Stats        map[string]EventStats // by session id
+	Archives     []SQLiteArchive
+	Memory       *MemoryIndexHealth
 }
 
 // SQLiteNode is one session key (a session_nodes row).

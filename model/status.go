@@ -58,6 +58,9 @@ type AgentSnapshot struct {
 	// or absent); StoreMissing is true when there is none.
 	StoreProblem string
 	StoreMissing bool
+	// RowProblems name, by session key, the sessions.json rows with a field
+	// of the wrong type: that field is skipped, the rest of the row read.
+	RowProblems map[string]string
 	// Outside holds stats of files that rows name outside the sessions folder.
 	Outside map[string]DirFile
 	// OutsideStateDir holds the files rows name that lie outside the state

@@ -115,7 +115,13 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		if a.StoreProblem != "" {
 			snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s", a.AgentID, a.StoreProblem))
 		}
+		if len(a.RowProblems) > 0 {
+			snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: sessions.json: %s", a.AgentID, model.RowProblemsSentence(a.RowProblems)))
+		}
 		if st := a.SQLiteStore; st != nil {
+			if len(st.NodeProblems) > 0 {
+				snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s, session_nodes: %s", a.AgentID, filepath.Base(st.Path), model.RowProblemsSentence(st.NodeProblems)))
+			}
 			if d := st.Memory.Diagnosis(); d != nil {
 				if snap.AgentDiagnoses == nil {
 					snap.AgentDiagnoses = map[string][]model.Diagnosis{}
@@ -192,7 +198,7 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq m
 		}
 	}
 	snap.Files = files
-	snap.Rows, snap.StoreMissing, snap.StoreProblem = st.Rows, st.Missing, st.Problem
+	snap.Rows, snap.StoreMissing, snap.StoreProblem, snap.RowProblems = st.Rows, st.Missing, st.Problem, st.RowProblems
 	for _, r := range snap.Rows {
 		p, inDir := model.RowFileIn(a.SessionsDir, r.Entry)
 		if inDir {

@@ -70,9 +70,14 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 	st.Windows = make([]model.SQLiteWindow, 0, len(windows))
 	for _, n := range nodes {
 		var entry model.SessionEntry
-		// A field of an unexpected type is skipped, as in sessions.json;
-		// status has no place to report it for a store's node yet.
-		_ = decodeSessionEntry(n.EntryJSON, true, &entry, nil)
+		// A field of an unexpected type is skipped and named, as in
+		// sessions.json.
+		if problem := decodeSessionEntry(n.EntryJSON, true, &entry, nil); problem != "" {
+			if st.NodeProblems == nil {
+				st.NodeProblems = map[string]string{}
+			}
+			st.NodeProblems[n.Key] = problem
+		}
 		st.Nodes = append(st.Nodes, model.SQLiteNode{Key: n.Key, CurrentSessionID: n.CurrentSessionID, Entry: entry,
 			EntryValid: n.EntryValid, Status: n.Status, CreatedVia: n.CreatedVia})
 	}

@@ -3,9 +3,11 @@ package store
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -277,5 +279,49 @@ func TestScanSQLiteStoreOutsideStateDir(t *testing.T) {
 	if len(ops) != 1 || ops[0].Generation != nil || len(ops[0].Diagnosis) != 1 ||
 		!strings.Contains(ops[0].Diagnosis[0].Message, "outside the state dir and the agent's folder, so it is not read") {
 		t.Errorf("ops rows %+v", ops)
+	}
+}
+
+// TestScanNamesRowsWithWrongTypes: a field of the wrong type in a
+// sessions.json row or a session_nodes entry is skipped, the rest of the
+// row read, and the row named in the scan's problems.
+func TestScanNamesRowsWithWrongTypes(t *testing.T) {
+	state, vault, current, _ := sqliteFixture(t)
+	path := filepath.Join(state, "agents", "ops", "agent", agentdb.FileName)
+	w, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec(`UPDATE session_nodes SET entry_json = ? WHERE session_key = 'agent:ops:main'`,
+		`{"sessionId":"`+current+`","updatedAt":1795262400000,"compactionCount":"3"}`); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	mkfile(t, filepath.Join(state, "agents", "main", "sessions", "sessions.json"),
+		`{"agent:main:main":{"sessionId":"33333333-3333-4333-8333-333333333333","updatedAt":1795262400000,"compactionCount":"three"}}`)
+	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"agent main: sessions.json: 1 row has a field of the wrong type, skipped (the rest of the row is read): agent:main:main: compactionCount is not a number",
+		"agent ops: " + agentdb.FileName + ", session_nodes: 1 row has a field of the wrong type, skipped (the rest of the row is read): agent:ops:main: compactionCount is not a number",
+	}
+	for _, w := range want {
+		if !slices.Contains(snap.Problems, w) {
+			t.Errorf("problems %q\nlack %q", snap.Problems, w)
+		}
+	}
+	// The rest of the rows is read: both sessions are listed with their files.
+	seen := map[string]bool{}
+	for _, r := range snap.Rows {
+		seen[r.Key] = true
+	}
+	if !seen["agent:main:main"] || !seen["agent:ops:main"] {
+		t.Errorf("rows %v", seen)
 	}
 }
