@@ -8,7 +8,8 @@ import (
 
 // TestSortKeys checks the bucket sort against slices.Sort: random ids,
 // ids whose hashes crowd one bucket (past the insertion sort's bound), and
-// repeated ids, whose keys must stay in position order.
+// repeated ids, whose keys must stay in position order; sizes on both
+// sides of the key count where the buckets grow past 65,536.
 func TestSortKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// oneBucket gives ids whose hashes share their top 16 bits: hashID
@@ -24,7 +25,7 @@ func TestSortKeys(t *testing.T) {
 		"few ids":    func() EntryID { return kindHex | EntryID(rng.IntN(7)) },
 	}
 	for name, id := range cases {
-		for _, n := range []int{0, 1, 1023, 1024, 5000, 70000} {
+		for _, n := range []int{0, 1, 1023, 1024, 5000, 70000, 1_400_000} { // the last past 16 a bucket of 65,536
 			entries := make([]Entry, n)
 			var nodes []int32
 			for i := range entries {
