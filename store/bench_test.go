@@ -69,11 +69,13 @@ func BenchmarkStatusSQLiteVsJSONL(b *testing.B) {
 	if _, err := Scan(context.Background(), OS, sqlite, ScanOptions{CacheDir: cache}); err != nil {
 		b.Fatal(err)
 	}
-	live, appendEvents := liveSQLiteCopy(b, state, m.VaultDir)
+	live, appendEvents, appended := liveSQLiteCopy(b, state, m.VaultDir)
 	liveCache := b.TempDir()
-	if _, err := Scan(context.Background(), OS, live, ScanOptions{CacheDir: liveCache}); err != nil {
+	liveSnap, err := Scan(context.Background(), OS, live, ScanOptions{CacheDir: liveCache})
+	if err != nil {
 		b.Fatal(err)
 	}
+	liveEvents := eventsIn(liveSnap)
 	var inJSONL, cold, warm, onLive, cpuJSONL, cpuCold time.Duration
 	var rows, events, bytes int64
 	for b.Loop() {
@@ -99,10 +101,18 @@ func BenchmarkStatusSQLiteVsJSONL(b *testing.B) {
 		appendEvents()
 		b.StartTimer()
 		start = time.Now()
-		if _, err := Scan(context.Background(), OS, live, ScanOptions{CacheDir: liveCache}); err != nil {
+		liveSnap, err := Scan(context.Background(), OS, live, ScanOptions{CacheDir: liveCache})
+		if err != nil {
 			b.Fatal(err)
 		}
 		onLive += time.Since(start)
+		b.StopTimer()
+		got := eventsIn(liveSnap)
+		if got != liveEvents+appended {
+			b.Fatalf("the live store shows %d events, want %d: the cache missed appended rows", got, liveEvents+appended)
+		}
+		liveEvents = got
+		b.StartTimer()
 		rows, events, bytes = 0, 0, 0
 		for _, r := range snap.Rows {
 			if r.Generation != nil {
@@ -181,11 +191,24 @@ func BenchmarkTreeSQLiteVsJSONL(b *testing.B) {
 	b.ReportMetric(float64(factRows), "fact-rows")
 }
 
+// eventsIn counts the events of a scan's SQLite generations.
+func eventsIn(snap *Snapshot) int64 {
+	var n int64
+	for _, r := range snap.Rows {
+		if r.Generation != nil {
+			n += r.Generation.Events
+		}
+	}
+	return n
+}
+
 // liveSQLiteCopy copies the benchmark's SQLite state (the shared one is
 // never written) and returns its workspace and a function that appends one
 // event to every hundredth session, as a running gateway would between two
-// status runs: each new row repeats the session's last event one seq on.
-func liveSQLiteCopy(b *testing.B, state, vault string) (*Workspace, func()) {
+// status runs: each new row repeats the session's last event one seq on,
+// and the session's window records the write, as OpenClaw's does. It also
+// returns how many events each call appends.
+func liveSQLiteCopy(b *testing.B, state, vault string) (*Workspace, func(), int64) {
 	dir := b.TempDir()
 	rel := filepath.Join("agents", "main", "agent")
 	if err := os.MkdirAll(filepath.Join(dir, rel), 0o755); err != nil {
@@ -233,9 +256,12 @@ func liveSQLiteCopy(b *testing.B, state, vault string) (*Workspace, func()) {
 				FROM transcript_events WHERE session_id = ? ORDER BY seq DESC LIMIT 1`, id); err != nil {
 				b.Fatal(err)
 			}
+			if _, err := tx.Exec(`UPDATE session_windows SET transcript_updated_at = coalesce(transcript_updated_at, 0) + 1 WHERE session_id = ?`, id); err != nil {
+				b.Fatal(err)
+			}
 		}
 		if err := tx.Commit(); err != nil {
 			b.Fatal(err)
 		}
-	}
+	}, int64(len(ids))
 }

@@ -190,23 +190,31 @@ FROM transcript_events e `+where+` GROUP BY e.session_id`, args...)
 // or those after its seq in after, counted by a range of the primary key
 // (only the pending rows are read).
 func (db *DB) addPending(ctx context.Context, out map[string]Stats, after map[string]int64) error {
-	b := db.eventBytes("e")
 	for id, s := range out {
 		s.PendingEvents, s.PendingBytes = s.Events, s.Bytes
 		if seq, ok := after[id]; ok && seq >= 0 {
 			s.PendingEvents, s.PendingBytes = 0, 0
 			if seq < s.LastSeq {
-				var n, bytes sql.NullInt64
-				if err := db.db.QueryRowContext(ctx, `SELECT count(*), sum(`+b+`) FROM transcript_events e WHERE e.session_id = ? AND e.seq > ?`, id, seq).
-					Scan(&n, &bytes); err != nil {
-					return db.explain(err)
+				n, bytes, _, err := db.eventsAfter(ctx, id, seq)
+				if err != nil {
+					return err
 				}
-				s.PendingEvents, s.PendingBytes = n.Int64, bytes.Int64
+				s.PendingEvents, s.PendingBytes = n, bytes
 			}
 		}
 		out[id] = s
 	}
 	return nil
+}
+
+// eventsAfter aggregates a session's events after seq: a range of the
+// primary key (session_id, seq), so it reads the new rows only, however
+// long the session.
+func (db *DB) eventsAfter(ctx context.Context, sessionID string, seq int64) (events, bytes, last int64, err error) {
+	var n, b, l sql.NullInt64
+	err = db.db.QueryRowContext(ctx, `SELECT count(*), sum(`+db.eventBytes("e")+`), max(e.seq) FROM transcript_events e WHERE e.session_id = ? AND e.seq > ?`,
+		sessionID, seq).Scan(&n, &b, &l)
+	return n.Int64, b.Int64, l.Int64, db.explain(err)
 }
 
 // SessionStats aggregates one session's events (after is its last observed

@@ -184,16 +184,16 @@ func (db *DB) appended(ctx context.Context, sessionID string, c cachedStats) (ca
 	if err != nil || created != c.lastCreatedAt || size != c.lastEventBytes {
 		return c, false, err
 	}
-	s, err := db.SessionStats(ctx, sessionID, c.last)
+	n, bytes, last, err := db.eventsAfter(ctx, sessionID, c.last)
 	if err != nil {
 		return c, false, err
 	}
-	if s.PendingEvents == 0 {
+	if n == 0 {
 		return c, true, nil
 	}
-	c.events += s.PendingEvents
-	c.bytes += s.PendingBytes
-	c.last = s.LastSeq
+	c.events += n
+	c.bytes += bytes
+	c.last = last
 	if c.lastCreatedAt, c.lastEventBytes, err = db.eventMark(ctx, sessionID, c.last); err != nil {
 		return c, false, err
 	}
