@@ -25,14 +25,7 @@ func TestResolveSessionGenerations(t *testing.T) {
 	mkfile(t, filepath.Join(sessions, "sessions.json"), `{"agent:main:main": {"sessionId": "`+live+`", "updatedAt": 2}}`)
 	mkfile(t, filepath.Join(vault, ".clawvault", "observe-cursors.json"),
 		`{"`+archived+`": {"lastObservedOffset": 10, "lastObservedAt": "2026-11-18T00:00:00.000Z", "sessionKey": "agent:main:main", "lastFileSize": 10}}`)
-	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := scanAt(t, state, vault)
 	for _, c := range []struct {
 		arg, want string
 		others    []string
@@ -87,14 +80,7 @@ func TestZstdArchiveReads(t *testing.T) {
 	enc, _ := zstd.NewWriter(nil)
 	mkfile(t, filepath.Join(state, "agents", "main", "sessions", id+".jsonl.deleted.2026-11-19T05-47-00.000Z.zst"), string(enc.EncodeAll([]byte(data), nil)))
 	enc.Close()
-	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := scanAt(t, state, vault)
 	target, err := ResolveSession(snap, id)
 	if err != nil {
 		t.Fatal(err)

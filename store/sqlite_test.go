@@ -27,6 +27,21 @@ func event(id, parent string, minute int, text string) []byte {
 	return []byte(fmt.Sprintf(`{"type":"message","id":%q,"parentId":%s,"timestamp":"2026-11-20T08:%02d:00.000Z","message":{"role":"user","content":%q}}`, id, p, minute, text))
 }
 
+// scanAt scans the workspace of state and vault at sqliteNow, with no home
+// folder to find another one in.
+func scanAt(t *testing.T, state, vault string) *Snapshot {
+	t.Helper()
+	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
 // sqliteFixture writes a state dir whose agent ops lives in the SQLite-era
 // store: agent:ops:main with two generations (the current one of 60
 // events), a cron key, and a memory index that missed an edit of MEMORY.md.
@@ -136,14 +151,7 @@ func agentdbJSONL(state, sessionID string) ([]byte, error) {
 // one sentence, and the rest of the scan goes on.
 func TestScanUnreadableSQLiteStore(t *testing.T) {
 	state, vault := workspaceFixture(t)
-	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := scanAt(t, state, vault)
 	for _, r := range snap.Rows {
 		if r.Agent == "ops" {
 			if r.Generation != nil || len(r.Diagnosis) != 1 || !strings.Contains(r.Diagnosis[0].Message, "cannot be read") {
@@ -262,14 +270,7 @@ func TestScanSQLiteStoreOutsideStateDir(t *testing.T) {
 	if err := os.Symlink(outside, path); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := scanAt(t, state, vault)
 	var ops []model.SessionRow
 	for _, r := range snap.Rows {
 		if r.Agent == "ops" {
@@ -299,14 +300,7 @@ func TestScanNamesRowsWithWrongTypes(t *testing.T) {
 	w.Close()
 	mkfile(t, filepath.Join(state, "agents", "main", "sessions", "sessions.json"),
 		`{"agent:main:main":{"sessionId":"33333333-3333-4333-8333-333333333333","updatedAt":1795262400000,"compactionCount":"three"}}`)
-	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := Scan(context.Background(), OS, ws, ScanOptions{Now: sqliteNow})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := scanAt(t, state, vault)
 	want := []string{
 		"agent main: sessions.json: 1 row has a field of the wrong type, skipped (the rest of the row is read): agent:main:main: compactionCount is not a number",
 		"agent ops: " + agentdb.FileName + ", session_nodes: 1 row has a field of the wrong type, skipped (the rest of the row is read): agent:ops:main: compactionCount is not a number",
