@@ -312,6 +312,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				}
 			}
 			a.sessions.SetMemoryIndex(health)
+			a.sessions.SetStoreWarnings(storeWarnings(msg.snap.Agents))
 		}
 	case watcherMsg:
 		if msg.err != nil {

@@ -60,6 +60,8 @@ type sessionsPane struct {
 	// memoryIndex says, per agent, how its memory search index compares
 	// with its memory files (agents with a SQLite-era store).
 	memoryIndex map[string]string
+	// storeWarnings say, per agent, what is wrong with its session stores.
+	storeWarnings map[string][]string
 }
 
 func newSessionsPane(c *Common) *sessionsPane {
@@ -561,6 +563,10 @@ func (p *sessionsPane) detailLines(width int) []string {
 	if h := p.memoryIndex[r.Agent]; h != "" && r.Origin == model.OriginSQLite {
 		field("Memory", h)
 	}
+	for _, w := range p.storeWarnings[r.Agent] {
+		text := t.Label.Render("agent "+inert(r.Agent)+": ") + t.Value.Render(inert(w))
+		lines = append(lines, strings.Split(wrap(text, width), "\n")...)
+	}
 	for _, d := range r.Diagnosis {
 		text := t.Label.Render(string(d.Code)+": ") + t.Value.Render(inert(d.Message))
 		lines = append(lines, strings.Split(wrap(text, width), "\n")...)
@@ -625,6 +631,30 @@ func ago(now, t time.Time) string {
 		return "unknown"
 	}
 	return model.Ago(now.Sub(t)) + " ago"
+}
+
+// SetStoreWarnings records, per agent, what is wrong with its session
+// stores, shown with each of its sessions: a sessions.json that does not
+// parse leaves its rows unlisted and its files undiscovered, and the row
+// alone would not say why.
+func (p *sessionsPane) SetStoreWarnings(warnings map[string][]string) { p.storeWarnings = warnings }
+
+// storeWarnings are the agents' store problems: sessions.json that cannot
+// be read, and rows or SQLite entries with a field of the wrong type.
+func storeWarnings(agents []model.AgentSnapshot) map[string][]string {
+	out := map[string][]string{}
+	for _, ag := range agents {
+		if ag.StoreProblem != "" {
+			out[ag.AgentID] = append(out[ag.AgentID], ag.StoreProblem)
+		}
+		if len(ag.RowProblems) > 0 {
+			out[ag.AgentID] = append(out[ag.AgentID], "sessions.json: "+model.RowProblemsSentence(ag.RowProblems))
+		}
+		if st := ag.SQLiteStore; st != nil && len(st.NodeProblems) > 0 {
+			out[ag.AgentID] = append(out[ag.AgentID], "session_nodes: "+model.RowProblemsSentence(st.NodeProblems))
+		}
+	}
+	return out
 }
 
 // SetMemoryIndex records each agent's memory index health line.

@@ -235,3 +235,27 @@ func TestSearchHitOpensSQLiteSession(t *testing.T) {
 		t.Errorf("the hit's event is not shown:\n%s", v)
 	}
 }
+
+// TestStoreWarningsShowWithTheAgentsSessions: what is wrong with an
+// agent's session stores (a sessions.json that does not parse, rows with a
+// field of the wrong type) is shown with each of its sessions.
+func TestStoreWarningsShowWithTheAgentsSessions(t *testing.T) {
+	a := newApp(t, 100, 40, Options{})
+	snap := *a.snap
+	snap.Agents = slices.Clone(snap.Agents)
+	for i := range snap.Agents {
+		if snap.Agents[i].AgentID == "main" {
+			snap.Agents[i].RowProblems = map[string]string{"agent:main:cron:nightly": "compactionCount is not a number"}
+		}
+	}
+	drive(t, a, func() tea.Msg { return scanDoneMsg{job: a.scanJob, snap: &snap} })
+	if !a.sessions.Select(a.snap.Rows[0].SessionID) || a.snap.Rows[0].Agent != "main" {
+		t.Fatalf("the first row is not agent main's: %+v", a.snap.Rows[0])
+	}
+	v := viewText(a)
+	for _, want := range []string{"agent main: sessions.json: 1 row has a field of the wrong type", "compactionCount is not a number"} {
+		if !strings.Contains(strings.Join(strings.Fields(v), " "), want) {
+			t.Errorf("the Sessions screen lacks %q:\n%s", want, v)
+		}
+	}
+}
