@@ -178,25 +178,34 @@ func (db *DB) eventMark(ctx context.Context, sessionID string, seq int64) (creat
 }
 
 // appended counts the events after the last cached one, when that one is
-// still in place (the transcript only grew).
+// still in place (the transcript only grew). One query checks the cached
+// last event's mark, counts the rows after it (a range of the primary
+// key) and reads the new last event's mark: a status on a store the
+// gateway is writing runs it for every session that grew.
 func (db *DB) appended(ctx context.Context, sessionID string, c cachedStats) (cachedStats, bool, error) {
-	created, size, err := db.eventMark(ctx, sessionID, c.last)
-	if err != nil || created != c.lastCreatedAt || size != c.lastEventBytes {
-		return c, false, err
-	}
-	n, bytes, last, err := db.eventsAfter(ctx, sessionID, c.last)
+	size := db.utf8Bytes("e")
+	var oldCreated, oldSize, n, bytes, last, newCreated, newSize sql.NullInt64
+	err := db.db.QueryRowContext(ctx, `SELECT
+  (SELECT created_at FROM transcript_events e WHERE e.session_id = ?1 AND e.seq = ?2),
+  (SELECT `+size+` FROM transcript_events e WHERE e.session_id = ?1 AND e.seq = ?2),
+  count(*), sum(`+db.eventBytes("e")+`), max(e.seq),
+  (SELECT created_at FROM transcript_events e WHERE e.session_id = ?1 ORDER BY e.seq DESC LIMIT 1),
+  (SELECT `+size+` FROM transcript_events e WHERE e.session_id = ?1 ORDER BY e.seq DESC LIMIT 1)
+FROM transcript_events e WHERE e.session_id = ?1 AND e.seq > ?2`, sessionID, c.last).
+		Scan(&oldCreated, &oldSize, &n, &bytes, &last, &newCreated, &newSize)
 	if err != nil {
-		return c, false, err
+		return c, false, db.explain(err)
 	}
-	if n == 0 {
+	if !oldCreated.Valid || oldCreated.Int64 != c.lastCreatedAt || oldSize.Int64 != c.lastEventBytes {
+		return c, false, nil
+	}
+	if n.Int64 == 0 {
 		return c, true, nil
 	}
-	c.events += n
-	c.bytes += bytes
-	c.last = last
-	if c.lastCreatedAt, c.lastEventBytes, err = db.eventMark(ctx, sessionID, c.last); err != nil {
-		return c, false, err
-	}
+	c.events += n.Int64
+	c.bytes += bytes.Int64
+	c.last = last.Int64
+	c.lastCreatedAt, c.lastEventBytes = newCreated.Int64, newSize.Int64
 	return c, true, nil
 }
 
