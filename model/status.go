@@ -455,7 +455,7 @@ func (p *StatusPlan) finishRow(row *SessionRow, at int, cursors CursorState, dia
 		row.Stale = row.Discovered && IsStale(row.Cursor, row.Size, opt.Now)
 	}
 	if id := row.Name.SessionID; id != "" {
-		g := -1
+		var g int
 		if at >= 0 {
 			g = int(p.sessions.group[at]) // the row's name is its file's
 		} else {
