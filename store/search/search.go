@@ -144,7 +144,7 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	var sr *bleve.SearchResult
 	if len(q.Want.Terms) == 0 {
 		// Filters only: the most important observations first.
-		if sr, err = run(request(limit, "-"+fieldImportance, "_id")); err != nil {
+		if sr, err = ix.byImportance(bq, limit, request, run); err != nil {
 			return nil, err
 		}
 	} else if opt.AsYouType {
@@ -243,13 +243,111 @@ func (ix *Index) breakTies(sr *bleve.SearchResult, limit int, request func(int, 
 	return nil
 }
 
+// byImportance answers a query of filters only: its hits by importance,
+// highest first, then by id (file and line), and those without one (prose
+// sections) last by id, as bleve's sort by (-importance, _id) would. That
+// sort looks up the id of every match (48,874 for i>=0.8 at scale 100: a
+// key press over its budget), so a query that matches many walks the
+// distinct importance values down from the top instead: each step asks
+// for the matches of one value sorted by id, and the walk stops once the
+// page is full. Only the ids of the values on the page are looked up
+// (8,255 for that query). The count comes from one query that neither
+// scores nor sorts. The caller holds idxMu.
+func (ix *Index) byImportance(bq *query.BooleanQuery, limit int, request func(int, ...string) *bleve.SearchRequest, run func(*bleve.SearchRequest) (*bleve.SearchResult, error)) (*bleve.SearchResult, error) {
+	count := bleve.NewSearchRequestOptions(bq, 0, 0, false)
+	count.Score = "none"
+	counted, err := run(count)
+	if err != nil {
+		return nil, err
+	}
+	if counted.Total <= maxSortedByImportance {
+		return run(request(limit, "-"+fieldImportance, "_id"))
+	}
+	values, err := ix.importanceValues()
+	if err != nil {
+		return nil, err
+	}
+	sr := &bleve.SearchResult{Total: counted.Total}
+	left := counted.Total // matches not yet walked
+	// page adds the matches that also pass filter, by id: a filter keeps
+	// the query's scores as they were.
+	page := func(filter query.Query) error {
+		fq := *bq
+		fq.Filter = filter
+		step, err := run(withQuery(request(limit-len(sr.Hits), "_id"), &fq))
+		if err != nil {
+			return err
+		}
+		sr.Hits = append(sr.Hits, step.Hits...)
+		left -= min(left, step.Total)
+		return nil
+	}
+	for _, v := range values {
+		if len(sr.Hits) >= limit || left == 0 {
+			return sr, nil
+		}
+		tq := bleve.NewTermQuery(v)
+		tq.SetField(fieldImportance)
+		if err := page(tq); err != nil {
+			return nil, err
+		}
+	}
+	if len(sr.Hits) < limit && left > 0 {
+		// The rest have no importance: sections, not observation lines.
+		yes := true
+		scored := bleve.NewTermRangeInclusiveQuery(scoreText(0), scoreText(1), &yes, &yes)
+		scored.SetField(fieldImportance)
+		unscored := bleve.NewBooleanQuery()
+		unscored.AddMustNot(scored)
+		if err := page(unscored); err != nil {
+			return nil, err
+		}
+	}
+	return sr, nil
+}
+
+// maxSortedByImportance: a filter-only query that matches at most this
+// many sections is sorted by bleve in one pass (a few ids to look up),
+// whatever the number of distinct importance values (a variable for
+// tests).
+var maxSortedByImportance uint64 = 2048
+
+// withQuery is req asking q instead.
+func withQuery(req *bleve.SearchRequest, q query.Query) *bleve.SearchRequest {
+	req.Query = q
+	return req
+}
+
+// importanceValues are the distinct importance values in the index,
+// highest first. The caller holds idxMu.
+func (ix *Index) importanceValues() ([]string, error) {
+	dict, err := ix.idx.FieldDict(fieldImportance)
+	if err != nil {
+		return nil, errors.New("search failed: " + err.Error())
+	}
+	defer dict.Close()
+	var values []string
+	for {
+		e, err := dict.Next()
+		if err != nil {
+			return nil, errors.New("search failed: " + err.Error())
+		}
+		if e == nil {
+			break
+		}
+		values = append(values, e.Term)
+	}
+	slices.Reverse(values)
+	return values, nil
+}
+
 // maxTieHits bounds the hits breakTies asks for: past it, each larger
 // query costs more than one sorted by id (a variable for tests).
 var maxTieHits = 8192
 
 // bleveQuery turns a parsed query into bleve's: a conjunction of the
 // terms and the filters, minus the exclusions.
-func (ix *Index) bleveQuery(q *Query, roots []string, typing bool) query.Query {
+func (ix *Index) bleveQuery(q *Query, roots []string, typing bool) *query.BooleanQuery {
 	must := ix.clauseQueries(q.Want, typing)
 	if len(roots) > 0 {
 		must = append(must, facetQuery(rootFacet, roots))
