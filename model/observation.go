@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The observation syntax of ClawVault 3.5.2 (src/lib/observation-format.ts):
@@ -63,7 +64,6 @@ func IsObservationType(s string) bool {
 
 var (
 	dateHeadingRE = MustJSRegexp(`^##\s+(\d{4}-\d{2}-\d{2})\s*$`, "")
-	scoredLineRE  = MustJSRegexp(`^(?:-\s*)?\[(decision|preference|fact|commitment|task|todo|commitment-unresolved|milestone|lesson|relationship|project)\|c=(0(?:\.\d+)?|1(?:\.0+)?)\|i=(0(?:\.\d+)?|1(?:\.0+)?)\]\s+(.+)$`, "i")
 	emojiLineRE   = MustJSRegexp(`^(?:-\s*)?(🔴|🟡|🟢)\s+(\d{2}:\d{2})?\s*(.+)$`, "")
 
 	decisionRE       = MustJSRegexp(`\b(decis(?:ion|ions)?|decid(?:e|ed|ing)|chose|selected|opted|went with|picked)\b`, "i").Needs("decis", "decid", "chose", "selected", "opted", "went with", "picked")
@@ -144,15 +144,31 @@ func ParseDateHeading(line string) (string, bool) {
 // emoji line whose importance and confidence come from its colour and whose
 // type is inferred. Like ClawVault's, it expects a trimmed line (JSTrim).
 func ParseObservationLine(line, date string) (Observation, bool) {
-	if m := scoredLineRE.FindStringSubmatch(line); m != nil {
+	// Both expressions start with an optional dash and white space, then
+	// the scored line's [ or the emoji: most lines of a vault are told
+	// apart there, and a scored line is read by hand (scoredLine), which
+	// cost a search index build a twentieth of its instructions as an
+	// expression.
+	body := line
+	if strings.HasPrefix(body, "-") {
+		body = strings.TrimLeftFunc(body[1:], IsJSSpace)
+	}
+	if strings.HasPrefix(body, "[") {
+		typ, c, i, content, ok := scoredLine(body)
+		if !ok {
+			return Observation{}, false
+		}
 		return Observation{
 			Date:       date,
-			Type:       JSToLower(m[1]),
-			Confidence: Clamp01(parseJSFloat(m[2])),
-			Importance: Clamp01(parseJSFloat(m[3])),
-			Content:    JSTrim(m[4]),
+			Type:       JSToLower(typ),
+			Confidence: Clamp01(parseJSFloat(c)),
+			Importance: Clamp01(parseJSFloat(i)),
+			Content:    JSTrim(content),
 			Format:     ObservationScored,
 		}, true
+	}
+	if !strings.HasPrefix(body, "🔴") && !strings.HasPrefix(body, "🟡") && !strings.HasPrefix(body, "🟢") {
+		return Observation{}, false
 	}
 	m := emojiLineRE.FindStringSubmatch(line)
 	if m == nil {
@@ -173,6 +189,72 @@ func ParseObservationLine(line, date string) (Observation, bool) {
 		o.Importance, o.Confidence = 0.2, 0.7
 	}
 	return o, true
+}
+
+// scoredLine matches ClawVault's expression for a scored line,
+//
+//	/^(?:-\s*)?\[(decision|preference|fact|commitment|task|todo|commitment-unresolved|milestone|lesson|relationship|project)\|c=(0(?:\.\d+)?|1(?:\.0+)?)\|i=(0(?:\.\d+)?|1(?:\.0+)?)\]\s+(.+)$/i
+//
+// after its optional dash (body starts with "["): [type|c=N|i=N], white
+// space, and content with no line terminator to the end. It returns the expression's groups.
+// Each group ends where the expression's next literal first occurs (no
+// type or number holds a | or a ]), so the expression's backtracking
+// never finds another split. FuzzParseObservationLine holds it to the
+// expression.
+func scoredLine(body string) (typ, c, i, content string, ok bool) {
+	s := body[1:]
+	bar := strings.IndexByte(s, '|')
+	if bar < 0 || !IsObservationType(s[:bar]) {
+		return "", "", "", "", false
+	}
+	typ, s = s[:bar], s[bar+1:]
+	if len(s) < 2 || s[0]|0x20 != 'c' || s[1] != '=' {
+		return "", "", "", "", false
+	}
+	bar = strings.IndexByte(s, '|')
+	if bar < 0 || !isScoreNumber(s[2:bar]) {
+		return "", "", "", "", false
+	}
+	c, s = s[2:bar], s[bar+1:]
+	if len(s) < 2 || s[0]|0x20 != 'i' || s[1] != '=' {
+		return "", "", "", "", false
+	}
+	end := strings.IndexByte(s, ']')
+	if end < 0 || !isScoreNumber(s[2:end]) {
+		return "", "", "", "", false
+	}
+	i, s = s[2:end], s[end+1:]
+	// \s+(.+)$: the white space, then at least one character and no line
+	// terminator to the end; when the white space runs to the end, .+
+	// takes back its last character.
+	content = strings.TrimLeftFunc(s, IsJSSpace)
+	if len(content) == len(s) {
+		return "", "", "", "", false
+	}
+	if content == "" {
+		_, size := utf8.DecodeLastRuneInString(s)
+		content = s[len(s)-size:]
+	}
+	if strings.ContainsAny(content, "\n\r\u2028\u2029") {
+		return "", "", "", "", false
+	}
+	return typ, c, i, content, true
+}
+
+// isScoreNumber is the expression's 0(?:\.\d+)?|1(?:\.0+)? matching all of s.
+func isScoreNumber(s string) bool {
+	switch {
+	case s == "0" || s == "1":
+		return true
+	case len(s) < 3 || s[1] != '.' || s[0] != '0' && s[0] != '1':
+		return false
+	}
+	for k := 2; k < len(s); k++ {
+		if s[k] < '0' || s[k] > '9' || s[0] == '1' && s[k] != '0' {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseObservationMarkdown is parseObservationMarkdown: every observation

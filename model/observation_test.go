@@ -109,7 +109,8 @@ func TestParseObservationLine(t *testing.T) {
 // translated to Go with JavaScript's \s and `.`.
 func FuzzParseObservationLine(f *testing.F) {
 	for _, s := range []string{"- [decision|c=0.95|i=0.90] x", "[fact|c=1.0|i=0] y", "🔴 14:30 z", "- 🟢 12:00", "🟡 a\u2028b",
-		"- [fact|c=0.|i=0.5] x", "🔴 12:30\u2028x", "\ufeff- [fact|c=0.5|i=0.5]\u00a0x", "- [TODO|C=1|I=1] x"} {
+		"- [fact|c=0.|i=0.5] x", "🔴 12:30\u2028x", "\ufeff- [fact|c=0.5|i=0.5]\u00a0x", "- [TODO|C=1|I=1] x",
+		"[fact|c=0.5|i=0.5] \u2028", "[fact|c=0.5|i=0.5]\n\tx", "-\u3000[lesson|c=1.00|i=0.0] x\u2029", "[task|c=0.5|i=0.5]  ", "[fact|c=00|i=1.5] x", "[fact|c=1.01|i=0.] x"} {
 		f.Add(s)
 	}
 	types := strings.Join(ObservationTypes, "|")
