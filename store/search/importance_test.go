@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -14,9 +15,9 @@ import (
 	"clawvault-tui/store/demo/demotest"
 )
 
-// demoIndex is an index over the demo workspace (vault, workspaces and
-// transcripts), built once per test.
-func demoIndex(t *testing.T) *Index {
+// demoOptions index the demo workspace (vault, workspaces and
+// transcripts) into a fresh folder.
+func demoOptions(t *testing.T) Options {
 	t.Helper()
 	dir := t.TempDir()
 	m := demotest.Shared(t, demotest.Spec{Options: demo.ScaleOptions(1, 1, time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))})
@@ -29,14 +30,28 @@ func demoIndex(t *testing.T) *Index {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return opt
+}
+
+// openSynced opens an index and syncs it.
+func openSynced(t *testing.T, opt Options) (*Index, Stats) {
+	t.Helper()
 	ix, err := Open(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	if _, err := ix.Sync(context.Background(), nil); err != nil {
+	st, err := ix.Sync(context.Background(), nil)
+	if err != nil {
 		t.Fatal(err)
 	}
+	return ix, st
+}
+
+// demoIndex is an index over the demo workspace, built once per test.
+func demoIndex(t *testing.T) *Index {
+	t.Helper()
+	ix, _ := openSynced(t, demoOptions(t))
 	return ix
 }
 
@@ -86,5 +101,63 @@ func TestFilterOnlyWalkIsTheSortByImportance(t *testing.T) {
 	}
 	if searched < 10000 {
 		t.Fatalf("only %d hits compared: the queries match too little of the demo", searched)
+	}
+}
+
+// The full build (segments built on every core, merged into the store of
+// a placeholder) gives the index the online index gives, document for
+// document: the same count, and the same hits, scores, snippets and
+// totals for words, phrases, prefixes, filters and filter-only queries,
+// as typed and not, over the demo workspace with its transcripts.
+func TestFullBuildIsTheOnlineIndex(t *testing.T) {
+	opt := demoOptions(t)
+	built, st := openSynced(t, opt)
+	// The same workspace through the online index: an index of one other
+	// file first (a full build), then the workspace's roots in its place,
+	// so that every file goes through batches.
+	online := opt
+	online.Dir = opt.Dir + "-online"
+	seed := t.TempDir()
+	if err := os.WriteFile(filepath.Join(seed, "seed.md"), []byte("# Seed\n\nseedword\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := online
+	first.Roots = []Root{{ID: "seed", Kind: VaultRoot, Dir: seed}}
+	ix, _ := openSynced(t, first)
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	through, ost := openSynced(t, online)
+	if st.Docs != ost.Docs || st.Docs < 1000 || ost.Removed != 1 {
+		t.Fatalf("full build: %d documents; online: %d (removed %d)", st.Docs, ost.Docs, ost.Removed)
+	}
+	queries := []string{
+		"postgresql", "postgresql cut-over", `"credit notes"`, "mongo*", "billing_db_url", "muller warehouse",
+		"decided -type:decision", "type:decision soc2 evidence", "type:decision,lesson i>=0.8 telegram",
+		"path:projects invoices", "path:memory", "i>=0.8", "type:todo", "c<0.8 -path:ledger", "-type:fact",
+		"deploy", "release notes", "jonas", "assistant", "weekly report",
+	}
+	compared := 0
+	for _, q := range queries {
+		for _, typing := range []bool{false, true} {
+			for _, limit := range []int{5, 500} {
+				opt := SearchOptions{Limit: limit, AsYouType: typing}
+				want, err := through.Search(context.Background(), q, opt)
+				if err != nil {
+					t.Fatalf("%q: %v", q, err)
+				}
+				got, err := built.Search(context.Background(), q, opt)
+				if err != nil {
+					t.Fatalf("%q: %v", q, err)
+				}
+				if g, w := hitLines(got.Hits), hitLines(want.Hits); !slices.Equal(g, w) || got.Total != want.Total {
+					t.Fatalf("%q (typing %v, limit %d): full build %d of %d\n%v\nonline %d of %d\n%v", q, typing, limit, len(g), got.Total, g, len(w), want.Total, w)
+				}
+				compared += len(got.Hits)
+			}
+		}
+	}
+	if compared < 2000 {
+		t.Fatalf("only %d hits compared", compared)
 	}
 }

@@ -1055,6 +1055,12 @@ func (w *writer) backgroundErr() error {
 // is on disk.
 func (w *writer) finish() error {
 	defer w.closeStores()
+	if w.build != nil && w.build.empty() {
+		// Files without a section: no segment to build; the empty index
+		// takes the manifest.
+		w.build.abort()
+		w.build, w.dirty = nil, true
+	}
 	if w.build != nil {
 		internal := map[string][]byte{string(keyManifest): w.ix.man.encode()}
 		if w.folders != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -891,6 +892,43 @@ func TestCancelLeavesAConsistentIndex(t *testing.T) {
 	}
 	if res, err := ix.Search(context.Background(), "commonword", SearchOptions{Limit: 100}); err != nil || res.Total != 51 {
 		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+// A full build of files that hold no section (empty, blank) has no
+// segment to build: the empty index takes the manifest (it panicked),
+// and a file written later is found.
+func TestFullBuildOfEmptyFiles(t *testing.T) {
+	e := newEnv(t)
+	e.write("vault/empty.md", "")
+	e.write("vault/blank.md", "\n\n")
+	ix := e.open()
+	if hits := find(t, ix, "path:empty"); len(hits) != 0 {
+		t.Fatalf("%v", where(hits))
+	}
+	e.write("vault/later.md", "# Later\n\nlaterword\n")
+	if _, err := ix.Sync(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := where(find(t, ix, "laterword")); !slices.Equal(got, []string{"later.md:3"}) {
+		t.Fatalf("%v", got)
+	}
+	if st, err := ix.Sync(context.Background(), nil); err != nil || st.Indexed != 0 || st.Files != 3 {
+		t.Fatalf("a second sync: %+v %v", st, err)
+	}
+}
+
+// A full build raises the collector's target while it runs and puts
+// back what was set, whether it built segments or had none to build.
+func TestABuildPutsTheGCTargetBack(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(150))
+	for _, content := range []string{"# Notes\n\ngcword\n", ""} {
+		e := newEnv(t)
+		e.write("vault/notes.md", content)
+		e.open()
+		if got := debug.SetGCPercent(150); got != 150 {
+			t.Fatalf("%q: the GC target is %d after the build, want 150", content, got)
+		}
 	}
 }
 
