@@ -64,6 +64,24 @@ func hitLines(hits []Hit) []string {
 	return out
 }
 
+func mustSearch(t *testing.T, ix *Index, q string, opt SearchOptions) *Results {
+	t.Helper()
+	res, err := ix.Search(context.Background(), q, opt)
+	if err != nil {
+		t.Fatalf("%q: %v", q, err)
+	}
+	return res
+}
+
+// sameResults fails unless two searches gave the same hits (as shown)
+// and the same total.
+func sameResults(t *testing.T, what string, got *Results, otherName string, other *Results) {
+	t.Helper()
+	if g, o := hitLines(got.Hits), hitLines(other.Hits); !slices.Equal(g, o) || got.Total != other.Total {
+		t.Fatalf("%s %d of %d\n%v\n%s %d of %d\n%v", what, len(g), got.Total, g, otherName, len(o), other.Total, o)
+	}
+}
+
 // A query of filters only walks the importance values from the top
 // (byImportance) once it matches many sections: on the demo workspace,
 // with the walk forced, every such query gives the hits, scores and count
@@ -83,18 +101,10 @@ func TestFilterOnlyWalkIsTheSortByImportance(t *testing.T) {
 			for _, roots := range [][]string{nil, {"vault"}, {"workspace/main"}} {
 				opt := SearchOptions{Limit: limit, Roots: roots}
 				maxSortedByImportance = math.MaxUint64
-				sorted, err := ix.Search(context.Background(), q, opt)
-				if err != nil {
-					t.Fatalf("%q: %v", q, err)
-				}
+				sorted := mustSearch(t, ix, q, opt)
 				maxSortedByImportance = 0
-				walked, err := ix.Search(context.Background(), q, opt)
-				if err != nil {
-					t.Fatalf("%q: %v", q, err)
-				}
-				if got, want := hitLines(walked.Hits), hitLines(sorted.Hits); !slices.Equal(got, want) || walked.Total != sorted.Total {
-					t.Fatalf("%q limit %d roots %v: walked %d of %d\n%v\nsorted %d of %d\n%v", q, limit, roots, len(got), walked.Total, got, len(want), sorted.Total, want)
-				}
+				walked := mustSearch(t, ix, q, opt)
+				sameResults(t, fmt.Sprintf("%q limit %d roots %v: walked", q, limit, roots), walked, "sorted", sorted)
 				searched += len(sorted.Hits)
 			}
 		}
@@ -142,17 +152,8 @@ func TestFullBuildIsTheOnlineIndex(t *testing.T) {
 		for _, typing := range []bool{false, true} {
 			for _, limit := range []int{5, 500} {
 				opt := SearchOptions{Limit: limit, AsYouType: typing}
-				want, err := through.Search(context.Background(), q, opt)
-				if err != nil {
-					t.Fatalf("%q: %v", q, err)
-				}
-				got, err := built.Search(context.Background(), q, opt)
-				if err != nil {
-					t.Fatalf("%q: %v", q, err)
-				}
-				if g, w := hitLines(got.Hits), hitLines(want.Hits); !slices.Equal(g, w) || got.Total != want.Total {
-					t.Fatalf("%q (typing %v, limit %d): full build %d of %d\n%v\nonline %d of %d\n%v", q, typing, limit, len(g), got.Total, g, len(w), want.Total, w)
-				}
+				got := mustSearch(t, built, q, opt)
+				sameResults(t, fmt.Sprintf("%q (typing %v, limit %d): full build", q, typing, limit), got, "online", mustSearch(t, through, q, opt))
 				compared += len(got.Hits)
 			}
 		}
