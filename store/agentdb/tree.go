@@ -491,13 +491,16 @@ func (db *DB) readFacts(ctx context.Context, q querier, t *Transcript, seqs []in
 		}
 		return db.scanFacts(rows, func(r rawEvent) error { return db.applyFact(t, r) })
 	}
-	return inChunks(seqs, func(part []int64, _ string) error {
+	for part := range slices.Chunk(seqs, factChunk) {
 		rs, err := db.fetchFacts(ctx, q, t.SessionID, part)
 		if err != nil {
 			return err
 		}
-		return db.applyFacts(t, rs)
-	})
+		if err := db.applyFacts(t, rs); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readFactsAndActive reads the fact rows at seqs and OpenClaw's active
@@ -505,11 +508,7 @@ func (db *DB) readFacts(ctx context.Context, q querier, t *Transcript, seqs []in
 // take chunks of fact rows as they come free. The rows are applied
 // afterwards, in seq order.
 func (db *DB) readFactsAndActive(ctx context.Context, first, second querier, t *Transcript, seqs []int64, active *activeBranch) error {
-	var chunks [][]int64
-	inChunks(seqs, func(part []int64, _ string) error {
-		chunks = append(chunks, part)
-		return nil
-	})
+	chunks := slices.Collect(slices.Chunk(seqs, factChunk))
 	fetched := make([][]rawEvent, len(chunks))
 	var next atomic.Int64
 	work := func(q querier) error {
@@ -545,17 +544,134 @@ func (db *DB) readFactsAndActive(ctx context.Context, first, second querier, t *
 	return nil
 }
 
-// fetchFacts reads the events at seqs (at most inChunks' size).
-func (db *DB) fetchFacts(ctx context.Context, q querier, sessionID string, seqs []int64) ([]rawEvent, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+db.eventColumns()+`, created_at FROM transcript_events WHERE session_id = ? AND seq IN (`+placeholders(len(seqs))+`)`,
-		append([]any{sessionID}, anys(seqs)...)...)
-	if err != nil {
-		return nil, db.explain(err)
+// factsAsText: fact rows are read as text (factLine); off, row by row (a
+// variable for the tests).
+var factsAsText = true
+
+// factChunk is the most fact rows one query reads: few queries, and
+// enough chunks to share between two connections.
+const factChunk = 2048
+
+// factLine is one transcript_events row as text, for group_concat, for the
+// reason identityText gives: its seq, its created_at and its event_json,
+// separated by spaces:
+//
+//	seq created_at event_json
+//
+// A row that is not plain JSON (compressed, or damaged with both bodies)
+// or lacks created_at is NULL, which group_concat leaves out: such rows are
+// read again as rows, as is a chunk whose event_json holds a newline.
+func (db *DB) factLine() string {
+	line := `seq || ' ' || created_at || ' ' || event_json`
+	if db.Layout.Compressed {
+		line = `iif(event_zstd IS NULL, ` + line + `, NULL)`
 	}
+	return line
+}
+
+// fetchFacts reads the events at seqs (sorted, at most factChunk of them),
+// in seq order: as one text (factLine), and the rows it leaves out one by
+// one.
+func (db *DB) fetchFacts(ctx context.Context, q querier, sessionID string, seqs []int64) ([]rawEvent, error) {
+	if !factsAsText {
+		return db.fetchFactRows(ctx, q, sessionID, seqs)
+	}
+	var text sql.NullString
+	var rows int
+	// The subquery's ORDER BY sets the order group_concat sees (the
+	// index's order: no sort).
+	err := q.QueryRowContext(ctx, `SELECT group_concat(r, char(10)), count(r) FROM (SELECT `+db.factLine()+` AS r
+FROM transcript_events WHERE session_id = ? AND seq IN (SELECT value FROM json_each(?)) ORDER BY seq)`, sessionID, jsonArray(seqs)).Scan(&text, &rows)
+	var out []rawEvent
+	ok := false
+	switch {
+	case isTooBig(err):
+		// Events of megabytes each: read them as rows.
+	case err != nil:
+		return nil, db.explain(err)
+	default:
+		out, ok = parseFactText(text.String, rows, make([]rawEvent, 0, len(seqs)))
+	}
+	if !ok {
+		return db.fetchFactRows(ctx, q, sessionID, seqs)
+	}
+	if len(out) == len(seqs) {
+		return out, nil
+	}
+	// Compressed rows, and seqs with no event.
+	var rest []int64
+	i := 0
+	for _, s := range seqs {
+		if i < len(out) && out[i].seq == s {
+			i++
+			continue
+		}
+		rest = append(rest, s)
+	}
+	more, err := db.fetchFactRows(ctx, q, sessionID, rest)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, more...)
+	slices.SortStableFunc(out, func(a, b rawEvent) int { return cmp.Compare(a.seq, b.seq) })
+	return out, nil
+}
+
+// jsonArray is seqs as a JSON array, for json_each: one bound value
+// instead of one per seq.
+func jsonArray(seqs []int64) string {
+	b := make([]byte, 0, 8*len(seqs)+2)
+	b = append(b, '[')
+	for i, s := range seqs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, s, 10)
+	}
+	return string(append(b, ']'))
+}
+
+// parseFactText appends the rows of one factLine chunk of rows lines to
+// out, or returns out as it was and false when the text is not that many
+// lines of a seq, a created_at and the event (an event_json with a
+// newline in it), or its seqs are not increasing. The events are slices
+// of text.
+func parseFactText(text string, rows int, out []rawEvent) ([]rawEvent, bool) {
+	if rows == 0 {
+		return out, text == ""
+	}
+	// group_concat puts rows-1 newlines between the lines: more are in
+	// an event.
+	if strings.Count(text, "\n") != rows-1 {
+		return out, false
+	}
+	n := len(out)
+	for line := range strings.SplitSeq(text, "\n") {
+		seqText, rest, ok1 := strings.Cut(line, " ")
+		createdText, event, ok2 := strings.Cut(rest, " ")
+		seq, ok3 := decimal(readOnlyBytes(seqText))
+		created, ok4 := decimal(readOnlyBytes(createdText))
+		if !ok1 || !ok2 || !ok3 || !ok4 || len(out) > n && seq <= out[len(out)-1].seq {
+			return out[:n], false
+		}
+		out = append(out, rawEvent{seq: seq, json: sql.NullString{String: event, Valid: true}, createdAt: sql.NullInt64{Int64: created, Valid: true}})
+	}
+	return out, true
+}
+
+// fetchFactRows reads the events at seqs row by row.
+func (db *DB) fetchFactRows(ctx context.Context, q querier, sessionID string, seqs []int64) ([]rawEvent, error) {
 	out := make([]rawEvent, 0, len(seqs))
-	err = db.scanFacts(rows, func(r rawEvent) error {
-		out = append(out, r)
-		return nil
+	err := inChunks(seqs, func(part []int64, ph string) error {
+		rows, err := q.QueryContext(ctx, `SELECT `+db.eventColumns()+`, created_at FROM transcript_events WHERE session_id = ? AND seq IN (`+ph+`) ORDER BY seq`,
+			append([]any{sessionID}, anys(part)...)...)
+		if err != nil {
+			return db.explain(err)
+		}
+		return db.scanFacts(rows, func(r rawEvent) error {
+			out = append(out, r)
+			return nil
+		})
 	})
 	return out, err
 }
@@ -730,7 +846,7 @@ func (db *DB) readActive(ctx context.Context, q querier, sessionID string, lastS
 		// As text, in chunks: "seq" or "seqx" (context_eligible 0), comma
 		// separated, in the order of the subquery's ORDER BY (the primary
 		// key's order, no sort), for the reason identityText gives.
-		err := q.QueryRowContext(ctx, `SELECT group_concat(r, ',') FROM (SELECT event_seq || iif(context_eligible = 0, 'x', '') AS r
+		err := q.QueryRowContext(ctx, `SELECT group_concat(r, ',') FROM (SELECT iif(context_eligible = 0, event_seq || 'x', event_seq) AS r
 FROM session_transcript_active_events WHERE session_id = ? AND active_position BETWEEN ? AND ? ORDER BY active_position)`,
 			sessionID, lo, min(last.Int64, lo+activeChunk-1)).Scan(&text)
 		if err != nil {
