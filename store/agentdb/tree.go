@@ -870,9 +870,13 @@ func (a *activeBranch) parse(text []byte) error {
 		for i < len(text) && text[i] != ',' && text[i] != 'x' {
 			i++
 		}
-		seq, err := strconv.ParseInt(string(text[start:i]), 10, 64)
-		if err != nil {
-			return fmt.Errorf("session_transcript_active_events text unreadable at byte %d of %d", start, len(text))
+		seq, ok := decimal(text[start:i])
+		if !ok {
+			// What SQLite does not print ("+7", a text event_seq).
+			var err error
+			if seq, err = strconv.ParseInt(string(text[start:i]), 10, 64); err != nil {
+				return fmt.Errorf("session_transcript_active_events text unreadable at byte %d of %d", start, len(text))
+			}
 		}
 		a.seqs = append(a.seqs, seq)
 		if i < len(text) && text[i] == 'x' {
