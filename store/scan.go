@@ -69,6 +69,15 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 	statusOpt := model.StatusOptions{Now: opt.Now, MinNewBytes: opt.MinNewBytes, SessionsDirOverride: ws.SessionsDirFlag}
 
 	snap.Agents = make([]model.AgentSnapshot, len(ws.Agents))
+	// Every agent's sessions.json is decoded from the start, on a goroutine
+	// of its own: the largest (42 MB for 50,000 rows) is the longest single
+	// piece of a scan, and it must not wait behind another agent's listing
+	// or SQLite store for a slot.
+	stores := make([]func() StoreResult, len(ws.Agents))
+	for i, a := range ws.Agents {
+		stores[i] = sync.OnceValue(func() StoreResult { return LoadSessionStore(fsys, a.StorePath) })
+		go stores[i]()
+	}
 	memory := make([][]MemoryFile, len(ws.Agents))
 	plans := make([]*model.StatusPlan, len(ws.Agents))
 	errs := make([]error, len(ws.Agents))
@@ -79,7 +88,7 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
-			snap.Agents[i], errs[i] = snapshotAgent(ctx, fsys, a, ws.StateDir, seq, opt.CacheDir)
+			snap.Agents[i], errs[i] = snapshotAgent(ctx, fsys, a, ws.StateDir, seq, opt.CacheDir, stores[i])
 			var err error
 			if memory[i], err = WorkspaceMemory(fsys, a.Workspace); err != nil {
 				errs[i] = errors.Join(errs[i], err)
@@ -139,7 +148,10 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 // resolved: sessions.json may name any path (an absolute sessionFile, one
 // climbing out with ..), and a link in the folder may lead anywhere; those
 // are listed as outside (outside-state-dir) and never stat'ed or read.
-func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq model.SeqCursorState, cacheDir string) (model.AgentSnapshot, error) {
+//
+// loadStore returns the agent's sessions.json, loaded while the folder is
+// listed (Scan starts it before any agent's turn).
+func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq model.SeqCursorState, cacheDir string, loadStore func() StoreResult) (model.AgentSnapshot, error) {
 	snap := model.AgentSnapshot{AgentID: a.ID, SessionsDir: a.SessionsDir, Outside: map[string]model.DirFile{}, OutsideStateDir: map[string]string{}}
 	var allowed []string // the sessions folder and the state dir, resolved
 	for _, dir := range []string{a.SessionsDir, stateDir} {
@@ -178,15 +190,8 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq m
 			}
 		}
 	}
-	// sessions.json is read while the folder is listed.
-	var st StoreResult
-	loaded := make(chan struct{})
-	go func() {
-		defer close(loaded)
-		st = LoadSessionStore(fsys, a.StorePath)
-	}()
 	files, err := ListSessionsDir(ctx, fsys, a.SessionsDir)
-	<-loaded
+	st := loadStore()
 	if err != nil {
 		return snap, err
 	}
