@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"maps"
 	"reflect"
 	"testing"
 
@@ -11,17 +12,30 @@ import (
 
 // FuzzSessionStore: any sessions.json loads without panicking; rows keep
 // unique keys; the streaming reader of a scan accepts the same files and
-// gives the same rows with the same status fields.
+// gives the same rows with the same status fields and row problems, read
+// whole or in two halves (at FindCut's guess or at any offset).
 func FuzzSessionStore(f *testing.F) {
-	f.Add([]byte(`{"agent:main:main":{"sessionId":"a","updatedAt":1,"compactionCount":2}}`))
-	f.Add([]byte(`{"2":{"sessionId":5},"1":null,"x":[],"x":{"updatedAt":"7"}}`))
-	f.Add([]byte(`{"k":{"sessionFile":"a.jsonl","model":"m","provider":"p","estimatedCostUsd":0.5,"totalTokens":"x","label":7}}`))
-	f.Add([]byte(`[]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Add([]byte(`{"agent:main:main":{"sessionId":"a","updatedAt":1,"compactionCount":2}}`), uint16(0))
+	f.Add([]byte(`{"2":{"sessionId":5},"1":null,"x":[],"x":{"updatedAt":"7"}}`), uint16(20))
+	f.Add([]byte(`{"k":{"sessionFile":"a.jsonl","model":"m","provider":"p","estimatedCostUsd":0.5,"totalTokens":"x","label":7}}`), uint16(3))
+	f.Add([]byte(`{"a":{"model":1},"b":{},"c":{},"d":{},"a":{"model":"m"},"e":{"f":{}},"b":{"chatType":2},"g":{},"h":{}}`), uint16(30))
+	f.Add([]byte(`{"a":{},"1":{},"b":{},"c":{},"0":{},"d":{},"a":{},"e":{}}`), uint16(12))
+	f.Add([]byte(`[]`), uint16(0))
+	f.Fuzz(func(t *testing.T, data []byte, at uint16) {
 		rows, _, err := parseSessionStore(data)
-		lean, _, leanErr := readSessionStore(bytes.NewReader(data), int64(len(data)))
+		lean, leanProblems, leanErr := readSessionStore(bytes.NewReader(data), int64(len(data)))
 		if (err == nil) != (leanErr == nil) {
 			t.Fatalf("%q: whole %v, streamed %v", data, err, leanErr)
+		}
+		size := int64(len(data))
+		for _, cut := range []int64{jsonscan.FindCut(bytes.NewReader(data), size), int64(at) % (size + 1)} {
+			halves, halvesProblems, halvesErr := readSessionStoreCut(bytes.NewReader(data), size, cut)
+			if (halvesErr == nil) != (leanErr == nil) {
+				t.Fatalf("%q cut %d: in two halves %v, streamed %v", data, cut, halvesErr, leanErr)
+			}
+			if halvesErr == nil && (!reflect.DeepEqual(halves, lean) || !maps.Equal(halvesProblems, leanProblems)) {
+				t.Fatalf("%q cut %d: in two halves %+v %v, streamed %+v %v", data, cut, halves, halvesProblems, lean, leanProblems)
+			}
 		}
 		if err != nil {
 			return

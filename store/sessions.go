@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"slices"
+	"sync/atomic"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/jsonscan"
@@ -61,8 +62,18 @@ func LoadSessionStore(fsys FS, path string) StoreResult {
 	return StoreResult{Problem: fmt.Sprintf("%s does not parse: %v", path, err)}
 }
 
-// readSessionStore streams sessions.json with the lean row decoder.
-func readSessionStore(r io.Reader, size int64) ([]model.StoreRow, map[string]string, error) {
+// splitMin is the smallest sessions.json decoded in two halves at once.
+const splitMin = 4 << 20
+
+// readSessionStore streams sessions.json with the lean row decoder. A
+// large one (42 MB for 50,000 rows, the longest single piece of a scan) is
+// decoded in two halves at once, each streamed (readSessionStoreCut).
+func readSessionStore(r sectionReader, size int64) ([]model.StoreRow, map[string]string, error) {
+	if size >= splitMin {
+		if cut := jsonscan.FindCut(r, size); cut > 0 {
+			return readSessionStoreCut(r, size, cut)
+		}
+	}
 	c := storeRows{sizeHint: size}
 	err := jsonscan.ReadObject(r, func(rawKey, value []byte) bool {
 		c.add(rawKey, value, false)
@@ -72,6 +83,52 @@ func readSessionStore(r io.Reader, size int64) ([]model.StoreRow, map[string]str
 		return nil, nil, err
 	}
 	return c.finish(), c.problems, nil
+}
+
+type sectionReader interface {
+	io.Reader
+	io.ReaderAt
+}
+
+// readSessionStoreCut decodes the rows before cut and the rows after it
+// on two goroutines. The cut is FindCut's guess: when the head's walk
+// finds that no row ends there (the guess was inside a row), the head has
+// decoded the whole file itself and the tail's rows are dropped.
+func readSessionStoreCut(r io.ReaderAt, size, cut int64) ([]model.StoreRow, map[string]string, error) {
+	// The head's slice is sized for the whole file: the tail's rows join
+	// it without a copy of the head's.
+	head, tail := storeRows{sizeHint: size}, storeRows{sizeHint: size - cut}
+	var drop atomic.Bool
+	var tailErr error
+	tailDone := make(chan struct{})
+	go func() {
+		defer close(tailDone)
+		tailErr = jsonscan.ReadObjectTail(io.NewSectionReader(r, cut, size-cut), func(rawKey, value []byte) bool {
+			if drop.Load() {
+				return false
+			}
+			tail.add(rawKey, value, false)
+			return true
+		})
+	}()
+	reached, err := jsonscan.ReadObjectHead(io.NewSectionReader(r, 0, size), cut, func(rawKey, value []byte) bool {
+		head.add(rawKey, value, false)
+		return true
+	})
+	if !reached {
+		drop.Store(true)
+	}
+	<-tailDone
+	if err == nil && reached {
+		err = tailErr
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if reached {
+		head.join(&tail)
+	}
+	return head.finish(), head.problems, nil
 }
 
 // parseSessionStore decodes a whole sessions.json in memory, every field
@@ -107,6 +164,8 @@ type storeRows struct {
 	sizeHint int64
 	seen     int64
 	alloc    entryAlloc
+	// unindexed: keys were added (join) that byKey does not hold.
+	unindexed bool
 }
 
 const sizeSample = 64
@@ -143,9 +202,36 @@ func (c *storeRows) add(rawKey, value []byte, full bool) {
 	}
 }
 
+// join adds the rows of the part of the file after c's, as if c had
+// read them: a key c has keeps its position and takes the later value.
+func (c *storeRows) join(t *storeRows) {
+	for j, key := range t.keys {
+		i := c.byKey.Find(key, c.keys)
+		if i >= 0 {
+			c.rows[i].Entry = t.rows[j].Entry
+		} else {
+			c.rows = append(c.rows, t.rows[j])
+			c.keys = append(c.keys, key)
+			// The index is not needed again unless finish sorts.
+			c.unindexed = true
+		}
+		if problem, ok := t.problems[key]; ok {
+			if c.problems == nil {
+				c.problems = map[string]string{}
+			}
+			c.problems[key] = problem
+		} else if i >= 0 {
+			delete(c.problems, key)
+		}
+	}
+}
+
 func (c *storeRows) finish() []model.StoreRow {
 	if !slices.ContainsFunc(c.keys, model.IsArrayIndexKey) {
 		return c.rows
+	}
+	if c.unindexed {
+		c.byKey.Rebuild(c.keys)
 	}
 	sorted := make([]model.StoreRow, len(c.rows))
 	for i, k := range model.JSPropertyOrder(c.keys) {

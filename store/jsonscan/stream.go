@@ -22,35 +22,8 @@ const streamChunk = 256 << 10
 // size. The bytes passed to fn are valid only during the call. A member
 // cut by the end of the buffer is scanned again once more input is in.
 func ReadObject(r io.Reader, fn func(key, value []byte) bool) error {
-	s := objectStream{r: r, buf: make([]byte, 0, streamChunk)}
-	i, err := s.next(0, func(b []byte) (int, bool) {
-		j := SkipWS(b, 0)
-		return j + 1, j < len(b) && b[j] == '{'
-	})
-	if err != nil {
-		return err
-	}
-	first := true
-	for {
-		var m member
-		i, err = s.next(i, func(b []byte) (int, bool) {
-			var ok bool
-			m, ok = scanMember(b, first)
-			return m.end, ok
-		})
-		if err != nil {
-			return err
-		}
-		if m.close {
-			return s.rest(i)
-		}
-		// The member ends at i; its spans are relative to where it began.
-		b := s.buf[i-m.end : i]
-		if !fn(b[m.key:m.keyEnd], b[m.value:]) {
-			return nil
-		}
-		first = false
-	}
+	_, err := ReadObjectHead(r, -1, fn)
+	return err
 }
 
 // member is one step through an object: a member (with a leading comma
@@ -92,8 +65,10 @@ func scanMember(b []byte, first bool) (member, bool) {
 type objectStream struct {
 	r   io.Reader
 	buf []byte
-	eof bool
-	err error
+	// base is the offset in r of buf[0].
+	base int64
+	eof  bool
+	err  error
 }
 
 // next runs scan on buf[i:] until it succeeds, reading more input after
@@ -115,6 +90,7 @@ func (s *objectStream) next(i int, scan func(b []byte) (int, bool)) (int, error)
 		}
 		if i > 0 {
 			s.buf = s.buf[:copy(s.buf, s.buf[i:])]
+			s.base += int64(i)
 			i = 0
 		}
 		s.fill()
@@ -148,6 +124,7 @@ func (s *objectStream) rest(i int) error {
 		if s.eof {
 			return s.err
 		}
+		s.base += int64(len(s.buf))
 		s.buf, i = s.buf[:0], 0
 		s.fill()
 	}
