@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	_ "clawvault-tui/cli/hugeheap" // status's heap on huge pages (see the package)
 	"clawvault-tui/model"
 	"clawvault-tui/observer"
 	"clawvault-tui/store"
@@ -47,7 +48,6 @@ func (a *app) status(deep, problems bool, minNew int64) error {
 	if err != nil {
 		return err
 	}
-	reserveHugeHeap(statusHeapHint(ws))
 	ctx := a.ctx
 	scanOpt := store.ScanOptions{MinNewBytes: minNew, CacheDir: statsCacheDir()}
 	if deep {
@@ -79,24 +79,6 @@ func (a *app) status(deep, problems bool, minNew int64) error {
 		return writeStatusJSON(a.stdout, snap, rows)
 	}
 	return writeStatusText(a.human(), snap, rows)
-}
-
-// statusHeapHint is about what status allocates: four times the agents'
-// sessions.json (50,000 rows take 57 MB of them and about 130 MB of heap)
-// and twice the cursor file.
-func statusHeapHint(ws *store.Workspace) int64 {
-	var n int64
-	for _, a := range ws.Agents {
-		if fi, err := store.OS.Stat(a.StorePath); err == nil {
-			n += 4 * fi.Size()
-		}
-	}
-	if ws.Vault != "" {
-		if fi, err := store.OS.Stat(store.CursorFile(ws.Vault)); err == nil {
-			n += 2 * fi.Size()
-		}
-	}
-	return n
 }
 
 func worstSeverity(r model.SessionRow) int {
