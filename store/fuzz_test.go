@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"reflect"
+	"slices"
 	"testing"
 
 	"clawvault-tui/model"
@@ -67,13 +68,31 @@ func FuzzSessionStore(f *testing.F) {
 }
 
 // FuzzParseCursorStore: any bytes load without panicking; what loads
-// writes back in ClawVault's format and reads back the same.
+// writes back in ClawVault's format and reads back the same; parsed in two
+// halves (at FindCut's guess or at any offset), a file gives the entries
+// one walk gives, or none when one walk finds it does not parse.
 func FuzzParseCursorStore(f *testing.F) {
-	f.Add([]byte(sampleCursors))
-	f.Add([]byte(`{"1":{"lastObservedOffset":1e3,"lastObservedAt":"x","sessionKey":"\u00e9","lastFileSize":0.5},"a":{}}`))
-	f.Add([]byte(`{"a":1,"a":{"lastObservedOffset":1,"lastObservedAt":"x","sessionKey":"k","lastFileSize":1}}`))
-	f.Add([]byte(`[]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Add([]byte(sampleCursors), uint16(0))
+	f.Add([]byte(`{"1":{"lastObservedOffset":1e3,"lastObservedAt":"x","sessionKey":"\u00e9","lastFileSize":0.5},"a":{}}`), uint16(40))
+	f.Add([]byte(`{"a":1,"a":{"lastObservedOffset":1,"lastObservedAt":"x","sessionKey":"k","lastFileSize":1}}`), uint16(7))
+	f.Add([]byte(`{"a":{},"b":{"x":1},"c":{},"d":{},"b":{"lastObservedAt":"y"},"e":{}}`), uint16(22))
+	f.Add([]byte(`[]`), uint16(0))
+	f.Fuzz(func(t *testing.T, data []byte, at uint16) {
+		whole := newCursorEntries(len(data))
+		end, ok := jsonscan.Object(data, 0, func(key, value []byte) bool {
+			whole.add(key, value)
+			return true
+		})
+		ok = ok && jsonscan.SkipWS(data, end) == len(data)
+		for _, cut := range []int64{jsonscan.FindCut(bytes.NewReader(data), int64(len(data))), int64(at) % int64(len(data)+1)} {
+			halves, parsed := parseCursorsCut(data, cut)
+			if parsed != ok {
+				t.Fatalf("%q cut %d: in two halves parsed=%v, one walk %v", data, cut, parsed, ok)
+			}
+			if ok && (!slices.Equal(halves.ids, whole.ids) || !reflect.DeepEqual(halves.raws, whole.raws)) {
+				t.Fatalf("%q cut %d: in two halves %q %+v, one walk %q %+v", data, cut, halves.ids, halves.raws, whole.ids, whole.raws)
+			}
+		}
 		store, _, err := ParseCursorStore(data)
 		if err != nil {
 			if store.Len() != 0 {

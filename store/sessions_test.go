@@ -86,3 +86,49 @@ func TestLoadSessionStoreInTwoHalves(t *testing.T) {
 		t.Errorf("row problems %v: want only agent:main:broken's", got.RowProblems)
 	}
 }
+
+// A cursor file past cursorSplitMin parses in two halves to what one
+// walk gives: a repeated id across the halves keeps its first position
+// and its last value, invalid entries are reported.
+func TestParseCursorStoreInTwoHalves(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("{")
+	entry := func(id, body string) {
+		if b.Len() > 1 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "\n  %q: {\n    %s\n  }", id, body)
+	}
+	entry("00000000-0000-4000-8000-00000000000a", `"lastObservedOffset": 1, "lastObservedAt": "2026-11-01T00:00:00.000Z", "sessionKey": "first", "lastFileSize": 1`)
+	for i := range 14000 {
+		entry(fmt.Sprintf("%08d-0000-4000-8000-000000000000", i), fmt.Sprintf(`"lastObservedOffset": %d, "lastObservedAt": "2026-11-01T00:00:00.000Z", "sessionKey": "agent:main:direct:u%d", "lastFileSize": %d`, i, i, i))
+	}
+	entry("00000000-0000-4000-8000-00000000000a", `"lastObservedOffset": 2, "lastObservedAt": "2026-11-02T00:00:00.000Z", "sessionKey": "last", "lastFileSize": 2`)
+	entry("not an id", `"lastObservedOffset": -1`)
+	b.WriteString("\n}\n")
+	data := b.Bytes()
+	if len(data) < cursorSplitMin {
+		t.Fatalf("the test file is %d bytes, below cursorSplitMin", len(data))
+	}
+	if _, parsed := parseCursorsCut(data, jsonscan.FindCut(bytes.NewReader(data), int64(len(data)))); !parsed {
+		t.Fatal("the file does not parse in two halves")
+	}
+	got, problems, err := ParseCursorStore(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := newCursorEntries(len(data))
+	jsonscan.Object(data, 0, func(key, value []byte) bool {
+		whole.add(key, value)
+		return true
+	})
+	if got.Len() != len(whole.ids)-1 || len(problems) != 1 || problems[0].SessionID != "not an id" {
+		t.Fatalf("%d cursors, problems %v; want %d and the bad id's", got.Len(), problems, len(whole.ids)-1)
+	}
+	if keys := got.Keys(); keys[0] != "00000000-0000-4000-8000-00000000000a" {
+		t.Fatalf("first cursor %q: a repeated id keeps its first position", keys[0])
+	}
+	if c, _ := got.Get("00000000-0000-4000-8000-00000000000a"); c.SessionKey != "last" {
+		t.Fatalf("repeated id: session key %q, want the last value's", c.SessionKey)
+	}
+}
