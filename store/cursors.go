@@ -72,7 +72,7 @@ func ParseCursorStore(data []byte) (*model.CursorStore, []model.CursorProblem, e
 	var c cursorEntries
 	parsed := false
 	if len(data) >= cursorSplitMin {
-		if cut := jsonscan.FindCut(bytes.NewReader(data), int64(len(data))); cut > 0 {
+		if cut, _ := jsonscan.FindCut(bytes.NewReader(data), int64(len(data))); cut > 0 {
 			c, parsed = parseCursorsCut(data, cut)
 		}
 	}

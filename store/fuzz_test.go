@@ -29,8 +29,9 @@ func FuzzSessionStore(f *testing.F) {
 			t.Fatalf("%q: whole %v, streamed %v", data, err, leanErr)
 		}
 		size := int64(len(data))
-		for _, cut := range []int64{jsonscan.FindCut(bytes.NewReader(data), size), int64(at) % (size + 1)} {
-			halves, halvesProblems, halvesErr := readSessionStoreCut(bytes.NewReader(data), size, cut)
+		guess, memberSize := jsonscan.FindCut(bytes.NewReader(data), size)
+		for _, cut := range []int64{guess, int64(at) % (size + 1)} {
+			halves, halvesProblems, halvesErr := readSessionStoreCut(bytes.NewReader(data), size, cut, max(memberSize, 1+int(at)%300))
 			if (halvesErr == nil) != (leanErr == nil) {
 				t.Fatalf("%q cut %d: in two halves %v, streamed %v", data, cut, halvesErr, leanErr)
 			}
@@ -84,7 +85,8 @@ func FuzzParseCursorStore(f *testing.F) {
 			return true
 		})
 		ok = ok && jsonscan.SkipWS(data, end) == len(data)
-		for _, cut := range []int64{jsonscan.FindCut(bytes.NewReader(data), int64(len(data))), int64(at) % int64(len(data)+1)} {
+		guess, _ := jsonscan.FindCut(bytes.NewReader(data), int64(len(data)))
+		for _, cut := range []int64{guess, int64(at) % int64(len(data)+1)} {
 			halves, parsed := parseCursorsCut(data, cut)
 			if parsed != ok {
 				t.Fatalf("%q cut %d: in two halves parsed=%v, one walk %v", data, cut, parsed, ok)

@@ -70,8 +70,8 @@ const splitMin = 4 << 20
 // decoded in two halves at once, each streamed (readSessionStoreCut).
 func readSessionStore(r sectionReader, size int64) ([]model.StoreRow, map[string]string, error) {
 	if size >= splitMin {
-		if cut := jsonscan.FindCut(r, size); cut > 0 {
-			return readSessionStoreCut(r, size, cut)
+		if cut, memberSize := jsonscan.FindCut(r, size); cut > 0 {
+			return readSessionStoreCut(r, size, cut, memberSize)
 		}
 	}
 	c := storeRows{sizeHint: size}
@@ -94,10 +94,18 @@ type sectionReader interface {
 // on two goroutines. The cut is FindCut's guess: when the head's walk
 // finds that no row ends there (the guess was inside a row), the head has
 // decoded the whole file itself and the tail's rows are dropped.
-func readSessionStoreCut(r io.ReaderAt, size, cut int64) ([]model.StoreRow, map[string]string, error) {
-	// The head's slice is sized for the whole file: the tail's rows join
-	// it without a copy of the head's.
-	head, tail := storeRows{sizeHint: size}, storeRows{sizeHint: size - cut}
+//
+// Both halves decode into one slice, sized from memberSize (about a row's
+// bytes): the head's rows from its start, the tail's from where the head's
+// should end, so that joining them moves the tail's rows down by the slack
+// between, not into memory of their own. A half that outgrows its part
+// moves to a slice of its own (append), and the join copies.
+func readSessionStoreCut(r io.ReaderAt, size, cut int64, memberSize int) ([]model.StoreRow, map[string]string, error) {
+	per := int64(max(memberSize, 1))
+	headN, tailN := int(cut/per)*11/10+sizeSample, int((size-cut)/per)*11/10+sizeSample
+	shared := make([]model.StoreRow, 0, headN+tailN)
+	head := storeRows{rows: shared[:0:headN], keys: make([]string, 0, headN), byKey: *model.NewKeyIndex(headN)}
+	tail := storeRows{rows: shared[headN : headN : headN+tailN], keys: make([]string, 0, tailN), byKey: *model.NewKeyIndex(tailN)}
 	var drop atomic.Bool
 	var tailErr error
 	tailDone := make(chan struct{})
@@ -126,7 +134,15 @@ func readSessionStoreCut(r io.ReaderAt, size, cut int64) ([]model.StoreRow, map[
 		return nil, nil, err
 	}
 	if reached {
+		if len(head.rows) > 0 && cap(head.rows) == headN && &head.rows[0] == &shared[:1][0] {
+			// The head's rows are still shared's: the join may write
+			// past headN, over tail rows it has already read.
+			head.rows = shared[:len(head.rows)]
+		}
 		head.join(&tail)
+	}
+	if len(head.rows) == 0 {
+		head.rows = nil // as one walk gives
 	}
 	return head.finish(), head.problems, nil
 }

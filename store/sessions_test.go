@@ -46,7 +46,7 @@ func TestLoadSessionStoreInTwoHalves(t *testing.T) {
 	if len(data) < splitMin {
 		t.Fatalf("the test file is %d bytes, below splitMin", len(data))
 	}
-	if cut := jsonscan.FindCut(bytes.NewReader(data), int64(len(data))); cut <= 0 || data[cut-1] != '}' {
+	if cut, _ := jsonscan.FindCut(bytes.NewReader(data), int64(len(data))); cut <= 0 || data[cut-1] != '}' {
 		t.Fatalf("FindCut = %d: the file would not be read in two halves", cut)
 	}
 	path := filepath.Join(t.TempDir(), "sessions.json")
@@ -110,7 +110,7 @@ func TestParseCursorStoreInTwoHalves(t *testing.T) {
 	if len(data) < cursorSplitMin {
 		t.Fatalf("the test file is %d bytes, below cursorSplitMin", len(data))
 	}
-	if _, parsed := parseCursorsCut(data, jsonscan.FindCut(bytes.NewReader(data), int64(len(data)))); !parsed {
+	if cut, _ := jsonscan.FindCut(bytes.NewReader(data), int64(len(data))); !parsedInHalves(data, cut) {
 		t.Fatal("the file does not parse in two halves")
 	}
 	got, problems, err := ParseCursorStore(data)
@@ -131,4 +131,9 @@ func TestParseCursorStoreInTwoHalves(t *testing.T) {
 	if c, _ := got.Get("00000000-0000-4000-8000-00000000000a"); c.SessionKey != "last" {
 		t.Fatalf("repeated id: session key %q, want the last value's", c.SessionKey)
 	}
+}
+
+func parsedInHalves(data []byte, cut int64) bool {
+	_, parsed := parseCursorsCut(data, cut)
+	return parsed
 }

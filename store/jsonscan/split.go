@@ -25,13 +25,14 @@ const cutCheck = 3
 // FindCut returns an offset near the middle of r (size bytes, one JSON
 // object) just past the value of a top-level member, by the look of it:
 // an object's closing brace, then a comma and cutCheck members whose
-// values are objects. It returns -1 when it finds none. It is a guess
-// until ReadObjectHead confirms it.
-func FindCut(r io.ReaderAt, size int64) int64 {
+// values are objects; and the average size of the members it saw there,
+// to size what the halves hold. It returns -1 when it finds none. The cut
+// is a guess until ReadObjectHead confirms it.
+func FindCut(r io.ReaderAt, size int64) (cut int64, memberSize int) {
 	from := size / 2
 	n := min(int64(cutWindow), size-from)
 	if n <= 0 {
-		return -1
+		return -1, 0
 	}
 	b := make([]byte, n)
 	if m, err := r.ReadAt(b, from); m < len(b) && err != nil {
@@ -40,15 +41,29 @@ func FindCut(r io.ReaderAt, size int64) int64 {
 	for i := 0; i < len(b); {
 		j := bytes.IndexByte(b[i:], '}')
 		if j < 0 {
-			return -1
+			return -1, 0
 		}
 		at := i + j + 1
 		if membersFollow(b[at:]) {
-			return from + int64(at)
+			return from + int64(at), averageMember(b[at:])
 		}
 		i = at
 	}
-	return -1
+	return -1, 0
+}
+
+// averageMember is the average size of the whole members b starts with.
+func averageMember(b []byte) int {
+	i, count := 0, 0
+	for {
+		m, ok := scanMember(b[i:], false)
+		if !ok || m.close {
+			break
+		}
+		i += m.end
+		count++
+	}
+	return i / max(count, 1)
 }
 
 // membersFollow: b starts with cutCheck members of an object (each with

@@ -66,7 +66,10 @@ func TestFindCut(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := []byte(tc.data)
-			cut := FindCut(bytes.NewReader(data), int64(len(data)))
+			cut, size := FindCut(bytes.NewReader(data), int64(len(data)))
+			if cut >= 0 && size <= 0 {
+				t.Fatalf("FindCut = %d with a member size of %d", cut, size)
+			}
 			if cut >= 0 && (cut < int64(len(data)/2) || data[cut-1] != '}') {
 				t.Fatalf("FindCut = %d, not past a brace after the middle of %d bytes", cut, len(data))
 			}
@@ -108,7 +111,8 @@ func FuzzReadObjectSplit(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, at uint16) {
 		want, wantErr := wholeMembers(data)
-		for _, cut := range []int64{FindCut(bytes.NewReader(data), int64(len(data))), int64(at) % int64(len(data)+1)} {
+		guess, _ := FindCut(bytes.NewReader(data), int64(len(data)))
+		for _, cut := range []int64{guess, int64(at) % int64(len(data)+1)} {
 			for _, r := range []io.Reader{bytes.NewReader(data), &oneByte{data}} {
 				got, _, err := splitMembers(data, cut, r)
 				if (err == nil) != (wantErr == nil) {
