@@ -22,10 +22,7 @@ func bigSessionsJSON(rows int) []byte {
 	var b bytes.Buffer
 	b.WriteString("{")
 	row := func(key, body string) {
-		if b.Len() > 1 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, "\n  %q: {\n    %s,\n    \"origin\": {\n      \"label\": \"x\"\n    },\n    \"updatedAt\": 1784894332039\n  }", key, body)
+		writeMember(&b, key, body+",\n    \"origin\": {\n      \"label\": \"x\"\n    },\n    \"updatedAt\": 1784894332039")
 	}
 	row("agent:main:repeated", `"sessionId": "first", "model": 7`)
 	row("agent:main:cleared", `"sessionId": "c1", "totalTokens": "x"`)
@@ -93,12 +90,7 @@ func TestLoadSessionStoreInTwoHalves(t *testing.T) {
 func TestParseCursorStoreInTwoHalves(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString("{")
-	entry := func(id, body string) {
-		if b.Len() > 1 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, "\n  %q: {\n    %s\n  }", id, body)
-	}
+	entry := func(id, body string) { writeMember(&b, id, body) }
 	entry("00000000-0000-4000-8000-00000000000a", `"lastObservedOffset": 1, "lastObservedAt": "2026-11-01T00:00:00.000Z", "sessionKey": "first", "lastFileSize": 1`)
 	for i := range 14000 {
 		entry(fmt.Sprintf("%08d-0000-4000-8000-000000000000", i), fmt.Sprintf(`"lastObservedOffset": %d, "lastObservedAt": "2026-11-01T00:00:00.000Z", "sessionKey": "agent:main:direct:u%d", "lastFileSize": %d`, i, i, i))
@@ -136,4 +128,13 @@ func TestParseCursorStoreInTwoHalves(t *testing.T) {
 func parsedInHalves(data []byte, cut int64) bool {
 	_, parsed := parseCursorsCut(data, cut)
 	return parsed
+}
+
+// writeMember writes a member of an indented top-level object whose
+// opening brace b holds, with a comma after the first.
+func writeMember(b *bytes.Buffer, key, body string) {
+	if b.Len() > 1 {
+		b.WriteString(",")
+	}
+	fmt.Fprintf(b, "\n  %q: {\n    %s\n  }", key, body)
 }
