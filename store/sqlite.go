@@ -28,59 +28,46 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 			st.ModTime = fi.ModTime()
 		}
 	}
-	db, err := agentdb.Open(ctx, a.SQLitePath)
+	db, err := agentdb.OpenForStatus(ctx, a.SQLitePath)
 	if err != nil {
 		st.Problem = err.Error()
 		return st
 	}
 	defer db.Close()
 	st.SchemaVersion, st.AppVersion, st.UnknownVersion = db.Meta.SchemaVersion, db.Meta.AppVersion, db.Meta.Unknown
-	// The session rows and the cached counts are read at the same time, on
-	// two of the pool's connections: each is a few hundred milliseconds of
-	// SQLite at 10,000 sessions.
-	type sessionRows struct {
-		nodes   []agentdb.Node
-		windows []agentdb.Window
-		err     error
+	// The session keys (the big table: a whole session entry each) are
+	// read and decoded on one of the pool's connections while the
+	// generations and their counts are read on another.
+	type decodedNodes struct {
+		nodes    []model.SQLiteNode
+		problems map[string]string
+		err      error
 	}
-	sessions := make(chan sessionRows, 1)
+	nodesDone := make(chan decodedNodes, 1)
 	go func() {
-		var r sessionRows
-		r.nodes, r.windows, r.err = db.Sessions(ctx)
-		sessions <- r
+		var d decodedNodes
+		d.nodes, d.problems, d.err = readSQLiteNodes(ctx, db)
+		nodesDone <- d
 	}()
 	after := make(map[string]int64, len(seq.Cursors))
 	for id, c := range seq.Cursors {
 		after[id] = c.LastSeq
 	}
-	cache := ""
-	if cacheDir != "" {
-		cache = agentdb.StatsCacheFile(cacheDir, a.SQLitePath)
+	windows, err := db.Windows(ctx)
+	var stats map[string]agentdb.Stats
+	if err == nil {
+		if cacheDir != "" {
+			stats, _, err = db.CachedStatsOf(ctx, agentdb.StatsCacheFile(cacheDir, a.SQLitePath), windows, after)
+		} else {
+			stats, err = db.Stats(ctx, after)
+		}
 	}
-	stats, _, statsErr := db.CachedStats(ctx, cache, after)
-	rows := <-sessions
-	nodes, windows := rows.nodes, rows.windows
-	if err := cmp.Or(rows.err, statsErr); err != nil {
+	nodes := <-nodesDone
+	if err := cmp.Or(nodes.err, err); err != nil {
 		st.Problem = err.Error()
 		return st
 	}
-	// A node holds a whole session entry: size the slices once rather than
-	// copy 10,000 of them through every growth.
-	st.Nodes = make([]model.SQLiteNode, 0, len(nodes))
-	st.Windows = make([]model.SQLiteWindow, 0, len(windows))
-	for _, n := range nodes {
-		var entry model.SessionEntry
-		// A field of an unexpected type is skipped and named, as in
-		// sessions.json.
-		if problem := decodeSessionEntry(n.EntryJSON, true, &entry, nil); problem != "" {
-			if st.NodeProblems == nil {
-				st.NodeProblems = map[string]string{}
-			}
-			st.NodeProblems[n.Key] = problem
-		}
-		st.Nodes = append(st.Nodes, model.SQLiteNode{Key: n.Key, CurrentSessionID: n.CurrentSessionID, Entry: entry,
-			EntryValid: n.EntryValid, Status: n.Status, CreatedVia: n.CreatedVia})
-	}
+	st.Nodes, st.NodeProblems = nodes.nodes, nodes.problems
 	st.Stats = make(map[string]model.EventStats, len(stats))
 	for id, s := range stats {
 		st.Stats[id] = model.EventStats{Events: s.Events, Bytes: s.Bytes, LastSeq: s.LastSeq, PendingEvents: s.PendingEvents, PendingBytes: s.PendingBytes}
@@ -102,6 +89,7 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 			cold[ar.SessionID] = ar
 		}
 	}
+	st.Windows = make([]model.SQLiteWindow, 0, len(windows))
 	for _, w := range windows {
 		mw := model.SQLiteWindow{SessionID: w.SessionID, Key: w.Key, Previous: w.PreviousSessionID, Reason: w.Reason,
 			CreatedAt: w.CreatedAt, UpdatedAt: w.TranscriptUpdatedAt, EndedAt: w.EndedAt, Channel: w.Channel, ChatType: w.ChatType,
@@ -119,6 +107,27 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 		st.Memory = &h
 	}
 	return st
+}
+
+// readSQLiteNodes reads every session key, each entry_json decoded as
+// LoadSessionStore decodes a sessions.json row: the fields a scan reads,
+// a field of an unexpected type skipped and named. Their order is the
+// table's: the model finds them by key.
+func readSQLiteNodes(ctx context.Context, db *agentdb.DB) ([]model.SQLiteNode, map[string]string, error) {
+	var problems map[string]string
+	var alloc entryAlloc
+	out := make([]model.SQLiteNode, 0, 1024)
+	err := db.EachNode(ctx, func(n *agentdb.Node) {
+		out = append(out, model.SQLiteNode{Key: n.Key, CurrentSessionID: n.CurrentSessionID, EntryValid: n.EntryValid,
+			Status: n.Status, CreatedVia: n.CreatedVia})
+		if problem := decodeSessionEntry(n.EntryJSON, false, &out[len(out)-1].Entry, &alloc); problem != "" {
+			if problems == nil {
+				problems = map[string]string{}
+			}
+			problems[n.Key] = problem
+		}
+	})
+	return out, problems, err
 }
 
 // memoryIndexHealth compares the memory search index with the workspace's

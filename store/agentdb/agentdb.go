@@ -102,6 +102,22 @@ var required = map[string][]string{
 // immutable, which would read a half-written file as if nobody wrote it)
 // and checks its schema. The error is one sentence a user can act on.
 func Open(ctx context.Context, path string) (*DB, error) {
+	return open(ctx, path, "")
+}
+
+// OpenForStatus is Open for one status: each connection keeps a page
+// cache of 256 KiB instead of SQLite's 2 MiB. A status reads each page
+// about once, so a bigger cache only costs its buffers, and with this
+// driver they cost: each page is allocated on its own and all are freed
+// at Close, over a third of a status of an unchanged store's CPU at 10,000
+// sessions. A page that several cursors walk through (a b-tree's upper
+// levels) stays, as SQLite keeps the pages its cursors hold.
+func OpenForStatus(ctx context.Context, path string) (*DB, error) {
+	return open(ctx, path, "cache_size(-256)")
+}
+
+// open is Open with a pragma for every connection ("" for none).
+func open(ctx context.Context, path, pragma string) (*DB, error) {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -119,6 +135,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	q.Set("mode", "ro")
 	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
 	q.Set("_query_only", "1")
+	if pragma != "" {
+		q.Set("_pragma", pragma)
+	}
 	dsn := (&url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: q.Encode()}).String()
 	sdb, err := sql.Open("sqlite", dsn)
 	if err != nil {

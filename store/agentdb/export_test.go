@@ -29,3 +29,9 @@ func (db *DB) LimitValueLength(n int) error {
 	_, err = sqlite.Limit(conn, sqlite3.SQLITE_LIMIT_LENGTH, n)
 	return err
 }
+
+// CacheSize is PRAGMA cache_size on one of the store's connections.
+func (db *DB) CacheSize() (n int, err error) {
+	err = db.db.QueryRowContext(context.Background(), `PRAGMA cache_size`).Scan(&n)
+	return n, err
+}

@@ -1,8 +1,12 @@
 package agentdb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"math"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -46,66 +50,152 @@ type Window struct {
 	ModelProvider       string
 	Model               string
 	DisplayName         string
+	// change is what OpenClaw moves on every write to the transcript.
+	change changeKey
 }
 
 // Sessions reads every session key and every generation, keys in key
 // order and generations oldest first.
 func (db *DB) Sessions(ctx context.Context) ([]Node, []Window, error) {
-	nc := db.Layout.nodeColumns
-	rows, err := db.db.QueryContext(ctx, `SELECT session_key, current_session_id, entry_json, `+
-		columnList(nc, "entry_valid", "updated_at", "status", "created_via", "parent_session_key", "spawned_by",
-			"label", "display_name", "archived_at", "last_activity_at")+
-		` FROM session_nodes ORDER BY session_key`)
+	nodes, err := db.Nodes(ctx)
 	if err != nil {
-		return nil, nil, db.explain(err)
+		return nil, nil, err
 	}
+	windows, err := db.Windows(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nodes, windows, nil
+}
+
+// Nodes reads every session key, in key order.
+func (db *DB) Nodes(ctx context.Context) ([]Node, error) {
 	// Sized once: a store holds thousands of keys.
 	nodes := make([]Node, 0, 1024)
-	for rows.Next() {
-		var n Node
-		var valid, updated, archived, activity sql.NullInt64
-		var status, via, parent, spawned, label, display sql.NullString
-		if err := rows.Scan(&n.Key, &n.CurrentSessionID, &n.EntryJSON, &valid, &updated, &status, &via, &parent,
-			&spawned, &label, &display, &archived, &activity); err != nil {
-			rows.Close()
-			return nil, nil, db.explain(err)
-		}
-		n.EntryValid = int(valid.Int64)
-		n.UpdatedAt, n.ArchivedAt, n.LastActivityAt = millis(updated), millis(archived), millis(activity)
-		n.Status, n.CreatedVia, n.ParentKey, n.SpawnedBy = status.String, via.String, parent.String, spawned.String
-		n.Label, n.DisplayName = label.String, display.String
-		nodes = append(nodes, n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, db.explain(err)
-	}
-
-	wc := db.Layout.windowColumns
-	rows, err = db.db.QueryContext(ctx, `SELECT session_id, session_key, `+
-		columnList(wc, "previous_session_id", "reason", "created_at", "updated_at", "transcript_updated_at", "started_at",
-			"ended_at", "status", "chat_type", "channel", "model_provider", "model", "display_name")+
-		` FROM session_windows ORDER BY session_key, `+optional(wc, "created_at")+`, rowid`)
+	err := db.eachNode(ctx, true, func(n *Node) {
+		n.EntryJSON = slices.Clone(n.EntryJSON)
+		nodes = append(nodes, *n)
+	})
 	if err != nil {
-		return nil, nil, db.explain(err)
+		return nil, err
+	}
+	// session_key is the primary key: no two are equal.
+	slices.SortFunc(nodes, func(a, b Node) int { return strings.Compare(a.Key, b.Key) })
+	return nodes, nil
+}
+
+// EachNode hands fn every session key in the table's order with what a
+// status reads of it: Key, CurrentSessionID, EntryJSON, EntryValid, Status
+// and CreatedVia. n and n.EntryJSON are only valid during the call: the
+// entries are a status's biggest read (a whole session entry per key), so
+// they are decoded from SQLite's own buffer rather than copied first.
+func (db *DB) EachNode(ctx context.Context, fn func(n *Node)) error {
+	return db.eachNode(ctx, false, fn)
+}
+
+// eachNode reads session_nodes in the table's order (SQLite would walk the
+// key index for any other and look each row up from it, out of the
+// table's order), every column Node has when all is set.
+func (db *DB) eachNode(ctx context.Context, all bool, fn func(n *Node)) error {
+	nc := db.Layout.nodeColumns
+	q := `SELECT session_key, current_session_id, entry_json, ` + columnList(nc, "entry_valid", "status", "created_via")
+	if all {
+		q += `, ` + columnList(nc, "updated_at", "parent_session_key", "spawned_by", "label", "display_name", "archived_at", "last_activity_at")
+	}
+	rows, err := db.db.QueryContext(ctx, q+` FROM session_nodes`)
+	if err != nil {
+		return db.explain(err)
 	}
 	defer rows.Close()
-	windows := make([]Window, 0, max(len(nodes), 1024))
+	var n Node
+	var entry sql.RawBytes
+	var valid, updated, archived, activity sql.NullInt64
+	var status, via, parent, spawned, label, display sql.NullString
+	dest := []any{&n.Key, &n.CurrentSessionID, &entry, &valid, &status, &via}
+	if all {
+		dest = append(dest, &updated, &parent, &spawned, &label, &display, &archived, &activity)
+	}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return db.explain(err)
+		}
+		n.EntryJSON, n.EntryValid, n.Status, n.CreatedVia = entry, int(valid.Int64), status.String, via.String
+		if all {
+			n.UpdatedAt, n.ArchivedAt, n.LastActivityAt = millis(updated), millis(archived), millis(activity)
+			n.ParentKey, n.SpawnedBy, n.Label, n.DisplayName = parent.String, spawned.String, label.String, display.String
+		}
+		fn(&n)
+	}
+	return db.explain(rows.Err())
+}
+
+// Windows reads every generation, grouped by session key and oldest first
+// (created_at, then the order the rows were written in), each with what
+// changes on every write to its transcript (see CachedStatsOf). Read in the
+// table's order and sorted here, for the reason Nodes gives.
+func (db *DB) Windows(ctx context.Context) ([]Window, error) {
+	wc := db.Layout.windowColumns
+	q := `SELECT w.rowid, w.session_id, w.session_key`
+	for _, c := range []string{"previous_session_id", "reason", "created_at", "updated_at", "transcript_updated_at", "started_at",
+		"ended_at", "status", "chat_type", "channel", "model_provider", "model", "display_name"} {
+		if wc[c] {
+			q += ", w." + c
+		} else {
+			q += ", NULL"
+		}
+	}
+	if db.Layout.RewriteWatermarks {
+		q += `, r.generation FROM session_windows w LEFT JOIN transcript_rewrite_watermarks r ON r.session_id = w.session_id`
+	} else {
+		q += `, NULL FROM session_windows w`
+	}
+	rows, err := db.db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, db.explain(err)
+	}
+	defer rows.Close()
+	windows := make([]Window, 0, 1024)
+	// The order, kept beside the rows and sorted as small keys: a Window
+	// is a few hundred bytes to move.
+	type place struct {
+		key            string
+		created, rowid int64
+		i              int
+	}
+	order := make([]place, 0, 1024)
 	for rows.Next() {
 		var w Window
-		var prev, reason, status, chat, channel, provider, model, display sql.NullString
+		var rowid int64
+		var prev, reason, status, chat, channel, provider, model, display, gen sql.NullString
 		var created, updated, tupdated, started, ended sql.NullInt64
-		if err := rows.Scan(&w.SessionID, &w.Key, &prev, &reason, &created, &updated, &tupdated, &started, &ended,
-			&status, &chat, &channel, &provider, &model, &display); err != nil {
-			return nil, nil, db.explain(err)
+		if err := rows.Scan(&rowid, &w.SessionID, &w.Key, &prev, &reason, &created, &updated, &tupdated, &started, &ended,
+			&status, &chat, &channel, &provider, &model, &display, &gen); err != nil {
+			return nil, db.explain(err)
 		}
 		w.PreviousSessionID, w.Reason, w.Status, w.ChatType = prev.String, reason.String, status.String, chat.String
 		w.Channel, w.ModelProvider, w.Model, w.DisplayName = channel.String, provider.String, model.String, display.String
 		w.CreatedAt, w.UpdatedAt, w.TranscriptUpdatedAt = millis(created), millis(updated), millis(tupdated)
 		w.StartedAt, w.EndedAt = millis(started), millis(ended)
+		w.change = changeKey{transcriptUpdatedAt: tupdated.Int64, updatedAt: updated.Int64, generation: gen.String}
+		// SQLite sorts a NULL created_at first.
+		p := place{key: w.Key, created: math.MinInt64, rowid: rowid, i: len(windows)}
+		if created.Valid {
+			p.created = created.Int64
+		}
+		order = append(order, p)
 		windows = append(windows, w)
 	}
-	return nodes, windows, db.explain(rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, db.explain(err)
+	}
+	slices.SortFunc(order, func(a, b place) int {
+		return cmp.Or(strings.Compare(a.key, b.key), cmp.Compare(a.created, b.created), cmp.Compare(a.rowid, b.rowid))
+	})
+	sorted := make([]Window, len(windows))
+	for i, p := range order {
+		sorted[i] = windows[p.i]
+	}
+	return sorted, nil
 }
 
 // millis reads OpenClaw's timestamps: milliseconds since the epoch.

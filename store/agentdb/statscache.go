@@ -52,66 +52,90 @@ type CacheReport struct {
 // session, as Stats does). after maps a session id to its last observed
 // seq: pending events are counted by a range query from there.
 func (db *DB) CachedStats(ctx context.Context, cachePath string, after map[string]int64) (map[string]Stats, CacheReport, error) {
-	var rep CacheReport
 	if cachePath == "" {
 		s, err := db.Stats(ctx, after)
-		return s, rep, err
+		return s, CacheReport{}, err
 	}
-	keys, err := db.windowKeys(ctx)
+	windows, err := db.Windows(ctx)
 	if err != nil {
-		return nil, rep, err
+		return nil, CacheReport{}, err
 	}
+	return db.CachedStatsOf(ctx, cachePath, windows, after)
+}
+
+// changeKey is what OpenClaw changes on every write to a session's
+// transcript: the window's transcript_updated_at (strictly increasing with
+// each mutation), its updated_at and the rewrite generation.
+type changeKey struct {
+	transcriptUpdatedAt, updatedAt int64
+	generation                     string
+}
+
+// String is the key as the cache file keeps it.
+func (k changeKey) String() string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%d/%d/%s", k.transcriptUpdatedAt, k.updatedAt, k.generation))
+	return hex.EncodeToString(sum[:8])
+}
+
+// CachedStatsOf is CachedStats over the generations Windows read (with
+// what changes on each write), so that a status reads them once.
+func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Window, after map[string]int64) (map[string]Stats, CacheReport, error) {
+	var rep CacheReport
 	cache := readStatsCache(cachePath)
-	out := make(map[string]Stats, len(keys))
+	keys := make(map[string]string, len(windows))
+	out := make(map[string]Stats, len(windows))
+	var grown []grownSession
 	var recount []string
-	for id, key := range keys {
+	for _, w := range windows {
+		id, key := w.SessionID, w.change.String()
+		if _, dup := keys[id]; dup {
+			continue
+		}
+		keys[id] = key
 		c, ok := cache[id]
 		switch {
 		case ok && c.key == key:
 			rep.Unchanged++
+			out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
 		case ok && c.events > 0:
-			grown, appended, err := db.appended(ctx, id, c)
-			if err != nil {
-				return nil, rep, err
-			}
-			if !appended {
-				recount = append(recount, id)
-				continue
-			}
-			c = grown
-			rep.Appended++
+			grown = append(grown, grownSession{id: id, was: c})
 		default:
 			recount = append(recount, id)
-			continue
 		}
-		c.key = key
-		cache[id] = c
-		out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
+	}
+	if len(grown) > 0 {
+		appended, err := db.appended(ctx, grown)
+		if err != nil {
+			return nil, rep, err
+		}
+		for _, g := range grown {
+			c, ok := appended[g.id]
+			if !ok {
+				recount = append(recount, g.id)
+				continue
+			}
+			rep.Appended++
+			c.key = keys[g.id]
+			cache[g.id] = c
+			out[g.id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
+		}
 	}
 	if len(recount) > 0 {
 		rep.Recounted = len(recount)
-		var bulk map[string]cachedStats
+		var counted map[string]cachedStats
+		var err error
 		if len(recount) > len(keys)/4 {
 			// Many sessions: one pass over the table beats a range per
 			// session, and brings each last event's mark with it.
-			if bulk, err = db.bulkStats(ctx); err != nil {
-				return nil, rep, err
-			}
+			counted, err = db.bulkStats(ctx)
+		} else {
+			counted, err = db.sessionsStats(ctx, recount)
+		}
+		if err != nil {
+			return nil, rep, err
 		}
 		for _, id := range recount {
-			c := bulk[id] // the zero value for a session with no events
-			if bulk == nil {
-				s, err := db.SessionStats(ctx, id, -1)
-				if err != nil {
-					return nil, rep, err
-				}
-				c = cachedStats{events: s.Events, bytes: s.Bytes, last: s.LastSeq}
-				if s.Events > 0 {
-					if c.lastCreatedAt, c.lastEventBytes, err = db.eventMark(ctx, id, s.LastSeq); err != nil {
-						return nil, rep, err
-					}
-				}
-			}
+			c := counted[id] // the zero value for a session with no events
 			c.key = keys[id]
 			out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
 			cache[id] = c
@@ -132,81 +156,81 @@ func (db *DB) CachedStats(ctx context.Context, cachePath string, after map[strin
 	return out, rep, nil
 }
 
-// windowKeys reads what changes with every write to each session's
-// transcript.
-func (db *DB) windowKeys(ctx context.Context) (map[string]string, error) {
-	wc := db.Layout.windowColumns
-	col := func(name string) string {
-		if wc[name] {
-			return "w." + name
+// sessionsStats aggregates the events of the sessions ids names, each
+// with its last event's mark: ranges of the primary key, a few hundred
+// sessions a query.
+func (db *DB) sessionsStats(ctx context.Context, ids []string) (map[string]cachedStats, error) {
+	out := make(map[string]cachedStats, len(ids))
+	err := inChunks(ids, func(part []string, marks string) error {
+		counted, err := db.aggregate(ctx, db.db, `WHERE e.session_id IN (`+marks+`)`, anys(part)...)
+		for id, c := range counted {
+			out[id] = c
 		}
-		return "NULL"
-	}
-	q := `SELECT w.session_id, ` + col("transcript_updated_at") + `, ` + col("updated_at")
-	if db.Layout.RewriteWatermarks {
-		q += `, r.generation FROM session_windows w LEFT JOIN transcript_rewrite_watermarks r ON r.session_id = w.session_id`
-	} else {
-		q += `, NULL FROM session_windows w`
-	}
-	rows, err := db.db.QueryContext(ctx, q)
-	if err != nil {
-		return nil, db.explain(err)
-	}
-	defer rows.Close()
-	keys := map[string]string{}
-	for rows.Next() {
-		var id string
-		var tu, u sql.NullInt64
-		var gen sql.NullString
-		if err := rows.Scan(&id, &tu, &u, &gen); err != nil {
-			return nil, db.explain(err)
-		}
-		sum := sha256.Sum256(fmt.Appendf(nil, "%d/%d/%s", tu.Int64, u.Int64, gen.String))
-		keys[id] = hex.EncodeToString(sum[:8])
-	}
-	return keys, db.explain(rows.Err())
+		return err
+	})
+	return out, err
 }
 
-// eventMark is what identifies one stored event: its created_at and size.
-func (db *DB) eventMark(ctx context.Context, sessionID string, seq int64) (createdAt, size int64, err error) {
-	var c, b sql.NullInt64
-	err = db.db.QueryRowContext(ctx, `SELECT created_at, `+db.utf8Bytes("e")+` FROM transcript_events e WHERE session_id = ? AND seq = ?`, sessionID, seq).Scan(&c, &b)
-	if err == sql.ErrNoRows {
-		return -1, -1, nil
-	}
-	return c.Int64, b.Int64, db.explain(err)
+// grownSession is a session whose window moved since the cache was
+// written, with what the cache knew of it.
+type grownSession struct {
+	id  string
+	was cachedStats
 }
 
-// appended counts the events after the last cached one, when that one is
-// still in place (the transcript only grew). One query checks the cached
-// last event's mark, counts the rows after it (a range of the primary
-// key) and reads the new last event's mark: a status on a store the
-// gateway is writing runs it for every session that grew.
-func (db *DB) appended(ctx context.Context, sessionID string, c cachedStats) (cachedStats, bool, error) {
+// appended counts the events after the last cached one of each session,
+// for those whose cached last event is still in place (the transcript
+// only grew); the others are left out of the result, to be counted again.
+// A status of a store the gateway is writing runs it for every session
+// that grew since the last status, so they share queries, a few hundred
+// sessions each: per session, the rows from the cached last event on (a
+// range of the primary key, so only the new rows besides that one), the
+// cached last event's mark checked, the rows after it counted and the new
+// last one's mark read (the bare columns of the max(seq) aggregate).
+func (db *DB) appended(ctx context.Context, grown []grownSession) (map[string]cachedStats, error) {
 	size := db.utf8Bytes("e")
-	var oldCreated, oldSize, n, bytes, last, newCreated, newSize sql.NullInt64
-	err := db.db.QueryRowContext(ctx, `SELECT
-  (SELECT created_at FROM transcript_events e WHERE e.session_id = ?1 AND e.seq = ?2),
-  (SELECT `+size+` FROM transcript_events e WHERE e.session_id = ?1 AND e.seq = ?2),
-  count(*), sum(`+db.eventBytes("e")+`), max(e.seq),
-  (SELECT created_at FROM transcript_events e WHERE e.session_id = ?1 ORDER BY e.seq DESC LIMIT 1),
-  (SELECT `+size+` FROM transcript_events e WHERE e.session_id = ?1 ORDER BY e.seq DESC LIMIT 1)
-FROM transcript_events e WHERE e.session_id = ?1 AND e.seq > ?2`, sessionID, c.last).
-		Scan(&oldCreated, &oldSize, &n, &bytes, &last, &newCreated, &newSize)
-	if err != nil {
-		return c, false, db.explain(err)
-	}
-	if !oldCreated.Valid || oldCreated.Int64 != c.lastCreatedAt || oldSize.Int64 != c.lastEventBytes {
-		return c, false, nil
-	}
-	if n.Int64 == 0 {
-		return c, true, nil
-	}
-	c.events += n.Int64
-	c.bytes += bytes.Int64
-	c.last = last.Int64
-	c.lastCreatedAt, c.lastEventBytes = newCreated.Int64, newSize.Int64
-	return c, true, nil
+	out := make(map[string]cachedStats, len(grown))
+	err := inChunks(grown, func(part []grownSession, _ string) error {
+		args := make([]any, 0, 2*len(part))
+		for _, g := range part {
+			args = append(args, g.id, g.was.last)
+		}
+		rows, err := db.db.QueryContext(ctx, `WITH g(id, last) AS (VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?),", len(part)), ",")+`)
+SELECT g.id,
+  sum(CASE WHEN e.seq = g.last THEN e.created_at END), sum(CASE WHEN e.seq = g.last THEN `+size+` END),
+  sum(e.seq > g.last), sum(CASE WHEN e.seq > g.last THEN `+db.eventBytes("e")+` END),
+  max(e.seq), e.created_at, `+size+`
+FROM g JOIN transcript_events e ON e.session_id = g.id AND e.seq >= g.last
+GROUP BY g.id`, args...)
+		if err != nil {
+			return db.explain(err)
+		}
+		defer rows.Close()
+		was := make(map[string]cachedStats, len(part))
+		for _, g := range part {
+			was[g.id] = g.was
+		}
+		for rows.Next() {
+			var id string
+			var oldCreated, oldSize, n, bytes, last, newCreated, newSize sql.NullInt64
+			if err := rows.Scan(&id, &oldCreated, &oldSize, &n, &bytes, &last, &newCreated, &newSize); err != nil {
+				return db.explain(err)
+			}
+			c, ok := was[id]
+			if !ok || !oldCreated.Valid || oldCreated.Int64 != c.lastCreatedAt || oldSize.Int64 != c.lastEventBytes {
+				continue
+			}
+			if n.Int64 > 0 {
+				c.events += n.Int64
+				c.bytes += bytes.Int64
+				c.last = last.Int64
+				c.lastCreatedAt, c.lastEventBytes = newCreated.Int64, newSize.Int64
+			}
+			out[id] = c
+		}
+		return db.explain(rows.Err())
+	})
+	return out, err
 }
 
 // readStatsCache reads the cache; anything that does not parse is

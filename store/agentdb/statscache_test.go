@@ -67,4 +67,49 @@ func TestCachedStats(t *testing.T) {
 	touch(sidCron)
 	check("a rewrite", nil, agentdb.CacheReport{Unchanged: 2, Recounted: 1})
 	check("read again", nil, agentdb.CacheReport{Unchanged: 3})
+
+	// Several sessions moved between two runs are checked together: one
+	// grew by two events, one only had its window touched (nothing
+	// appended), one lost its last counted event (a rewrite).
+	for _, seq := range []int{4, 5} {
+		if err := appendEvent(ctx, w, seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Exec(`DELETE FROM transcript_events WHERE session_id = ? AND seq = 2`, sidOld); err != nil {
+		t.Fatal(err)
+	}
+	for _, sid := range []string{sidCron, sidMain, sidOld} {
+		touch(sid)
+	}
+	check("two appends, a touch and a rewrite at once", map[string]int64{sidCron: 4}, agentdb.CacheReport{Appended: 2, Recounted: 1})
+	check("and read again", nil, agentdb.CacheReport{Unchanged: 3})
+}
+
+// TestOpenForStatus: the status's handle reads what Open's does, over
+// connections that keep a small page cache (see OpenForStatus).
+func TestOpenForStatus(t *testing.T) {
+	path := store(t)
+	db, err := agentdb.OpenForStatus(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n, err := db.CacheSize(); err != nil || n != -256 {
+		t.Errorf("cache_size %d, %v; want -256 (KiB)", n, err)
+	}
+	if n, err := open(t, path).CacheSize(); err != nil || n == -256 {
+		t.Errorf("Open's cache_size %d, %v; want SQLite's default", n, err)
+	}
+	nodes, windows, err := db.Sessions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantWindows, err := open(t, path).Sessions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != len(want) || len(windows) != len(wantWindows) || len(nodes) == 0 {
+		t.Errorf("%d nodes and %d windows, want %d and %d", len(nodes), len(windows), len(want), len(wantWindows))
+	}
 }
