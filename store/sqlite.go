@@ -116,7 +116,7 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 func readSQLiteNodes(ctx context.Context, db *agentdb.DB) ([]model.SQLiteNode, map[string]string, error) {
 	var problems map[string]string
 	var alloc entryAlloc
-	out := make([]model.SQLiteNode, 0, 1024)
+	out := make([]model.SQLiteNode, 0, db.NodeCount(ctx))
 	err := db.EachNode(ctx, func(n *agentdb.Node) {
 		out = append(out, model.SQLiteNode{Key: n.Key, CurrentSessionID: n.CurrentSessionID, EntryValid: n.EntryValid,
 			Status: n.Status, CreatedVia: n.CreatedVia})

@@ -70,8 +70,7 @@ func (db *DB) Sessions(ctx context.Context) ([]Node, []Window, error) {
 
 // Nodes reads every session key, in key order.
 func (db *DB) Nodes(ctx context.Context) ([]Node, error) {
-	// Sized once: a store holds thousands of keys.
-	nodes := make([]Node, 0, 1024)
+	nodes := make([]Node, 0, db.NodeCount(ctx))
 	err := db.eachNode(ctx, true, func(n *Node) {
 		n.EntryJSON = slices.Clone(n.EntryJSON)
 		nodes = append(nodes, *n)
@@ -92,6 +91,10 @@ func (db *DB) Nodes(ctx context.Context) ([]Node, error) {
 func (db *DB) EachNode(ctx context.Context, fn func(n *Node)) error {
 	return db.eachNode(ctx, false, fn)
 }
+
+// NodeCount is the number of session keys, to size what holds them (0 if
+// they cannot be counted).
+func (db *DB) NodeCount(ctx context.Context) int { return db.rowCount(ctx, "session_nodes") }
 
 // eachNode reads session_nodes in the table's order (SQLite would walk the
 // key index for any other and look each row up from it, out of the
@@ -154,7 +157,8 @@ func (db *DB) Windows(ctx context.Context) ([]Window, error) {
 		return nil, db.explain(err)
 	}
 	defer rows.Close()
-	windows := make([]Window, 0, 1024)
+	n := db.rowCount(ctx, "session_windows")
+	windows := make([]Window, 0, n)
 	// The order, kept beside the rows and sorted as small keys: a Window
 	// is a few hundred bytes to move.
 	type place struct {
@@ -162,14 +166,16 @@ func (db *DB) Windows(ctx context.Context) ([]Window, error) {
 		created, rowid int64
 		i              int
 	}
-	order := make([]place, 0, 1024)
+	order := make([]place, 0, n)
+	var rowid int64
+	var prev, reason, status, chat, channel, provider, model, display, gen sql.NullString
+	var created, updated, tupdated, started, ended sql.NullInt64
+	var w Window
+	dest := []any{&rowid, &w.SessionID, &w.Key, &prev, &reason, &created, &updated, &tupdated, &started, &ended,
+		&status, &chat, &channel, &provider, &model, &display, &gen}
 	for rows.Next() {
-		var w Window
-		var rowid int64
-		var prev, reason, status, chat, channel, provider, model, display, gen sql.NullString
-		var created, updated, tupdated, started, ended sql.NullInt64
-		if err := rows.Scan(&rowid, &w.SessionID, &w.Key, &prev, &reason, &created, &updated, &tupdated, &started, &ended,
-			&status, &chat, &channel, &provider, &model, &display, &gen); err != nil {
+		w = Window{}
+		if err := rows.Scan(dest...); err != nil {
 			return nil, db.explain(err)
 		}
 		w.PreviousSessionID, w.Reason, w.Status, w.ChatType = prev.String, reason.String, status.String, chat.String
@@ -196,6 +202,17 @@ func (db *DB) Windows(ctx context.Context) ([]Window, error) {
 		sorted[i] = windows[p.i]
 	}
 	return sorted, nil
+}
+
+// rowCount is the number of rows of table, to size what holds them (0 if
+// it cannot be counted: the caller's slice then grows as it goes). SQLite
+// counts them over the table's smallest index.
+func (db *DB) rowCount(ctx context.Context, table string) int {
+	var n int
+	if db.db.QueryRowContext(ctx, `SELECT count(*) FROM `+table).Scan(&n) != nil {
+		return 0
+	}
+	return n
 }
 
 // millis reads OpenClaw's timestamps: milliseconds since the epoch.
