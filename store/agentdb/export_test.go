@@ -2,6 +2,7 @@ package agentdb
 
 import (
 	"context"
+	"fmt"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -34,4 +35,19 @@ func (db *DB) LimitValueLength(n int) error {
 func (db *DB) CacheSize() (n int, err error) {
 	err = db.db.QueryRowContext(context.Background(), `PRAGMA cache_size`).Scan(&n)
 	return n, err
+}
+
+// StatsCacheRoundTrip reads the stats cache file at path, writes what it
+// kept to path+".again" and reads that: both readings, as text.
+func StatsCacheRoundTrip(path string) (first, again map[string]string) {
+	render := func(m map[string]cachedStats) map[string]string {
+		out := make(map[string]string, len(m))
+		for id, c := range m {
+			out[id] = fmt.Sprintf("%+v", c)
+		}
+		return out
+	}
+	kept := readStatsCache(path)
+	writeStatsCache(path+".again", kept)
+	return render(kept), render(readStatsCache(path + ".again"))
 }

@@ -3,6 +3,8 @@ package agentdb_test
 import (
 	"bytes"
 	"database/sql"
+	"os"
+	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
@@ -63,6 +65,32 @@ func FuzzDecodeEvent(f *testing.F) {
 				// The sniffer accepts exactly what JSON.parse does; a body
 				// it accepts decodes.
 				t.Fatalf("sniffed but did not decode: %q: %v", text, err)
+			}
+		}
+	})
+}
+
+// FuzzStatsCacheFile: the stats cache reader never panics on any file,
+// and every session it keeps is written back and read again the same (a
+// kept line is one the writer could have written).
+func FuzzStatsCacheFile(f *testing.F) {
+	head := "clawvault-tui agent store stats 3\n"
+	f.Add([]byte(head + "11111111-1111-4111-8111-111111111111 1795262400000 1795262400000 - 14 5120 13 1795262400000 412\n"))
+	f.Add([]byte(head + "a 1 2 #00ff 3 4 5 6 7\nb -1 -2 gen-2 0 0 -9223372036854775808 0 9223372036854775807\n"))
+	f.Add([]byte(head + "a 1 2 - 3 4 5 6\nb 1 2 - 3 4 5 6 7 8\nc 99999999999999999999 2 - 3 4 5 6 7\n"))
+	f.Add([]byte("clawvault-tui agent store stats 2\na 0123456789abcdef 1 2 3 4 5\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "ops.stats")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		first, again := agentdb.StatsCacheRoundTrip(path)
+		if len(first) != len(again) {
+			t.Fatalf("%d sessions read, %d after writing them back", len(first), len(again))
+		}
+		for id, c := range first {
+			if again[id] != c {
+				t.Fatalf("%q: %s, then %s", id, c, again[id])
 			}
 		}
 	})

@@ -182,7 +182,7 @@ func (db *DB) Windows(ctx context.Context) ([]Window, error) {
 		w.Channel, w.ModelProvider, w.Model, w.DisplayName = channel.String, provider.String, model.String, display.String
 		w.CreatedAt, w.UpdatedAt, w.TranscriptUpdatedAt = millis(created), millis(updated), millis(tupdated)
 		w.StartedAt, w.EndedAt = millis(started), millis(ended)
-		w.change = changeKey{transcriptUpdatedAt: tupdated.Int64, updatedAt: updated.Int64, generation: gen.String}
+		w.change = changeKey{transcriptUpdatedAt: tupdated.Int64, updatedAt: updated.Int64, generation: cacheToken(gen.String)}
 		// SQLite sorts a NULL created_at first.
 		p := place{key: w.Key, created: math.MinInt64, rowid: rowid, i: len(windows)}
 		if created.Valid {

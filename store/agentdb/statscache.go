@@ -1,13 +1,11 @@
 package agentdb
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,12 +25,12 @@ import (
 // costs one full aggregate.
 
 // statsCacheVersion names the format below.
-const statsCacheVersion = "clawvault-tui agent store stats 2"
+const statsCacheVersion = "clawvault-tui agent store stats 3"
 
 // cachedStats is one session's line: its key, its aggregates, and the last
 // counted event (seq, created_at, bytes) that an append leaves in place.
 type cachedStats struct {
-	key                           string
+	key                           changeKey
 	events, bytes, last           int64
 	lastCreatedAt, lastEventBytes int64
 }
@@ -65,16 +63,30 @@ func (db *DB) CachedStats(ctx context.Context, cachePath string, after map[strin
 
 // changeKey is what OpenClaw changes on every write to a session's
 // transcript: the window's transcript_updated_at (strictly increasing with
-// each mutation), its updated_at and the rewrite generation.
+// each mutation), its updated_at and the rewrite generation (its
+// cacheToken).
 type changeKey struct {
 	transcriptUpdatedAt, updatedAt int64
 	generation                     string
 }
 
-// String is the key as the cache file keeps it.
-func (k changeKey) String() string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%d/%d/%s", k.transcriptUpdatedAt, k.updatedAt, k.generation))
-	return hex.EncodeToString(sum[:8])
+// cacheToken is how the cache file keeps a generation, a field without
+// spaces: "-" for none, the value itself when it is a short word of
+// letters, digits and ._:- (a UUID, a counter), else "#" and a hash of it.
+func cacheToken(generation string) string {
+	if generation == "" {
+		return "-"
+	}
+	plain := len(generation) <= 80 && generation != "-"
+	for i := 0; plain && i < len(generation); i++ {
+		c := generation[i]
+		plain = c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '.' || c == '_' || c == ':' || c == '-'
+	}
+	if plain {
+		return generation
+	}
+	sum := sha256.Sum256([]byte(generation))
+	return "#" + hex.EncodeToString(sum[:12])
 }
 
 // CachedStatsOf is CachedStats over the generations Windows read (with
@@ -82,12 +94,12 @@ func (k changeKey) String() string {
 func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Window, after map[string]int64) (map[string]Stats, CacheReport, error) {
 	var rep CacheReport
 	cache := readStatsCache(cachePath)
-	keys := make(map[string]string, len(windows))
+	keys := make(map[string]changeKey, len(windows))
 	out := make(map[string]Stats, len(windows))
 	var grown []grownSession
 	var recount []string
 	for _, w := range windows {
-		id, key := w.SessionID, w.change.String()
+		id, key := w.SessionID, w.change
 		if _, dup := keys[id]; dup {
 			continue
 		}
@@ -233,48 +245,93 @@ GROUP BY g.id`, args...)
 	return out, err
 }
 
-// readStatsCache reads the cache; anything that does not parse is
-// ignored (the sessions are counted again).
+// readStatsCache reads the cache; a line that does not parse is ignored
+// (its session is counted again), as is a file of another version.
 func readStatsCache(path string) map[string]cachedStats {
-	out := map[string]cachedStats{}
 	data, err := os.ReadFile(path)
 	if err != nil || !bytes.HasPrefix(data, []byte(statsCacheVersion+"\n")) {
-		return out
+		return map[string]cachedStats{}
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data[len(statsCacheVersion)+1:]))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) != 7 {
+	data = data[len(statsCacheVersion)+1:]
+	out := make(map[string]cachedStats, bytes.Count(data, []byte{'\n'}))
+	for len(data) > 0 {
+		var line []byte
+		line, data, _ = bytes.Cut(data, []byte{'\n'})
+		var f [9][]byte
+		n := 0
+		for ; n < len(f) && len(line) > 0; n++ {
+			f[n], line, _ = bytes.Cut(line, []byte{' '})
+		}
+		if n != len(f) || len(line) > 0 || len(f[0]) == 0 || len(f[3]) == 0 {
 			continue
 		}
-		var n [5]int64
+		var v [7]int64
 		ok := true
-		for i := range n {
-			v, err := strconv.ParseInt(f[2+i], 10, 64)
-			n[i], ok = v, ok && err == nil
+		for i, j := range []int{1, 2, 4, 5, 6, 7, 8} {
+			v[i], ok = parseInt(f[j])
+			if !ok {
+				break
+			}
 		}
 		if ok {
-			out[f[0]] = cachedStats{key: f[1], events: n[0], bytes: n[1], last: n[2], lastCreatedAt: n[3], lastEventBytes: n[4]}
+			out[string(f[0])] = cachedStats{key: changeKey{transcriptUpdatedAt: v[0], updatedAt: v[1], generation: string(f[3])},
+				events: v[2], bytes: v[3], last: v[4], lastCreatedAt: v[5], lastEventBytes: v[6]}
 		}
 	}
 	return out
 }
 
+// parseInt parses a decimal int64 as strconv does, without making b a
+// string first (the cache holds 10,000 lines of them).
+func parseInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if n > 1<<63-1 && !(neg && n == 1<<63) {
+		return 0, false
+	}
+	if neg {
+		return -int64(n), true
+	}
+	return int64(n), true
+}
+
 // writeStatsCache writes the cache through a temporary file and a rename;
 // a cache that cannot be written is no error (the next run counts again).
+// A line: session id, transcript_updated_at, updated_at, generation
+// (cacheToken), events, bytes, last seq, its created_at and its bytes.
 func writeStatsCache(path string, cache map[string]cachedStats) {
 	ids := make([]string, 0, len(cache))
 	for id := range cache {
-		if !strings.ContainsAny(id, " \n") {
+		if id != "" && !strings.ContainsAny(id, " \n") {
 			ids = append(ids, id)
 		}
 	}
 	slices.Sort(ids)
-	var b bytes.Buffer
-	b.WriteString(statsCacheVersion + "\n")
+	b := make([]byte, 0, len(statsCacheVersion)+1+len(ids)*120)
+	b = append(b, statsCacheVersion+"\n"...)
 	for _, id := range ids {
 		c := cache[id]
-		fmt.Fprintf(&b, "%s %s %d %d %d %d %d\n", id, c.key, c.events, c.bytes, c.last, c.lastCreatedAt, c.lastEventBytes)
+		b = append(b, id...)
+		for _, v := range []int64{c.key.transcriptUpdatedAt, c.key.updatedAt} {
+			b = strconv.AppendInt(append(b, ' '), v, 10)
+		}
+		b = append(append(b, ' '), c.key.generation...)
+		for _, v := range []int64{c.events, c.bytes, c.last, c.lastCreatedAt, c.lastEventBytes} {
+			b = strconv.AppendInt(append(b, ' '), v, 10)
+		}
+		b = append(b, '\n')
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
@@ -283,7 +340,7 @@ func writeStatsCache(path string, cache map[string]cachedStats) {
 	if err != nil {
 		return
 	}
-	_, err = tmp.Write(b.Bytes())
+	_, err = tmp.Write(b)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

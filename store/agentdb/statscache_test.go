@@ -1,7 +1,9 @@
 package agentdb_test
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,6 +86,65 @@ func TestCachedStats(t *testing.T) {
 	}
 	check("two appends, a touch and a rewrite at once", map[string]int64{sidCron: 4}, agentdb.CacheReport{Appended: 2, Recounted: 1})
 	check("and read again", nil, agentdb.CacheReport{Unchanged: 3})
+}
+
+// TestStatsCacheBadInput: a cache file that is damaged, of another
+// version or cut short costs a recount of the sessions it no longer
+// describes, never a wrong count; a rewrite generation that is not a plain
+// word is kept hashed, and still recognised.
+func TestStatsCacheBadInput(t *testing.T) {
+	path := store(t)
+	cache := filepath.Join(t.TempDir(), "ops.stats")
+	db := open(t, path)
+	full, err := db.Stats(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(what string, want agentdb.CacheReport) {
+		t.Helper()
+		got, rep, err := db.CachedStats(ctx, cache, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep != want {
+			t.Errorf("%s: %+v, want %+v", what, rep, want)
+		}
+		for id, s := range full {
+			if got[id] != s {
+				t.Errorf("%s: %s %+v, want %+v", what, id, got[id], s)
+			}
+		}
+	}
+	w := writer(t, path)
+	if _, err := w.Exec(`INSERT INTO transcript_rewrite_watermarks (session_id, generation, updated_at) VALUES (?, 'gen 2 (after a rewind)', 1)`, sidOld); err != nil {
+		t.Fatal(err)
+	}
+	run("first run", agentdb.CacheReport{Recounted: 3})
+	run("read again", agentdb.CacheReport{Unchanged: 3})
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) != 5 || !strings.Contains(string(data), " #") {
+		t.Fatalf("cache file %q: want a version line, 3 sessions (one generation hashed) and the end", data)
+	}
+	for _, c := range []struct {
+		what    string
+		content string
+		want    agentdb.CacheReport
+	}{
+		{"another version", strings.Replace(string(data), " 3\n", " 2\n", 1), agentdb.CacheReport{Recounted: 3}},
+		{"a line cut short", lines[0] + lines[1] + lines[2] + lines[3][:len(lines[3])/2], agentdb.CacheReport{Unchanged: 2, Recounted: 1}},
+		{"a number that is not one", lines[0] + strings.Replace(lines[1], " ", " x", 2) + lines[2] + lines[3], agentdb.CacheReport{Unchanged: 2, Recounted: 1}},
+		{"a field too many", lines[0] + strings.TrimSuffix(lines[1], "\n") + " 7\n" + lines[2] + lines[3], agentdb.CacheReport{Unchanged: 2, Recounted: 1}},
+		{"not text", "\x00\xff\xfe", agentdb.CacheReport{Recounted: 3}},
+	} {
+		if err := os.WriteFile(cache, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run(c.what, c.want)
+	}
 }
 
 // TestOpenForStatus: the status's handle reads what Open's does, over
