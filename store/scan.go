@@ -42,7 +42,7 @@ type ScanOptions struct {
 	// MaxLineBytes is kept for deep checks (Snapshot.MaxLineBytes).
 	MaxLineBytes int64
 	// CacheDir, when set, keeps the per-session sizes of SQLite-era stores
-	// between scans (agentdb.CachedStats): a session that did not change
+	// between scans (agentdb.CachedStatsOf): a session that did not change
 	// is not read again.
 	CacheDir string
 }

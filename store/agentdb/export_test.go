@@ -51,3 +51,17 @@ func StatsCacheRoundTrip(path string) (first, again map[string]string) {
 	writeStatsCache(path+".again", kept)
 	return render(kept), render(readStatsCache(path + ".again"))
 }
+
+// CachedStats is CachedStatsOf over the store's generations ("" reads
+// every session, as Stats does), as a status reads them.
+func (db *DB) CachedStats(ctx context.Context, cachePath string, after map[string]int64) (map[string]Stats, CacheReport, error) {
+	if cachePath == "" {
+		s, err := db.Stats(ctx, after)
+		return s, CacheReport{}, err
+	}
+	windows, err := db.Windows(ctx)
+	if err != nil {
+		return nil, CacheReport{}, err
+	}
+	return db.CachedStatsOf(ctx, cachePath, windows, after)
+}

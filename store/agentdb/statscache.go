@@ -46,21 +46,6 @@ type CacheReport struct {
 	Unchanged, Appended, Recounted int
 }
 
-// CachedStats is Stats through the cache file at cachePath ("" reads every
-// session, as Stats does). after maps a session id to its last observed
-// seq: pending events are counted by a range query from there.
-func (db *DB) CachedStats(ctx context.Context, cachePath string, after map[string]int64) (map[string]Stats, CacheReport, error) {
-	if cachePath == "" {
-		s, err := db.Stats(ctx, after)
-		return s, CacheReport{}, err
-	}
-	windows, err := db.Windows(ctx)
-	if err != nil {
-		return nil, CacheReport{}, err
-	}
-	return db.CachedStatsOf(ctx, cachePath, windows, after)
-}
-
 // changeKey is what OpenClaw changes on every write to a session's
 // transcript: the window's transcript_updated_at (strictly increasing with
 // each mutation), its updated_at and the rewrite generation (its
@@ -89,8 +74,10 @@ func cacheToken(generation string) string {
 	return "#" + hex.EncodeToString(sum[:12])
 }
 
-// CachedStatsOf is CachedStats over the generations Windows read (with
-// what changes on each write), so that a status reads them once.
+// CachedStatsOf is Stats through the cache file at cachePath, for the
+// generations Windows read (with what changes on each write to each, so
+// that a status reads them once). after maps a session id to its last
+// observed seq: pending events are counted by a range query from there.
 func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Window, after map[string]int64) (map[string]Stats, CacheReport, error) {
 	var rep CacheReport
 	cache := readStatsCache(cachePath)
