@@ -36,8 +36,8 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 	defer db.Close()
 	st.SchemaVersion, st.AppVersion, st.UnknownVersion = db.Meta.SchemaVersion, db.Meta.AppVersion, db.Meta.Unknown
 	// The session keys (the big table: a whole session entry each) are
-	// read and decoded on one of the pool's connections while the
-	// generations and their counts are read on another.
+	// read and decoded on one of the pool's connections while everything
+	// else is read on another.
 	type decodedNodes struct {
 		nodes    []model.SQLiteNode
 		problems map[string]string
@@ -49,33 +49,40 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 		d.nodes, d.problems, d.err = readSQLiteNodes(ctx, db)
 		nodesDone <- d
 	}()
+	// unreadable is the store with only the sentence saying why it could
+	// not be read.
+	unreadable := func(err error) *model.SQLiteStore {
+		st.Problem = err.Error()
+		st.Stats, st.Archives, st.Windows, st.Memory = nil, nil, nil, nil
+		return st
+	}
+	// fail waits for the nodes (the store stays open until they are
+	// read), then gives up.
+	fail := func(err error) *model.SQLiteStore { return unreadable(cmp.Or((<-nodesDone).err, err)) }
 	after := make(map[string]int64, len(seq.Cursors))
 	for id, c := range seq.Cursors {
 		after[id] = c.LastSeq
 	}
 	windows, err := db.Windows(ctx)
+	if err != nil {
+		return fail(err)
+	}
 	var stats map[string]agentdb.Stats
-	if err == nil {
-		if cacheDir != "" {
-			stats, _, err = db.CachedStatsOf(ctx, agentdb.StatsCacheFile(cacheDir, a.SQLitePath), windows, after)
-		} else {
-			stats, err = db.Stats(ctx, after)
-		}
+	if cacheDir != "" {
+		stats, _, err = db.CachedStatsOf(ctx, agentdb.StatsCacheFile(cacheDir, a.SQLitePath), windows, after)
+	} else {
+		stats, err = db.Stats(ctx, after)
 	}
-	nodes := <-nodesDone
-	if err := cmp.Or(nodes.err, err); err != nil {
-		st.Problem = err.Error()
-		return st
+	if err != nil {
+		return fail(err)
 	}
-	st.Nodes, st.NodeProblems = nodes.nodes, nodes.problems
 	st.Stats = make(map[string]model.EventStats, len(stats))
 	for id, s := range stats {
 		st.Stats[id] = model.EventStats{Events: s.Events, Bytes: s.Bytes, LastSeq: s.LastSeq, PendingEvents: s.PendingEvents, PendingBytes: s.PendingBytes}
 	}
 	archives, err := db.Archives(ctx)
 	if err != nil {
-		st.Problem = err.Error()
-		return st
+		return fail(err)
 	}
 	cold := map[string]agentdb.Archive{}
 	for _, ar := range archives {
@@ -106,6 +113,11 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 		h := memoryIndexHealth(fsys, a.Workspace, mi)
 		st.Memory = &h
 	}
+	nodes := <-nodesDone
+	if nodes.err != nil {
+		return unreadable(nodes.err)
+	}
+	st.Nodes, st.NodeProblems = nodes.nodes, nodes.problems
 	return st
 }
 

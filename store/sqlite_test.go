@@ -319,3 +319,53 @@ func TestScanNamesRowsWithWrongTypes(t *testing.T) {
 		t.Errorf("rows %v", seen)
 	}
 }
+
+// TestScanDamagedSQLiteTables: a store whose schema opens but one of whose
+// tables is damaged is one row with one sentence naming the damage, for
+// the session keys (read on their own connection) as for the generations.
+func TestScanDamagedSQLiteTables(t *testing.T) {
+	for _, table := range []string{"session_nodes", "session_windows"} {
+		t.Run(table, func(t *testing.T) {
+			state, vault, _, _ := sqliteFixture(t)
+			path := filepath.Join(state, "agents", "ops", "agent", agentdb.FileName)
+			db, err := sql.Open("sqlite", "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var root, pageSize int64
+			err = db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE name = ?`, table).Scan(&root)
+			if err == nil {
+				err = db.QueryRow(`PRAGMA page_size`).Scan(&pageSize)
+			}
+			if err == nil {
+				_, err = db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+			}
+			db.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = f.WriteAt(bytes.Repeat([]byte{0xa5}, int(pageSize)), (root-1)*pageSize)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap := scanAt(t, state, vault)
+			var rows []model.SessionRow
+			for _, r := range snap.Rows {
+				if r.Agent == "ops" {
+					rows = append(rows, r)
+				}
+			}
+			if len(rows) != 1 || rows[0].Generation != nil || len(rows[0].Diagnosis) != 1 ||
+				!strings.Contains(rows[0].Diagnosis[0].Message, "is damaged") {
+				t.Errorf("ops rows %+v", rows)
+			}
+		})
+	}
+}
