@@ -270,16 +270,21 @@ func TestScanSQLiteStoreOutsideStateDir(t *testing.T) {
 	if err := os.Symlink(outside, path); err != nil {
 		t.Fatal(err)
 	}
-	snap := scanAt(t, state, vault)
+	storeProblemRow(t, scanAt(t, state, vault), "outside the state dir and the agent's folder, so it is not read")
+}
+
+// storeProblemRow checks that agent ops is one row whose one diagnosis
+// says want.
+func storeProblemRow(t *testing.T, snap *Snapshot, want string) {
+	t.Helper()
 	var ops []model.SessionRow
 	for _, r := range snap.Rows {
 		if r.Agent == "ops" {
 			ops = append(ops, r)
 		}
 	}
-	if len(ops) != 1 || ops[0].Generation != nil || len(ops[0].Diagnosis) != 1 ||
-		!strings.Contains(ops[0].Diagnosis[0].Message, "outside the state dir and the agent's folder, so it is not read") {
-		t.Errorf("ops rows %+v", ops)
+	if len(ops) != 1 || ops[0].Generation != nil || len(ops[0].Diagnosis) != 1 || !strings.Contains(ops[0].Diagnosis[0].Message, want) {
+		t.Errorf("ops rows %+v, want one saying %q", ops, want)
 	}
 }
 
@@ -355,17 +360,7 @@ func TestScanDamagedSQLiteTables(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			snap := scanAt(t, state, vault)
-			var rows []model.SessionRow
-			for _, r := range snap.Rows {
-				if r.Agent == "ops" {
-					rows = append(rows, r)
-				}
-			}
-			if len(rows) != 1 || rows[0].Generation != nil || len(rows[0].Diagnosis) != 1 ||
-				!strings.Contains(rows[0].Diagnosis[0].Message, "is damaged") {
-				t.Errorf("ops rows %+v", rows)
-			}
+			storeProblemRow(t, scanAt(t, state, vault), "is damaged")
 		})
 	}
 }

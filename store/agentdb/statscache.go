@@ -255,7 +255,7 @@ func readStatsCache(path string) map[string]cachedStats {
 		var v [7]int64
 		ok := true
 		for i, j := range []int{1, 2, 4, 5, 6, 7, 8} {
-			v[i], ok = parseInt(f[j])
+			v[i], ok = decimal(f[j])
 			if !ok {
 				break
 			}
@@ -266,32 +266,6 @@ func readStatsCache(path string) map[string]cachedStats {
 		}
 	}
 	return out
-}
-
-// parseInt parses a decimal int64 as strconv does, without making b a
-// string first (the cache holds 10,000 lines of them).
-func parseInt(b []byte) (int64, bool) {
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	if len(b) == 0 || len(b) > 19 {
-		return 0, false
-	}
-	var n uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + uint64(c-'0')
-	}
-	if n > 1<<63-1 && !(neg && n == 1<<63) {
-		return 0, false
-	}
-	if neg {
-		return -int64(n), true
-	}
-	return int64(n), true
 }
 
 // writeStatsCache writes the cache through a temporary file and a rename;
