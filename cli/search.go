@@ -107,6 +107,9 @@ func (a *app) search(f searchFlags, text string) error {
 		return err
 	}
 	defer ix.Close()
+	if reason := ix.RebuildReason(); reason != "" {
+		fmt.Fprintf(stderr, "clawvault-tui: %s\n", esc(reason))
+	}
 	ctx := a.ctx
 	progress := buildProgress(stderr, ix.Dir())
 	sync := ix.Sync

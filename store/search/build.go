@@ -3,6 +3,7 @@ package search
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -41,7 +42,8 @@ import (
 // up to buildWorkers+1 segments' documents are in memory at a time. At
 // scale 100 (130,000 documents, under load) 1,250 took no more CPU than
 // 2,500 or 5,000 and peaked lower.
-const buildBatchDocs = 1250
+// (A variable for tests.)
+var buildBatchDocs = 1250
 
 // buildWorkers is how many segments are built at a time.
 const buildWorkers = 2
@@ -159,7 +161,12 @@ func (ob *offlineBuild) failed() bool {
 
 // buildSegment builds one segment of docs and writes it to path, as
 // scorch.Builder does: each document gets its _id field, and its fields
-// are analysed (a no-op for those analysed already: analyzedField).
+// are analysed (a no-op for those analysed already: analyzedField). The
+// file is not synced, unlike a segment scorch persists: it lives until
+// the merge at the end, whose file is (a crash in between leaves an
+// index that is rebuilt). Kept in memory instead, the segments raised a
+// build's peak by half (the collector's target is three times the live
+// heap during a build) for little less CPU.
 func buildSegment(docs []*document.Document, path string) error {
 	results := make([]index.Document, len(docs))
 	for i, d := range docs {
@@ -176,11 +183,19 @@ func buildSegment(docs []*document.Document, path string) error {
 		return fmt.Errorf("cannot build a segment: %w", err)
 	}
 	defer seg.Close()
-	unpersisted, ok := seg.(segment.UnpersistedSegment)
+	writer, ok := seg.(io.WriterTo)
 	if !ok {
 		return fmt.Errorf("cannot write a segment of type %T", seg)
 	}
-	return unpersisted.Persist(path)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := writer.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // add analyses a document and queues it for a segment. The builder

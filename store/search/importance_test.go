@@ -55,11 +55,11 @@ func demoIndex(t *testing.T) *Index {
 	return ix
 }
 
-// hitLines lists hits as they are shown: place, score, snippet.
+// hitLines lists hits as they are shown: place, score, heading, snippet.
 func hitLines(hits []Hit) []string {
 	var out []string
 	for _, h := range hits {
-		out = append(out, fmt.Sprintf("%s %s:%d %.6f %q", h.Root, h.Rel, h.Line, h.Score, h.Snippet))
+		out = append(out, fmt.Sprintf("%s %s:%d %.6f %q %q", h.Root, h.Rel, h.Line, h.Score, h.Heading, h.Snippet))
 	}
 	return out
 }
@@ -119,9 +119,19 @@ func TestFilterOnlyWalkIsTheSortByImportance(t *testing.T) {
 // document: the same count, and the same hits, scores, snippets and
 // totals for words, phrases, prefixes, filters and filter-only queries,
 // as typed and not, over the demo workspace with its transcripts.
+//
+// Also with segments of 7 documents, many of them of observation lines
+// alone: the merge keeps of a field only the options every segment gives
+// it, and headings stored alone for observation lines once made the
+// heading field unsearchable after a full build at scale 100.
 func TestFullBuildIsTheOnlineIndex(t *testing.T) {
 	opt := demoOptions(t)
 	built, st := openSynced(t, opt)
+	defer func(was int) { buildBatchDocs = was }(buildBatchDocs)
+	buildBatchDocs = 7
+	small := opt
+	small.Dir = opt.Dir + "-small"
+	builtSmall, _ := openSynced(t, small)
 	// The same workspace through the online index: an index of one other
 	// file first (a full build), then the workspace's roots in its place,
 	// so that every file goes through batches.
@@ -145,7 +155,8 @@ func TestFullBuildIsTheOnlineIndex(t *testing.T) {
 		"postgresql", "postgresql cut-over", `"credit notes"`, "mongo*", "billing_db_url", "muller warehouse",
 		"decided -type:decision", "type:decision soc2 evidence", "type:decision,lesson i>=0.8 telegram",
 		"path:projects invoices", "path:memory", "i>=0.8", "type:todo", "c<0.8 -path:ledger", "-type:fact",
-		"deploy", "release notes", "jonas", "assistant", "weekly report",
+		"deploy", "release notes", "jonas", "assistant", "weekly report", "migrate invoices", "path:2026/11 i>=0.5",
+		"path:observations/2026-1 type:decision", "path:memory/ -path:2026-11-1",
 	}
 	compared := 0
 	for _, q := range queries {
@@ -154,6 +165,7 @@ func TestFullBuildIsTheOnlineIndex(t *testing.T) {
 				opt := SearchOptions{Limit: limit, AsYouType: typing}
 				got := mustSearch(t, built, q, opt)
 				sameResults(t, fmt.Sprintf("%q (typing %v, limit %d): full build", q, typing, limit), got, "online", mustSearch(t, through, q, opt))
+				sameResults(t, fmt.Sprintf("%q (typing %v, limit %d): full build in small segments", q, typing, limit), mustSearch(t, builtSmall, q, opt), "online", mustSearch(t, through, q, opt))
 				compared += len(got.Hits)
 			}
 		}

@@ -73,6 +73,9 @@ type Index struct {
 	compactAfter int
 	// readOnly: idx was opened to search only (see runtimeConfig).
 	readOnly bool
+	// outdated says why the index found on disk was not used, when
+	// another version of the program built it (RebuildReason).
+	outdated string
 }
 
 // Internal keys of the bleve index.
@@ -216,6 +219,9 @@ func (ix *Index) reopenToWrite() error {
 func (ix *Index) adopt(idx bleve.Index) bool {
 	stamp, err := idx.GetInternal(keySchema)
 	if err != nil || string(stamp) != schemaStamp(ix.m) {
+		if err == nil && len(stamp) > 0 {
+			ix.outdated = fmt.Sprintf("the search index in %s was built by another version of clawvault-tui (schema %s, this one reads %s): it is built again", ix.opt.Dir, stamp, schemaStamp(ix.m))
+		}
 		return false
 	}
 	raw, err := idx.GetInternal(keyManifest)
@@ -282,6 +288,11 @@ func (ix *Index) Close() error {
 
 // Dir is the index's folder.
 func (ix *Index) Dir() string { return ix.opt.Dir }
+
+// RebuildReason says, after Open, why the index on disk is being built
+// again when another version of the program made it (its documents are
+// not what this version searches); empty otherwise.
+func (ix *Index) RebuildReason() string { return ix.outdated }
 
 // Progress reports an index run: files and bytes read so far out of those
 // that changed, and the file at hand.

@@ -656,6 +656,9 @@ func TestSchemaChangeOrDamageRebuilds(t *testing.T) {
 			if hits := find(t, ix, "survivor"); len(hits) != 1 {
 				t.Fatal(where(hits))
 			}
+			if reason := ix.RebuildReason(); (name == "older schema") != strings.Contains(reason, "another version of clawvault-tui (schema 0-old") {
+				t.Fatalf("rebuild reason: %q", reason)
+			}
 		})
 	}
 }

@@ -25,8 +25,9 @@ import (
 const (
 	fieldBody       = "body"       // the section's text, English analyzer, stored
 	fieldCode       = "code"       // the same text split on anything not a letter or digit
-	fieldHeading    = "heading"    // the nearest heading, stored; searched for sections
-	fieldPath       = "path"       // lower-cased path suffixes, for path:
+	fieldHeading    = "heading"    // a section's nearest heading, stored and searched
+	fieldDay        = "day"        // an observation line's heading (its day), stored only
+	fieldPath       = "path"       // the lower-cased relative path, for path: (pathQuery)
 	fieldFacets     = "facets"     // root:<id>, and for observations type:<type>, c:<confidence>
 	fieldImportance = "importance" // observation importance as 0.0000–1.0000, sortable
 )
@@ -47,8 +48,8 @@ const (
 	alnumTokenize  = "clawvault-alnum"
 	foldFilterName = "clawvault-fold"
 	// listAnalyzer reads a value as newline-separated terms, as they are:
-	// one field holds all path suffixes, or all facets, of a document
-	// (a field per value costs as much again to index).
+	// one field holds all facets of a document (a field per value costs
+	// as much again to index).
 	listAnalyzer  = "clawvault-list"
 	linesTokenize = "clawvault-lines"
 )
@@ -56,7 +57,7 @@ const (
 // splitterVersion changes whenever SplitMarkdown, SplitTranscript or
 // newDocument change what gets indexed; with the mapping's own hash it
 // makes the schema stamp that forces a rebuild of an older index.
-const splitterVersion = 4
+const splitterVersion = 5
 
 func init() {
 	// The registry is bleve's: an index names its analyzers, and opening it
@@ -108,7 +109,8 @@ func newMapping() *mapping.IndexMappingImpl {
 	dm.AddFieldMappingsAt(fieldBody, text(en.AnalyzerName, true, false))
 	dm.AddFieldMappingsAt(fieldCode, text(codeAnalyzer, false, true))
 	dm.AddFieldMappingsAt(fieldHeading, text(en.AnalyzerName, true, false))
-	dm.AddFieldMappingsAt(fieldPath, text(listAnalyzer, false, false))
+	dm.AddFieldMappingsAt(fieldDay, text(keyword.Name, true, false))
+	dm.AddFieldMappingsAt(fieldPath, text(keyword.Name, false, false))
 	dm.AddFieldMappingsAt(fieldFacets, text(listAnalyzer, false, false))
 	importance := kw()
 	importance.DocValues = true // hits of a filter-only query sort by it
@@ -150,12 +152,17 @@ func (a analyzers) newDocument(id string, f fileRef, s Section, pathTerms string
 	case s.Heading == "":
 	case s.Kind == ObservationLine:
 		// The date heading over observations: shown, not searched (every
-		// line of the day would match the date).
-		d.AddField(document.NewTextFieldWithIndexingOptions(fieldHeading, nil, []byte(s.Heading), index.StoreField))
+		// line of the day would match the date). A field of its own: a
+		// segment's options for a field are those of its documents
+		// together, and a merge keeps only what every segment has, so
+		// the heading field stored alone in some documents would make
+		// headings unsearchable after a full build of segments of
+		// observation lines only.
+		d.AddField(document.NewTextFieldWithIndexingOptions(fieldDay, nil, []byte(s.Heading), index.StoreField))
 	default:
 		d.AddField(document.NewTextFieldCustom(fieldHeading, nil, []byte(s.Heading), index.IndexField|index.StoreField, a.english))
 	}
-	d.AddField(document.NewTextFieldCustom(fieldPath, nil, []byte(pathTerms), index.IndexField, a.list))
+	d.AddField(document.NewTextFieldCustom(fieldPath, nil, []byte(pathTerms), index.IndexField, a.keyword))
 	facets := rootFacet(f.root.ID)
 	if s.Kind == ObservationLine {
 		o := s.Observation
@@ -166,19 +173,25 @@ func (a analyzers) newDocument(id string, f fileRef, s Section, pathTerms string
 	return d
 }
 
-// pathTerms are what path: matches by prefix, one per line: the
-// lower-cased relative path and every tail of it that starts at a folder
-// boundary, so that `path:northwind` finds projects/northwind.md and
-// `path:2026/11` the ledger days of November 2026.
-func pathTerms(rel string) string {
-	p := strings.ToLower(rel)
-	var b strings.Builder
-	b.WriteString(p)
-	for i := 0; i < len(p); i++ {
-		if p[i] == '/' && i+1 < len(p) {
-			b.WriteByte('\n')
-			b.WriteString(p[i+1:])
+// pathTerms is what path: matches: the lower-cased relative path, one
+// term per document. path: matches it or any tail of it that starts at a
+// folder boundary (pathQuery), so that `path:northwind` finds
+// projects/northwind.md and `path:2026/11` the ledger days of November
+// 2026. Each tail was a term of its own once: five terms for a ledger
+// day's line, about a tenth of a full build's postings.
+func pathTerms(rel string) string { return strings.ToLower(rel) }
+
+// pathMatches says whether path: prefix matches the lower-cased path p:
+// p or a tail of it after a / starts with prefix.
+func pathMatches(p, prefix string) bool {
+	for {
+		if strings.HasPrefix(p, prefix) {
+			return true
 		}
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return false
+		}
+		p = p[i+1:]
 	}
-	return b.String()
 }

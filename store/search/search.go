@@ -12,8 +12,11 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/blevesearch/bleve/v2/search/searcher"
+	index "github.com/blevesearch/bleve_index_api"
 
 	"clawvault-tui/model"
 )
@@ -115,7 +118,7 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	bq := ix.bleveQuery(q, opt.Roots, opt.AsYouType)
 	request := func(size int, sortBy ...string) *bleve.SearchRequest {
 		req := bleve.NewSearchRequestOptions(bq, size, 0, false)
-		req.Fields = []string{fieldBody, fieldHeading}
+		req.Fields = hitFields
 		req.SortBy(sortBy)
 		return req
 	}
@@ -188,6 +191,9 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	return res, nil
 }
 
+// hitFields are the stored fields a hit is made of.
+var hitFields = []string{fieldBody, fieldHeading, fieldDay}
+
 // sortHits orders hits best first, equal scores by id (file and line).
 func sortHits(hits search.DocumentMatchCollection) {
 	slices.SortStableFunc(hits, func(a, b *search.DocumentMatch) int {
@@ -238,7 +244,7 @@ func (ix *Index) breakTies(sr *bleve.SearchResult, limit int, request func(int, 
 		ids[i] = h.ID
 	}
 	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
-	req.Fields = []string{fieldBody, fieldHeading}
+	req.Fields = hitFields
 	withFields, err := run(req)
 	if err != nil {
 		return err
@@ -496,14 +502,39 @@ func (ix *Index) codeTokens(text string) []string {
 	return out
 }
 
-func pathQuery(prefixes []string) query.Query {
-	var qs []query.Query
-	for _, p := range prefixes {
-		pq := bleve.NewPrefixQuery(p)
-		pq.SetField(fieldPath)
-		qs = append(qs, pq)
+func pathQuery(prefixes []string) query.Query { return &pathTailQuery{prefixes: prefixes} }
+
+// pathTailQuery matches the documents of the files whose path, or a tail
+// of it after a /, starts with one of prefixes: the path field holds one
+// term per document (the whole path), and the query reads the field's
+// terms (one per file) to find those that match. Scored as bleve's
+// prefix query scores the terms it finds.
+type pathTailQuery struct {
+	prefixes []string
+}
+
+func (q *pathTailQuery) Searcher(ctx context.Context, i index.IndexReader, _ mapping.IndexMapping, options search.SearcherOptions) (search.Searcher, error) {
+	dict, err := i.FieldDict(fieldPath)
+	if err != nil {
+		return nil, err
 	}
-	return bleve.NewDisjunctionQuery(qs...)
+	var terms []string
+	for e, err := dict.Next(); e != nil || err != nil; e, err = dict.Next() {
+		if err != nil {
+			dict.Close()
+			return nil, err
+		}
+		if slices.ContainsFunc(q.prefixes, func(p string) bool { return pathMatches(e.Term, p) }) {
+			terms = append(terms, e.Term)
+		}
+	}
+	if err := dict.Close(); err != nil {
+		return nil, err
+	}
+	if len(terms) == 1 {
+		return searcher.NewTermSearcher(ctx, i, terms[0], fieldPath, 1, options)
+	}
+	return searcher.NewMultiTermSearcher(ctx, i, terms, fieldPath, 1, options, false)
 }
 
 func facetQuery(facet func(string) string, values []string) query.Query {
@@ -558,6 +589,9 @@ func (ix *Index) hit(m *search.DocumentMatch, loc *locator) (Hit, bool) {
 	}
 	body, _ := m.Fields[fieldBody].(string)
 	heading, _ := m.Fields[fieldHeading].(string)
+	if day, ok := m.Fields[fieldDay].(string); ok {
+		heading = day
+	}
 	h := Hit{Path: filepath.Join(root.Dir, filepath.FromSlash(rel)), Root: root.ID, Rel: rel, Agent: root.Agent,
 		SectionLine: sectionLine, Line: sectionLine, Heading: heading, Score: m.Score}
 	matches := loc.find(body)
