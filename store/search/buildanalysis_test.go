@@ -125,6 +125,9 @@ var asciiWordTexts = []string{
 	"", " ", "a", "_", "__init__", "1_", "_1", "a_", "a1", "1a", "3.14", "3.14a", "a.b", "a.b.", ".a", "a..b", "a:b", "a::b",
 	"10:42", "1,000.50", "1,a", "a,1", "a,b", "1;2", "a;b", "don't", "'a'", "a'1", "1'000", "a._b", "a_.b", "1._2", "e.g. U.S.A.",
 	"tea.KeyPressMsg", "2026-11-21T10:42:00Z", "x\r\ny\vz\fw", "path/to/file.md", "[decision|c=0.95|i=0.90]", "v0.3; c:0.9500",
+	// Not all ASCII: cut into pieces at ASCII white space (appendMixed).
+	"- 🔴 09:01 Had a call with [[Jonas]] Müller at 11:00.", "a \u0301b c", "a \u200d🔥 b", "🔴\u200d🔥 x", "x 🏻y", "x\t\u00adb",
+	"日本語 テキスト abc", "a\u00a0b", "\u3000 a", "a \xff b", "x ,\u0301 y", "🇩🇪🇫🇷 a", "a\n\u0301b", "\u0301a b",
 }
 
 // FuzzASCIIWords: asciiWords tokenizes as bleve's unicode tokenizer, ASCII

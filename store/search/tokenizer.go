@@ -165,7 +165,15 @@ var wbClass = func() (c [256]uint8) {
 func (t asciiWords) Tokenize(input []byte) analysis.TokenStream {
 	n := 0
 	if !asciiWordRanges(input, func(int, int, bool) { n++ }) {
-		return t.unicode.Tokenize(input)
+		tokens, ok := t.appendMixed(nil, input)
+		if !ok {
+			return t.unicode.Tokenize(input)
+		}
+		stream := make(analysis.TokenStream, len(tokens))
+		for i := range tokens {
+			stream[i] = &tokens[i]
+		}
+		return stream
 	}
 	if n == 0 {
 		return analysis.TokenStream{}
@@ -185,7 +193,64 @@ func (t asciiWords) appendTokens(dst []analysis.Token, input []byte) ([]analysis
 	ok := asciiWordRanges(input, func(start, end int, numeric bool) {
 		dst = append(dst, asciiWord(input, start, end, numeric, len(dst)+1))
 	})
+	if !ok {
+		return t.appendMixed(dst, input)
+	}
 	return dst, ok
+}
+
+// appendMixed tokenizes text that is not all ASCII (a legacy observation
+// line's emoji, a name with diacritics) piece by piece: the pieces are
+// cut at ASCII white space, where word segmentation always breaks (before
+// a space or tab, and around a line break), unless what follows a space
+// or tab is a mark, a format character or anything else word
+// segmentation may attach to it, or a piece is not valid UTF-8 (the
+// segmenter reads an invalid byte together with what follows): then
+// false, and the unicode tokenizer takes the whole input. ASCII pieces go through asciiWordRanges, the
+// others through the unicode tokenizer, their offsets and positions
+// shifted. The unicode segmenter was a twentieth of a full build's
+// instructions at scale 10, on emoji lines that are ASCII but for one
+// character.
+func (t asciiWords) appendMixed(dst []analysis.Token, input []byte) ([]analysis.Token, bool) {
+	first := len(dst)
+	for i := 0; i < len(input); {
+		if isASCIISpace(input[i]) {
+			i++
+			continue
+		}
+		start := i
+		ascii := true
+		for i < len(input) && !isASCIISpace(input[i]) {
+			ascii = ascii && input[i] < utf8.RuneSelf
+			i++
+		}
+		piece := input[start:i]
+		if ascii {
+			asciiWordRanges(piece, func(s, e int, numeric bool) {
+				dst = append(dst, asciiWord(input, start+s, start+e, numeric, len(dst)-first+1))
+			})
+			continue
+		}
+		if r, _ := utf8.DecodeRune(piece); r >= utf8.RuneSelf && !startsPiece(r) || !utf8.Valid(piece) {
+			return dst[:first], false
+		}
+		for _, tok := range t.unicode.Tokenize(piece) {
+			c := *tok
+			c.Start, c.End, c.Position = tok.Start+start, tok.End+start, len(dst)-first+1
+			dst = append(dst, c)
+		}
+	}
+	return dst, true
+}
+
+func isASCIISpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// startsPiece: a character that word segmentation never joins to a space
+// or tab before it (letters, digits, punctuation, symbols other than
+// modifiers; not marks, format characters, spaces or invalid UTF-8).
+func startsPiece(r rune) bool {
+	return r != utf8.RuneError && !unicode.Is(unicode.Sk, r) &&
+		unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.So, unicode.Sm, unicode.Sc)
 }
 
 func asciiWord(input []byte, start, end int, numeric bool, position int) analysis.Token {
