@@ -363,7 +363,7 @@ func agentJSON(snap *store.Snapshot, i int, a store.Agent, sessions int) agentDo
 }
 
 // writeMetaJSON writes what status shows of a sessions.json row.
-func writeMetaJSON(s *jsonStream, e *model.SessionEntry) {
+func writeMetaJSON(s *jsonStream, e *model.StatusEntry) {
 	s.Object()
 	s.Key("updatedAt")
 	if ms := e.UpdatedAt.Ms(); ms > 0 {

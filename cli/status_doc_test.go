@@ -179,10 +179,10 @@ func TestStatusJSONStreamedAsEncoded(t *testing.T) {
 	odd.Key = "agent:main:<odd>&\"quoted\"\n\t\u2028\x01\xff"
 	cost, zero := 1e-7, 0.0
 	tokens := int64(-3)
-	odd.Entry = &model.SessionEntry{ChatType: "a&b", EstimatedCostUSD: &cost, TotalTokens: &tokens}
+	odd.Entry = &model.StatusEntry{ChatType: "a&b", EstimatedCostUSD: &cost, TotalTokens: &tokens}
 	odd.Siblings = []string{"x.jsonl.reset.2026"}
 	zeroCost := snap.Rows[1]
-	zeroCost.Entry = &model.SessionEntry{EstimatedCostUSD: &zero}
+	zeroCost.Entry = &model.StatusEntry{EstimatedCostUSD: &zero}
 	zeroCost.Diagnosis = nil
 	unreadable := *snap
 	unreadable.Cursors.ReadError = &fs.PathError{Op: "open", Path: unreadable.Cursors.Path, Err: fs.ErrPermission}

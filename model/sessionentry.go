@@ -15,16 +15,11 @@ import (
 // plus the raw row as the catch-all for the rest (see Extra). Only sessionId
 // and updatedAt are required by OpenClaw; everything else may be absent.
 type SessionEntry struct {
-	// SessionID is the sessionId when it is a JSON string, else "" (as
-	// ClawVault reads it).
-	SessionID   string   `json:"sessionId"`
-	UpdatedAt   JSNumber `json:"updatedAt"`
-	SessionFile string   `json:"sessionFile,omitempty"`
+	// StatusEntry holds the fields a scan decodes; the rest are below.
+	StatusEntry
 
 	Label        string `json:"label,omitempty"`
 	DisplayName  string `json:"displayName,omitempty"`
-	ChatType     string `json:"chatType,omitempty"`
-	Channel      string `json:"channel,omitempty"`
 	GroupID      string `json:"groupId,omitempty"`
 	Subject      string `json:"subject,omitempty"`
 	GroupChannel string `json:"groupChannel,omitempty"`
@@ -37,22 +32,15 @@ type SessionEntry struct {
 	Status           string `json:"status,omitempty"`
 
 	ThinkingLevel string `json:"thinkingLevel,omitempty"`
-	ModelProvider string `json:"modelProvider,omitempty"`
-	Model         string `json:"model,omitempty"`
 	ModelOverride string `json:"modelOverride,omitempty"`
 
-	ContextTokens    *int64   `json:"contextTokens,omitempty"`
-	TotalTokens      *int64   `json:"totalTokens,omitempty"`
-	TotalTokensFresh *bool    `json:"totalTokensFresh,omitempty"`
-	InputTokens      *int64   `json:"inputTokens,omitempty"`
-	OutputTokens     *int64   `json:"outputTokens,omitempty"`
-	CacheRead        *int64   `json:"cacheRead,omitempty"`
-	CacheWrite       *int64   `json:"cacheWrite,omitempty"`
-	EstimatedCostUSD *float64 `json:"estimatedCostUsd,omitempty"`
+	TotalTokensFresh *bool  `json:"totalTokensFresh,omitempty"`
+	InputTokens      *int64 `json:"inputTokens,omitempty"`
+	OutputTokens     *int64 `json:"outputTokens,omitempty"`
+	CacheRead        *int64 `json:"cacheRead,omitempty"`
+	CacheWrite       *int64 `json:"cacheWrite,omitempty"`
 
-	CompactionCount            *int  `json:"compactionCount,omitempty"`
-	MemoryFlushAt              int64 `json:"memoryFlushAt,omitempty"`
-	MemoryFlushCompactionCount *int  `json:"memoryFlushCompactionCount,omitempty"`
+	MemoryFlushAt int64 `json:"memoryFlushAt,omitempty"`
 
 	SystemSent     bool `json:"systemSent,omitempty"`
 	AbortedLastRun bool `json:"abortedLastRun,omitempty"`
@@ -66,6 +54,31 @@ type SessionEntry struct {
 	Raw json.RawMessage `json:"-"`
 }
 
+// StatusEntry is the part of a sessions.json row that a scan decodes
+// and keeps for every row: what discovery (sessionId, updatedAt), the
+// transcript's path (sessionFile), the diagnosis (compaction and flush
+// counts), status's meta and the Sessions screen read. It is a third of
+// a SessionEntry: at 50,000 rows, 16 MB less fresh memory to touch.
+type StatusEntry struct {
+	// SessionID is the sessionId when it is a JSON string, else "" (as
+	// ClawVault reads it).
+	SessionID   string   `json:"sessionId"`
+	UpdatedAt   JSNumber `json:"updatedAt"`
+	SessionFile string   `json:"sessionFile,omitempty"`
+
+	ChatType      string `json:"chatType,omitempty"`
+	Channel       string `json:"channel,omitempty"`
+	ModelProvider string `json:"modelProvider,omitempty"`
+	Model         string `json:"model,omitempty"`
+
+	ContextTokens    *int64   `json:"contextTokens,omitempty"`
+	TotalTokens      *int64   `json:"totalTokens,omitempty"`
+	EstimatedCostUSD *float64 `json:"estimatedCostUsd,omitempty"`
+
+	CompactionCount            *int `json:"compactionCount,omitempty"`
+	MemoryFlushCompactionCount *int `json:"memoryFlushCompactionCount,omitempty"`
+}
+
 // Extra returns the row's fields, all of them, as raw JSON values; the
 // catch-all view for metadata this struct does not name.
 func (e SessionEntry) Extra() map[string]json.RawMessage {
@@ -75,14 +88,14 @@ func (e SessionEntry) Extra() map[string]json.RawMessage {
 }
 
 // IndexRow is the row as ClawVault's discovery sees it.
-func (e SessionEntry) IndexRow(key string) IndexRow {
+func (e StatusEntry) IndexRow(key string) IndexRow {
 	return IndexRow{Key: key, SessionID: strings.TrimSpace(e.SessionID), UpdatedAt: e.UpdatedAt.Value()}
 }
 
 // FlushSkipped reports whether more compactions ran than memory flushes
 // covered (compactionCount > memoryFlushCompactionCount, an absent count
 // being 0), and the two counts.
-func (e SessionEntry) FlushSkipped() (compactions, flushed int, skipped bool) {
+func (e StatusEntry) FlushSkipped() (compactions, flushed int, skipped bool) {
 	if e.CompactionCount != nil {
 		compactions = *e.CompactionCount
 	}

@@ -233,7 +233,7 @@ func sqliteRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) []Ses
 		}
 		if n := nodes[w.Key]; n != nil && n.CurrentSessionID == w.SessionID {
 			g.Current = true
-			row.Entry = &n.Entry
+			row.Entry = &n.Entry.StatusEntry
 		}
 		if c, ok := seq.Get(w.SessionID); ok {
 			row.SeqCursor = &c

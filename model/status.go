@@ -38,11 +38,19 @@ func (o Origin) String() string {
 	return "other"
 }
 
-// StoreRow is one sessions.json row, in file order.
-type StoreRow struct {
+// StoreRowOf is one sessions.json row, in file order: its key and its
+// entry, whole (SessionEntry) or as a scan keeps it (StatusEntry).
+type StoreRowOf[E any] struct {
 	Key   string
-	Entry SessionEntry
+	Entry E
 }
+
+// StoreRow is a sessions.json row with every field (retention rewrites
+// rows whole).
+type StoreRow = StoreRowOf[SessionEntry]
+
+// ScanRow is a sessions.json row as a scan keeps it.
+type ScanRow = StoreRowOf[StatusEntry]
 
 // AgentSnapshot is what a stat-only look at one agent found: its sessions
 // folder listing, its sessions.json rows, and whether it keeps the
@@ -53,7 +61,7 @@ type AgentSnapshot struct {
 	// Files lists the sessions folder in name order.
 	Files []DirFile
 	// Rows are the sessions.json rows in JavaScript property order.
-	Rows []StoreRow
+	Rows []ScanRow
 	// StoreProblem says why sessions.json could not be read ("" when fine
 	// or absent); StoreMissing is true when there is none.
 	StoreProblem string
@@ -118,7 +126,7 @@ type SessionRow struct {
 	Size      int64
 	ModTime   time.Time
 	Inode     uint64
-	Entry     *SessionEntry
+	Entry     *StatusEntry
 
 	// Discovered: ClawVault 3.5.2's discovery finds this file, as CursorID
 	// under ObserverKey; Label is the source label its observations get.
@@ -539,7 +547,7 @@ func (p *StatusPlan) rowFile(i int) int {
 // (filepath.Dir of it is sessionsDir). The usual rows (no sessionFile, or
 // one that is <sessionsDir>/<name>) are answered without cleaning the
 // path: status asks for each of 50,000 rows.
-func RowFileIn(sessionsDir string, e SessionEntry) (path string, inDir bool) {
+func RowFileIn(sessionsDir string, e StatusEntry) (path string, inDir bool) {
 	if name, ok := plainName(sessionsDir, e); ok {
 		if e.SessionFile == "" {
 			return sessionsDir + string(filepath.Separator) + name, true
@@ -553,7 +561,7 @@ func RowFileIn(sessionsDir string, e SessionEntry) (path string, inDir bool) {
 // plainName is the name of the row's file when the path is
 // <sessionsDir>/<name> as written, already clean: sessionsDir is clean and
 // not the root, and the name is a plain one.
-func plainName(sessionsDir string, e SessionEntry) (string, bool) {
+func plainName(sessionsDir string, e StatusEntry) (string, bool) {
 	if filepath.Separator != '/' || len(sessionsDir) < 2 || sessionsDir[0] != '/' || filepath.Clean(sessionsDir) != sessionsDir {
 		return "", false
 	}
@@ -574,7 +582,7 @@ func plainName(sessionsDir string, e SessionEntry) (string, bool) {
 }
 
 // RowFile is the path a sessions.json row names, before re-rooting.
-func RowFile(sessionsDir string, e SessionEntry) string {
+func RowFile(sessionsDir string, e StatusEntry) string {
 	p := e.SessionFile
 	switch {
 	case p == "":

@@ -16,14 +16,13 @@ var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 const dir = "/state/agents/main/sessions"
 
-func row(key, id string, extra string) StoreRow {
+func row(key, id string, extra string) ScanRow {
 	raw := fmt.Sprintf(`{"sessionId":%q,"updatedAt":%d%s}`, id, testNow.UnixMilli(), extra)
 	var e SessionEntry
 	if err := json.Unmarshal([]byte(raw), &e); err != nil {
 		panic(err)
 	}
-	e.Raw = []byte(raw)
-	return StoreRow{Key: key, Entry: e}
+	return ScanRow{Key: key, Entry: e.StatusEntry}
 }
 
 func file(name string, size int64) DirFile {
@@ -36,7 +35,7 @@ func cursor(off, size int64, age time.Duration, key string) Cursor {
 
 // scenario builds one agent with the given rows, files and cursors.
 type scenario struct {
-	rows    []StoreRow
+	rows    []ScanRow
 	files   []DirFile
 	cursors map[string]Cursor
 	corrupt string
@@ -92,14 +91,14 @@ func TestDiagnosisCodes(t *testing.T) {
 	}{
 		{
 			name:     "the 14 MB main session that was never observed",
-			scenario: scenario{rows: []StoreRow{row("agent:main:main", "m", "")}, files: []DirFile{file("m.jsonl", 14*MiB)}},
+			scenario: scenario{rows: []ScanRow{row("agent:main:main", "m", "")}, files: []DirFile{file("m.jsonl", 14*MiB)}},
 			file:     "m.jsonl",
 			want:     []DiagnosisCode{CodeNoCursor, CodeCandidate, CodeOverdue},
 			mentions: []string{"14,680,064 bytes", "307,200 bytes", "47× the threshold"},
 		},
 		{
 			name: "a DM below its threshold",
-			scenario: scenario{rows: []StoreRow{row("agent:main:telegram:dm:1", "d", "")}, files: []DirFile{file("d.jsonl", 30000)},
+			scenario: scenario{rows: []ScanRow{row("agent:main:telegram:dm:1", "d", "")}, files: []DirFile{file("d.jsonl", 30000)},
 				cursors: map[string]Cursor{"d": cursor(10000, 10000, time.Hour, "agent:main:telegram:dm:1")}},
 			file:     "d.jsonl",
 			want:     []DiagnosisCode{CodeBelowThreshold},
@@ -107,7 +106,7 @@ func TestDiagnosisCodes(t *testing.T) {
 		},
 		{
 			name: "a cursor past the end of a truncated file",
-			scenario: scenario{rows: []StoreRow{row("agent:main:direct:x", "t", "")}, files: []DirFile{file("t.jsonl", 80000)},
+			scenario: scenario{rows: []ScanRow{row("agent:main:direct:x", "t", "")}, files: []DirFile{file("t.jsonl", 80000)},
 				cursors: map[string]Cursor{"t": cursor(120000, 120000, time.Hour, "agent:main:direct:x")}},
 			file:     "t.jsonl",
 			want:     []DiagnosisCode{CodeCursorPastEOF, CodeCandidate},
@@ -115,7 +114,7 @@ func TestDiagnosisCodes(t *testing.T) {
 		},
 		{
 			name: "stale: observed long ago and grown since",
-			scenario: scenario{rows: []StoreRow{row("agent:main:main", "s", "")}, files: []DirFile{file("s.jsonl", 70000)},
+			scenario: scenario{rows: []ScanRow{row("agent:main:main", "s", "")}, files: []DirFile{file("s.jsonl", 70000)},
 				cursors: map[string]Cursor{"s": cursor(60000, 60000, 50*time.Hour, "agent:main:main")}},
 			file:     "s.jsonl",
 			want:     []DiagnosisCode{CodeStale, CodeBelowThreshold},
@@ -144,21 +143,21 @@ func TestDiagnosisCodes(t *testing.T) {
 		},
 		{
 			name: "two rows sharing a session: ClawVault takes the newest, no scan involved",
-			scenario: scenario{rows: []StoreRow{row("agent:main:cron:job", "j", ""), row("agent:main:cron:job:run:j", "j", "")}, files: []DirFile{file("j.jsonl", 100)},
+			scenario: scenario{rows: []ScanRow{row("agent:main:cron:job", "j", ""), row("agent:main:cron:job:run:j", "j", "")}, files: []DirFile{file("j.jsonl", 100)},
 				cursors: map[string]Cursor{"j": cursor(100, 100, time.Hour, "agent:main:cron:job")}},
 			file: "j.jsonl",
 			want: []DiagnosisCode{CodeBelowThreshold},
 		},
 		{
 			name:     "a row whose transcript does not exist",
-			scenario: scenario{rows: []StoreRow{row("agent:main:direct:y", "gone", "")}},
+			scenario: scenario{rows: []ScanRow{row("agent:main:direct:y", "gone", "")}},
 			file:     "gone.jsonl",
 			want:     []DiagnosisCode{CodeMissingFile},
 			mentions: []string{"gone.jsonl"},
 		},
 		{
 			name: "a memory flush skipped before compactions",
-			scenario: scenario{rows: []StoreRow{row("agent:main:main", "f", `,"compactionCount":3,"memoryFlushCompactionCount":1`)}, files: []DirFile{file("f.jsonl", 100)},
+			scenario: scenario{rows: []ScanRow{row("agent:main:main", "f", `,"compactionCount":3,"memoryFlushCompactionCount":1`)}, files: []DirFile{file("f.jsonl", 100)},
 				cursors: map[string]Cursor{"f": cursor(100, 100, time.Hour, "agent:main:main")}},
 			file:     "f.jsonl",
 			want:     []DiagnosisCode{CodeBelowThreshold, CodeFlushSkipped},
@@ -166,14 +165,14 @@ func TestDiagnosisCodes(t *testing.T) {
 		},
 		{
 			name:     "a cursor that fails validation",
-			scenario: scenario{rows: []StoreRow{row("agent:main:main", "c", "")}, files: []DirFile{file("c.jsonl", 100)}, invalid: map[string]string{"c": "lastObservedOffset is -1, not a finite number ≥ 0"}},
+			scenario: scenario{rows: []ScanRow{row("agent:main:main", "c", "")}, files: []DirFile{file("c.jsonl", 100)}, invalid: map[string]string{"c": "lastObservedOffset is -1, not a finite number ≥ 0"}},
 			file:     "c.jsonl",
 			want:     []DiagnosisCode{CodeCursorInvalid, CodeBelowThreshold},
 			mentions: []string{"lastObservedOffset is -1"},
 		},
 		{
 			name:     "a corrupt cursor file",
-			scenario: scenario{rows: []StoreRow{row("agent:main:main", "c", "")}, files: []DirFile{file("c.jsonl", 100)}, corrupt: "unexpected end of JSON input"},
+			scenario: scenario{rows: []ScanRow{row("agent:main:main", "c", "")}, files: []DirFile{file("c.jsonl", 100)}, corrupt: "unexpected end of JSON input"},
 			file:     "c.jsonl",
 			want:     []DiagnosisCode{CodeCursorFileCorrupt, CodeBelowThreshold},
 			mentions: []string{"unexpected end of JSON input"},
@@ -187,7 +186,7 @@ func TestDiagnosisCodes(t *testing.T) {
 		},
 		{
 			name:     "a cursor file that cannot be read is not corrupt",
-			scenario: scenario{rows: []StoreRow{row("agent:main:main", "c", "")}, files: []DirFile{file("c.jsonl", 100)}, readErr: &fs.PathError{Op: "open", Path: "/vault/.clawvault/observe-cursors.json", Err: syscall.EACCES}},
+			scenario: scenario{rows: []ScanRow{row("agent:main:main", "c", "")}, files: []DirFile{file("c.jsonl", 100)}, readErr: &fs.PathError{Op: "open", Path: "/vault/.clawvault/observe-cursors.json", Err: syscall.EACCES}},
 			file:     "c.jsonl",
 			want:     []DiagnosisCode{CodeCursorFileUnreadable, CodeBelowThreshold},
 			mentions: []string{"cannot be read (permission denied)", "sweeps stop"},
@@ -215,7 +214,7 @@ func TestDiagnosisCodes(t *testing.T) {
 		},
 		{
 			name: "a transcript in another agent's folder",
-			scenario: scenario{rows: []StoreRow{row("agent:main:direct:z", "o", `,"sessionFile":"/state/agents/work/sessions/o.jsonl"`)},
+			scenario: scenario{rows: []ScanRow{row("agent:main:direct:z", "o", `,"sessionFile":"/state/agents/work/sessions/o.jsonl"`)},
 				outside: map[string]DirFile{"/state/agents/work/sessions/o.jsonl": file("o.jsonl", 100)}},
 			file:     "o.jsonl",
 			want:     []DiagnosisCode{CodeNotDiscovered},
@@ -223,7 +222,7 @@ func TestDiagnosisCodes(t *testing.T) {
 		},
 		{
 			name:     "a telegram topic found only by the scan",
-			scenario: scenario{rows: []StoreRow{row("agent:main:telegram:group:-1:topic:42", "g", `,"sessionFile":"`+dir+`/g-topic-42.jsonl"`)}, files: []DirFile{file("g-topic-42.jsonl", 100)}},
+			scenario: scenario{rows: []ScanRow{row("agent:main:telegram:group:-1:topic:42", "g", `,"sessionFile":"`+dir+`/g-topic-42.jsonl"`)}, files: []DirFile{file("g-topic-42.jsonl", 100)}},
 			file:     "g-topic-42.jsonl",
 			want:     []DiagnosisCode{CodeScanOnly, CodeNoCursor, CodeBelowThreshold},
 			mentions: []string{"agent:main:unknown:g-topic-42", "[unknown]", "[telegram-group]"},
@@ -236,7 +235,7 @@ func TestDiagnosisCodes(t *testing.T) {
 		},
 		{
 			name:     "an agent on the SQLite-era store",
-			scenario: scenario{sqlite: true, rows: []StoreRow{row("agent:main:main", "q", "")}, files: []DirFile{file("q.jsonl", 100)}},
+			scenario: scenario{sqlite: true, rows: []ScanRow{row("agent:main:main", "q", "")}, files: []DirFile{file("q.jsonl", 100)}},
 			file:     "q.jsonl",
 			want:     []DiagnosisCode{CodeSQLiteStore, CodeNoCursor, CodeBelowThreshold},
 		},
@@ -266,7 +265,7 @@ func messages(r SessionRow) string {
 }
 
 func TestDiagnosisFromTail(t *testing.T) {
-	s := scenario{rows: []StoreRow{row("agent:main:main", "m", "")}, files: []DirFile{file("m.jsonl", 60000)}}
+	s := scenario{rows: []ScanRow{row("agent:main:main", "m", "")}, files: []DirFile{file("m.jsonl", 60000)}}
 	snap := AgentSnapshot{AgentID: "main", SessionsDir: dir, Files: s.files, Rows: s.rows}
 	cs := CursorState{Store: NewCursorStore()}
 	r := BuildRows(snap, cs, StatusOptions{Now: testNow})[0]
@@ -287,7 +286,7 @@ func TestSQLiteStoreRow(t *testing.T) {
 
 func TestBuildRowsOrigins(t *testing.T) {
 	rows := scenario{
-		rows:  []StoreRow{row("agent:main:main", "a", "")},
+		rows:  []ScanRow{row("agent:main:main", "a", "")},
 		files: []DirFile{file("a.jsonl", 10), file("orphan.jsonl", 10), file("a.jsonl.lock", 10), file("sessions.json", 10), file("a.jsonl.reset.2026-11-19T08-30-00.000Z", 10)},
 	}.build()
 	var got []string
@@ -337,7 +336,7 @@ func hasCode(row SessionRow, code DiagnosisCode) bool {
 // RowFileIn answers as RowFile and filepath.Dir do, fast path or not.
 func TestRowFileIn(t *testing.T) {
 	for _, dir := range []string{"/s/agents/main/sessions", "/", "/s/x/", "rel/dir", "/s/./x"} {
-		for _, e := range []SessionEntry{
+		for _, e := range []StatusEntry{
 			{SessionID: "abc"},
 			{SessionID: " abc "},
 			{SessionID: "a/b"},

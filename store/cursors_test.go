@@ -94,7 +94,7 @@ func TestCursorStoreCorrupt(t *testing.T) {
 func TestDecodeSessionEntry(t *testing.T) {
 	raw := `{"sessionId": 42, "updatedAt": "1775892604120", "provider": "telegram", "room": "ops", "compactionCount": "x", "custom": {"a": 1}}`
 	var e model.SessionEntry
-	problem := decodeSessionEntry([]byte(raw), true, &e, nil)
+	problem := decodeSessionEntry([]byte(raw), &e, nil)
 	if problem == "" {
 		t.Error("a field of the wrong type is reported")
 	}

@@ -11,21 +11,30 @@ import (
 	"clawvault-tui/store/jsonscan"
 )
 
-// decodeSessionEntry reads one sessions.json row into e without
+// decodeSessionEntry reads one sessions.json row into e, every named
+// field, and keeps the row's bytes in Raw (see decodeEntry).
+func decodeSessionEntry(raw []byte, e *model.SessionEntry, alloc *entryAlloc) (problem string) {
+	e.Raw = raw
+	return decodeEntry(raw, &e.StatusEntry, e, alloc)
+}
+
+// decodeStatusEntry reads the fields of one sessions.json row that a
+// scan keeps (statusField) into st; the others are validated and skipped.
+func decodeStatusEntry(raw []byte, st *model.StatusEntry, alloc *entryAlloc) (problem string) {
+	return decodeEntry(raw, st, nil, alloc)
+}
+
+// decodeEntry reads one sessions.json row into st and e without
 // reflection: a store of 10,000 rows must load in a fraction of status's
-// 250 ms budget, and encoding/json alone took longer. With full, every
-// named field is decoded and Raw keeps the row as written; without, only
-// the fields a scan's readers use (statusField), and the row's bytes are
-// not kept. A field of an unexpected type is skipped and named in problem;
+// 250 ms budget, and encoding/json alone took longer. With e, every
+// named field is decoded; without, only the fields a scan's readers use
+// (statusField). A field of an unexpected type is skipped and named in problem;
 // the rest of the row is kept. OpenClaw's load-time renames
 // (provider→channel, lastProvider→lastChannel, room→groupChannel) are
 // applied.
 //
 // alloc, when not nil, is shared by the rows of one file (see entryAlloc).
-func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *entryAlloc) (problem string) {
-	if full {
-		e.Raw = raw
-	}
+func decodeEntry(raw []byte, st *model.StatusEntry, e *model.SessionEntry, alloc *entryAlloc) (problem string) {
 	var provider, lastProvider, room string
 	// The sessionId is unquoted after the row: most rows name their
 	// transcript <sessionsDir>/<sessionId>.jsonl, and the id is then the
@@ -90,7 +99,7 @@ func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *ent
 		if bytes.IndexByte(name, '\\') >= 0 {
 			name = []byte(jsonscan.Unquote(key))
 		}
-		if !full && !statusField(string(name)) {
+		if e == nil && !statusField(string(name)) {
 			return true
 		}
 		switch string(name) {
@@ -99,17 +108,17 @@ func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *ent
 				rawID = v
 			}
 		case "updatedAt":
-			_ = e.UpdatedAt.UnmarshalJSON(v)
+			_ = st.UpdatedAt.UnmarshalJSON(v)
 		case "sessionFile":
-			str(key, v, &e.SessionFile)
+			str(key, v, &st.SessionFile)
 		case "label":
 			str(key, v, &e.Label)
 		case "displayName":
 			str(key, v, &e.DisplayName)
 		case "chatType":
-			common(key, v, &e.ChatType)
+			common(key, v, &st.ChatType)
 		case "channel":
-			common(key, v, &e.Channel)
+			common(key, v, &st.Channel)
 		case "groupId":
 			str(key, v, &e.GroupID)
 		case "subject":
@@ -129,9 +138,9 @@ func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *ent
 		case "thinkingLevel":
 			str(key, v, &e.ThinkingLevel)
 		case "modelProvider":
-			common(key, v, &e.ModelProvider)
+			common(key, v, &st.ModelProvider)
 		case "model":
-			common(key, v, &e.Model)
+			common(key, v, &st.Model)
 		case "modelOverride":
 			str(key, v, &e.ModelOverride)
 		case "provider":
@@ -143,9 +152,9 @@ func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *ent
 		case "spawnDepth":
 			e.SpawnDepth = intp(key, v)
 		case "contextTokens":
-			e.ContextTokens = i64(key, v)
+			st.ContextTokens = i64(key, v)
 		case "totalTokens":
-			e.TotalTokens = i64(key, v)
+			st.TotalTokens = i64(key, v)
 		case "inputTokens":
 			e.InputTokens = i64(key, v)
 		case "outputTokens":
@@ -155,16 +164,16 @@ func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *ent
 		case "cacheWrite":
 			e.CacheWrite = i64(key, v)
 		case "compactionCount":
-			e.CompactionCount = intp(key, v)
+			st.CompactionCount = intp(key, v)
 		case "memoryFlushCompactionCount":
-			e.MemoryFlushCompactionCount = intp(key, v)
+			st.MemoryFlushCompactionCount = intp(key, v)
 		case "memoryFlushAt":
 			if n, ok := num(key, v); ok {
 				e.MemoryFlushAt = n
 			}
 		case "estimatedCostUsd":
 			if f, err := strconv.ParseFloat(string(v), 64); err == nil && !math.IsInf(f, 0) {
-				e.EstimatedCostUSD = alloc.float64p(f)
+				st.EstimatedCostUSD = alloc.float64p(f)
 			} else if string(v) != "null" {
 				bad(key, "a number")
 			}
@@ -182,13 +191,16 @@ func decodeSessionEntry(raw []byte, full bool, e *model.SessionEntry, alloc *ent
 		return true
 	})
 	if rawID != nil {
-		e.SessionID = idOf(rawID, e.SessionFile)
+		st.SessionID = idOf(rawID, st.SessionFile)
 	}
 	if !ok && problem == "" {
 		problem = "the row is not a JSON object"
 	}
-	if e.Channel == "" {
-		e.Channel = provider
+	if st.Channel == "" {
+		st.Channel = provider
+	}
+	if e == nil {
+		return problem
 	}
 	if e.LastChannel == "" {
 		e.LastChannel = lastProvider

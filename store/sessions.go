@@ -14,7 +14,7 @@ import (
 
 // StoreResult is a loaded sessions.json.
 type StoreResult struct {
-	Rows    []model.StoreRow
+	Rows    []model.ScanRow
 	Missing bool
 	// Problem says why the file could not be read as a whole; Rows is empty then.
 	Problem string
@@ -68,15 +68,15 @@ const splitMin = 4 << 20
 // readSessionStore streams sessions.json with the lean row decoder. A
 // large one (42 MB for 50,000 rows, the longest single piece of a scan) is
 // decoded in two halves at once, each streamed (readSessionStoreCut).
-func readSessionStore(r sectionReader, size int64) ([]model.StoreRow, map[string]string, error) {
+func readSessionStore(r sectionReader, size int64) ([]model.ScanRow, map[string]string, error) {
 	if size >= splitMin {
 		if cut, memberSize := jsonscan.FindCut(r, size); cut > 0 {
 			return readSessionStoreCut(r, size, cut, memberSize)
 		}
 	}
-	c := storeRows{sizeHint: size}
+	c := storeRows[model.StatusEntry]{sizeHint: size, decode: decodeStatusEntry}
 	err := jsonscan.ReadObject(r, func(rawKey, value []byte) bool {
-		c.add(rawKey, value, false)
+		c.add(rawKey, value)
 		return true
 	})
 	if err != nil {
@@ -100,12 +100,12 @@ type sectionReader interface {
 // should end, so that joining them moves the tail's rows down by the slack
 // between, not into memory of their own. A half that outgrows its part
 // moves to a slice of its own (append), and the join copies.
-func readSessionStoreCut(r io.ReaderAt, size, cut int64, memberSize int) ([]model.StoreRow, map[string]string, error) {
+func readSessionStoreCut(r io.ReaderAt, size, cut int64, memberSize int) ([]model.ScanRow, map[string]string, error) {
 	per := int64(max(memberSize, 1))
 	headN, tailN := int(cut/per)*11/10+sizeSample, int((size-cut)/per)*11/10+sizeSample
-	shared := make([]model.StoreRow, 0, headN+tailN)
-	head := storeRows{rows: shared[:0:headN], keys: make([]string, 0, headN), byKey: *model.NewKeyIndex(headN)}
-	tail := storeRows{rows: shared[headN : headN : headN+tailN], keys: make([]string, 0, tailN), byKey: *model.NewKeyIndex(tailN)}
+	shared := make([]model.ScanRow, 0, headN+tailN)
+	head := storeRows[model.StatusEntry]{rows: shared[:0:headN], keys: make([]string, 0, headN), byKey: *model.NewKeyIndex(headN), decode: decodeStatusEntry}
+	tail := storeRows[model.StatusEntry]{rows: shared[headN : headN : headN+tailN], keys: make([]string, 0, tailN), byKey: *model.NewKeyIndex(tailN), decode: decodeStatusEntry}
 	var drop atomic.Bool
 	var tailErr error
 	tailDone := make(chan struct{})
@@ -115,12 +115,12 @@ func readSessionStoreCut(r io.ReaderAt, size, cut int64, memberSize int) ([]mode
 			if drop.Load() {
 				return false
 			}
-			tail.add(rawKey, value, false)
+			tail.add(rawKey, value)
 			return true
 		})
 	}()
 	reached, err := jsonscan.ReadObjectHead(io.NewSectionReader(r, 0, size), cut, func(rawKey, value []byte) bool {
-		head.add(rawKey, value, false)
+		head.add(rawKey, value)
 		return true
 	})
 	if !reached {
@@ -150,9 +150,9 @@ func readSessionStoreCut(r io.ReaderAt, size, cut int64, memberSize int) ([]mode
 // parseSessionStore decodes a whole sessions.json in memory, every field
 // of every row, Entry.Raw included (retention plans rewrite rows whole).
 func parseSessionStore(data []byte) ([]model.StoreRow, map[string]string, error) {
-	var c storeRows
+	c := storeRows[model.SessionEntry]{decode: decodeSessionEntry}
 	end, ok := jsonscan.Object(data, 0, func(rawKey, value []byte) bool {
-		c.add(rawKey, value, true)
+		c.add(rawKey, value)
 		return true
 	})
 	if !ok {
@@ -169,8 +169,11 @@ func parseSessionStore(data []byte) ([]model.StoreRow, map[string]string, error)
 
 // storeRows collects rows as JSON.parse builds the object: a repeated key
 // keeps its first position and takes its last value.
-type storeRows struct {
-	rows     []model.StoreRow
+type storeRows[E any] struct {
+	// decode reads a row's value into its entry (the whole row, or what a
+	// scan keeps).
+	decode   func(raw []byte, e *E, alloc *entryAlloc) (problem string)
+	rows     []model.StoreRowOf[E]
 	keys     []string
 	byKey    model.KeyIndex // over keys
 	problems map[string]string
@@ -186,7 +189,7 @@ type storeRows struct {
 
 const sizeSample = 64
 
-func (c *storeRows) add(rawKey, value []byte, full bool) {
+func (c *storeRows[E]) add(rawKey, value []byte) {
 	key := jsonscan.Unquote(rawKey)
 	i := c.byKey.Find(key, c.keys)
 	dup := i >= 0
@@ -202,13 +205,14 @@ func (c *storeRows) add(rawKey, value []byte, full bool) {
 		c.seen += int64(len(rawKey) + len(value))
 		i = len(c.rows)
 		c.keys = append(c.keys, key)
-		c.rows = append(c.rows, model.StoreRow{Key: key})
+		c.rows = append(c.rows, model.StoreRowOf[E]{Key: key})
 		c.byKey.Add(i, c.keys)
 	}
 	// JSON.parse: the last value wins, the first position stays.
 	e := &c.rows[i].Entry
-	*e = model.SessionEntry{}
-	if problem := decodeSessionEntry(value, full, e, &c.alloc); problem != "" {
+	var zero E
+	*e = zero
+	if problem := c.decode(value, e, &c.alloc); problem != "" {
 		if c.problems == nil {
 			c.problems = map[string]string{}
 		}
@@ -220,7 +224,7 @@ func (c *storeRows) add(rawKey, value []byte, full bool) {
 
 // join adds the rows of the part of the file after c's, as if c had
 // read them: a key c has keeps its position and takes the later value.
-func (c *storeRows) join(t *storeRows) {
+func (c *storeRows[E]) join(t *storeRows[E]) {
 	for j, key := range t.keys {
 		i := c.byKey.Find(key, c.keys)
 		if i >= 0 {
@@ -242,14 +246,14 @@ func (c *storeRows) join(t *storeRows) {
 	}
 }
 
-func (c *storeRows) finish() []model.StoreRow {
+func (c *storeRows[E]) finish() []model.StoreRowOf[E] {
 	if !slices.ContainsFunc(c.keys, model.IsArrayIndexKey) {
 		return c.rows
 	}
 	if c.unindexed {
 		c.byKey.Rebuild(c.keys)
 	}
-	sorted := make([]model.StoreRow, len(c.rows))
+	sorted := make([]model.StoreRowOf[E], len(c.rows))
 	for i, k := range model.JSPropertyOrder(c.keys) {
 		sorted[i] = c.rows[c.byKey.Find(k, c.keys)]
 	}

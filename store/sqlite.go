@@ -132,7 +132,7 @@ func readSQLiteNodes(ctx context.Context, db *agentdb.DB) ([]model.SQLiteNode, m
 	err := db.EachNode(ctx, func(n *agentdb.Node) {
 		out = append(out, model.SQLiteNode{Key: n.Key, CurrentSessionID: n.CurrentSessionID, EntryValid: n.EntryValid,
 			Status: n.Status, CreatedVia: n.CreatedVia})
-		if problem := decodeSessionEntry(n.EntryJSON, false, &out[len(out)-1].Entry, &alloc); problem != "" {
+		if problem := decodeStatusEntry(n.EntryJSON, &out[len(out)-1].Entry.StatusEntry, &alloc); problem != "" {
 			if problems == nil {
 				problems = map[string]string{}
 			}

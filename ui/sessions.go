@@ -597,7 +597,7 @@ func cursorFacts(r model.SessionRow, now time.Time) string {
 
 // metadata summarises a sessions.json row: model, tokens against the
 // context window, compactions against memory flushes.
-func metadata(e *model.SessionEntry) string {
+func metadata(e *model.StatusEntry) string {
 	var parts []string
 	if e.Model != "" {
 		m := e.Model
