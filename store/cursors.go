@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync/atomic"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/jsonscan"
@@ -143,28 +142,10 @@ func (c *cursorEntries) add(key, value []byte) {
 // file does not parse (the caller's single walk then says why).
 func parseCursorsCut(data []byte, cut int64) (cursorEntries, bool) {
 	head, tail := newCursorEntries(len(data)), newCursorEntries(len(data)-int(cut))
-	var drop atomic.Bool
-	var tailErr error
-	tailDone := make(chan struct{})
-	go func() {
-		defer close(tailDone)
-		tailErr = jsonscan.ReadObjectTail(bytes.NewReader(data[min(max(cut, 0), int64(len(data))):]), func(key, value []byte) bool {
-			if drop.Load() {
-				return false
-			}
-			tail.add(key, value)
-			return true
-		})
-	}()
-	reached, err := jsonscan.ReadObjectHead(bytes.NewReader(data), cut, func(key, value []byte) bool {
-		head.add(key, value)
-		return true
-	})
-	if !reached {
-		drop.Store(true)
-	}
-	<-tailDone
-	if err != nil || reached && tailErr != nil {
+	reached, err := jsonscan.ReadObjectHalves(bytes.NewReader(data), int64(len(data)), cut,
+		func(key, value []byte) bool { head.add(key, value); return true },
+		func(key, value []byte) bool { tail.add(key, value); return true })
+	if err != nil {
 		return cursorEntries{}, false
 	}
 	if reached {

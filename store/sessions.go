@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"slices"
-	"sync/atomic"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/jsonscan"
@@ -106,30 +105,9 @@ func readSessionStoreCut(r io.ReaderAt, size, cut int64, memberSize int) ([]mode
 	shared := make([]model.ScanRow, 0, headN+tailN)
 	head := storeRows[model.StatusEntry]{rows: shared[:0:headN], keys: make([]string, 0, headN), byKey: *model.NewKeyIndex(headN), decode: decodeStatusEntry}
 	tail := storeRows[model.StatusEntry]{rows: shared[headN : headN : headN+tailN], keys: make([]string, 0, tailN), byKey: *model.NewKeyIndex(tailN), decode: decodeStatusEntry}
-	var drop atomic.Bool
-	var tailErr error
-	tailDone := make(chan struct{})
-	go func() {
-		defer close(tailDone)
-		tailErr = jsonscan.ReadObjectTail(io.NewSectionReader(r, cut, size-cut), func(rawKey, value []byte) bool {
-			if drop.Load() {
-				return false
-			}
-			tail.add(rawKey, value)
-			return true
-		})
-	}()
-	reached, err := jsonscan.ReadObjectHead(io.NewSectionReader(r, 0, size), cut, func(rawKey, value []byte) bool {
-		head.add(rawKey, value)
-		return true
-	})
-	if !reached {
-		drop.Store(true)
-	}
-	<-tailDone
-	if err == nil && reached {
-		err = tailErr
-	}
+	reached, err := jsonscan.ReadObjectHalves(r, size, cut,
+		func(rawKey, value []byte) bool { head.add(rawKey, value); return true },
+		func(rawKey, value []byte) bool { tail.add(rawKey, value); return true })
 	if err != nil {
 		return nil, nil, err
 	}

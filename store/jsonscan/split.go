@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"io"
+	"sync/atomic"
 )
 
 // A large top-level object (a sessions.json of 50,000 rows is 42 MB) is
@@ -133,4 +134,32 @@ func (s *objectStream) members(i int, first bool, cut int64, fn func(key, value 
 		}
 		first = false
 	}
+}
+
+// ReadObjectHalves walks the object r holds (size bytes) in two halves at
+// once: the members before cut go to head (ReadObjectHead, on the calling
+// goroutine), those after it to tail (ReadObjectTail, on another). joined
+// says the head confirmed the cut, so tail's members count and follow
+// head's; when it is false the head has walked the whole object, and
+// whatever tail was given must be dropped. err is the head's, or, when
+// joined, the tail's.
+func ReadObjectHalves(r io.ReaderAt, size, cut int64, head, tail func(key, value []byte) bool) (joined bool, err error) {
+	var dropped atomic.Bool
+	var tailErr error
+	tailDone := make(chan struct{})
+	go func() {
+		defer close(tailDone)
+		tailErr = ReadObjectTail(io.NewSectionReader(r, cut, size-cut), func(key, value []byte) bool {
+			return !dropped.Load() && tail(key, value)
+		})
+	}()
+	joined, err = ReadObjectHead(io.NewSectionReader(r, 0, size), cut, head)
+	if !joined {
+		dropped.Store(true)
+	}
+	<-tailDone
+	if err == nil && joined {
+		err = tailErr
+	}
+	return joined, err
 }

@@ -101,6 +101,44 @@ func TestReadObjectHeadWrongCut(t *testing.T) {
 	}
 }
 
+// TestReadObjectHalves: at every cut, the two halves read at once give
+// ReadObject's members (the tail's only when the head confirmed the cut),
+// and a damaged object is an error whichever half holds the damage.
+func TestReadObjectHalves(t *testing.T) {
+	data := []byte(sessionsJSON(20))
+	want, _ := wholeMembers(data)
+	halves := func(data []byte, cut int64) ([]string, bool, error) {
+		var head, tail []string
+		joined, err := ReadObjectHalves(bytes.NewReader(data), int64(len(data)), cut,
+			func(key, value []byte) bool { head = append(head, string(key)+"="+string(value)); return true },
+			func(key, value []byte) bool { tail = append(tail, string(key)+"="+string(value)); return true })
+		if joined {
+			head = append(head, tail...)
+		}
+		return head, joined, err
+	}
+	joins := 0
+	for cut := int64(0); cut <= int64(len(data)); cut++ {
+		got, joined, err := halves(data, cut)
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("cut %d (joined %v): %d members, err %v; want %d", cut, joined, len(got), err, len(want))
+		}
+		if joined {
+			joins++
+		}
+	}
+	if joins == 0 {
+		t.Fatal("no cut was joined")
+	}
+	cut, _ := FindCut(bytes.NewReader(data), int64(len(data)))
+	headDamaged := bytes.Replace(data, []byte(","), []byte(";"), 1)
+	for _, damaged := range [][]byte{headDamaged, append(slices.Clone(data), 'x'), data[:len(data)-5]} {
+		if _, _, err := halves(damaged, cut); err == nil {
+			t.Errorf("%d bytes ending %q read without an error", len(damaged), damaged[max(0, len(damaged)-12):])
+		}
+	}
+}
+
 // FuzzReadObjectSplit: walking an object in two halves, at the cut
 // FindCut guesses or at any offset, gives exactly ReadObject's members and
 // accepts exactly the inputs it accepts, whole or a byte at a time.
