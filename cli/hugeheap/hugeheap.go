@@ -32,7 +32,21 @@ func init() {
 // 100,000 sessions. Only what the heap touches becomes memory.
 const Reserve = 256 << 20
 
-// wanted: the command line names the status command.
+// Commands are the tool's command words. The first of them on the
+// command line is the command; a later one is an argument (`search
+// status` searches for the word). A flag's value before the command
+// (`--state-dir /x status`) is no command word, so it is passed over.
+var Commands = []string{"config", "demo", "observe", "promote", "retention", "search", "status", "tree", "help", "completion"}
+
+// wanted: the command line's command is status.
 func wanted(args []string) bool {
-	return slices.Contains(args, "status")
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if slices.Contains(Commands, a) {
+			return a == "status"
+		}
+	}
+	return false
 }

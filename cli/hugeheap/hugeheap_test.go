@@ -11,6 +11,9 @@ func TestWanted(t *testing.T) {
 		{[]string{"--state-dir", "/x", "status"}, true},
 		{[]string{"tree", "a.jsonl"}, false},
 		{[]string{"search", "statuses"}, false},
+		{[]string{"search", "status"}, false},
+		{[]string{"tree", "--json", "status"}, false},
+		{[]string{"--", "status"}, false},
 		{nil, false},
 	} {
 		if got := wanted(tc.args); got != tc.want {
