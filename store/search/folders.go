@@ -134,9 +134,7 @@ func recordFolder(into map[string]int64, root *Root, rel string, mtime time.Time
 // read, the full check is due): the caller lists the root in full.
 func (ix *Index) quickList(root *Root, now time.Time, into map[string]int64) (l listing, same []string, ok bool) {
 	rec := ix.folders
-	// (A full check in the future: the clock was set back.)
-	since := now.Sub(time.Unix(0, rec.CheckedAt))
-	if rec.MTime == nil || rec.Flags != ix.opt.includeFlags() || since >= ix.fullCheckEvery || since < 0 {
+	if !ix.foldersTrusted(now) {
 		return listing{}, nil, false
 	}
 	prefix := root.ID + ":"
@@ -220,6 +218,141 @@ func (ix *Index) quickList(root *Root, now time.Time, into map[string]int64) (l 
 		return listing{}, nil, false
 	}
 	return l, same, true
+}
+
+// foldersTrusted says whether the folder records may stand for a stat of
+// every file: there are some, made with today's include options, and the
+// full check is not due. (A full check in the future: the clock was set
+// back.)
+func (ix *Index) foldersTrusted(now time.Time) bool {
+	rec := ix.folders
+	since := now.Sub(time.Unix(0, rec.CheckedAt))
+	return rec.MTime != nil && rec.Flags == ix.opt.includeFlags() && since < ix.fullCheckEvery && since >= 0
+}
+
+// quickSync is a sync of everything that finds nothing changed, without
+// decoding the manifest: most warm searches. ok is false as soon as
+// anything may have changed, and the caller then syncs as usual
+// (reconcileLocked, with quickList), which finds the same files unchanged
+// where this finds them so: every vault folder recorded has the mtime
+// recorded (so the same files, see the top of this file), and so has its
+// parent; every file of the manifest is in such a folder or in a
+// workspace (or transcript) root, listed in full as usual; each of those
+// listed is in the manifest with its size and mtime, and so is each hot
+// vault file, stat'ed. What a sync would write (the folder records, the
+// manifest) would be what the index has, so nothing is written.
+// Called with mu held.
+func (ix *Index) quickSync(now time.Time) (st Stats, ok bool) {
+	if ix.manRaw == nil || !ix.foldersTrusted(now) {
+		return Stats{}, false
+	}
+	rec := ix.folders.MTime
+	// The vault roots' folders: each as recorded, and its parent too.
+	var vaults []*Root
+	folders := 0
+	for i := range ix.opt.Roots {
+		r := &ix.opt.Roots[i]
+		if r.Kind != VaultRoot {
+			continue
+		}
+		vaults = append(vaults, r)
+		prefix := r.ID + ":"
+		if _, known := rec[prefix]; !known {
+			return Stats{}, false
+		}
+		for k, t := range rec {
+			rel, mine := strings.CutPrefix(k, prefix)
+			if !mine {
+				continue
+			}
+			folders++
+			if parent := parentDir(rel); rel != "" {
+				if _, known := rec[prefix+parent]; !known {
+					return Stats{}, false
+				}
+			}
+			fi, err := os.Lstat(filepath.Join(r.Dir, filepath.FromSlash(rel)))
+			if err != nil || !fi.IsDir() || t == 0 || t != fi.ModTime().UnixNano() || now.Sub(fi.ModTime()) < mtimeSlack {
+				return Stats{}, false
+			}
+		}
+	}
+	if len(vaults) == 0 || folders != len(rec) {
+		return Stats{}, false // records of a root the index no longer has
+	}
+	// The other roots, listed in full.
+	listed := map[string]fileRef{}
+	for i := range ix.opt.Roots {
+		r := &ix.opt.Roots[i]
+		if r.Kind == VaultRoot {
+			continue
+		}
+		l, err := ix.opt.list(r, "", nil, now)
+		if err != nil || len(l.problems) > 0 || len(l.unreadable) > 0 {
+			return Stats{}, false
+		}
+		for _, f := range l.files {
+			listed[f.key()] = f
+		}
+	}
+	prefixes := make([][]byte, len(vaults))
+	for i, r := range vaults {
+		prefixes[i] = []byte(r.ID + ":")
+	}
+	hotSince := now.Add(-hotWindow).UnixNano()
+	unchanged := func(e *manifestEntry) bool {
+		for i, r := range vaults {
+			rel, mine := bytes.CutPrefix(e.key, prefixes[i])
+			if !mine {
+				continue
+			}
+			// Its folder is one of those found unchanged above.
+			dir := len(prefixes[i])
+			if j := bytes.LastIndexByte(rel, '/'); j >= 0 {
+				dir += j
+			}
+			if _, known := rec[string(e.key[:dir])]; !known {
+				return false
+			}
+			if e.mtime < hotSince {
+				return true
+			}
+			fi, err := os.Lstat(filepath.Join(r.Dir, filepath.FromSlash(string(rel))))
+			return err == nil && fi.Mode().IsRegular() && fi.Size() == e.size && fi.ModTime().UnixNano() == e.mtime
+		}
+		f, found := listed[string(e.key)]
+		return found && f.size == e.size && f.mtime == e.mtime
+	}
+	matched, changed := 0, false
+	n, err := scanManifest(ix.manRaw, nil, func(e *manifestEntry) bool {
+		if !unchanged(e) {
+			changed = true
+			return false
+		}
+		if _, found := listed[string(e.key)]; found {
+			matched++
+		}
+		return true
+	})
+	if err != nil || changed || matched != len(listed) {
+		return Stats{}, false
+	}
+	st = Stats{Unchanged: int(n), Files: int(n)}
+	ix.idxMu.RLock()
+	defer ix.idxMu.RUnlock()
+	if ix.idx != nil {
+		st.Docs, _ = ix.idx.DocCount()
+	}
+	return st, true
+}
+
+// parentDir is the folder a slash-separated relative path is in, "" for
+// the root (path.Dir, for the clean paths of the records).
+func parentDir(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[:i]
+	}
+	return ""
 }
 
 func (r folderRecords) equal(o folderRecords) bool {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/blevesearch/bleve/v2"
 )
 
 // backdate sets the mtime of every file and folder of the vault to at,
@@ -166,5 +168,119 @@ func TestReadOnlyUntilWrite(t *testing.T) {
 	}
 	if ix.readOnly || len(find(t, ix, "boword")) != 1 {
 		t.Errorf("after a write: read-only %v", ix.readOnly)
+	}
+}
+
+// A sync of everything on an index just opened answers "nothing changed"
+// without decoding the manifest (quickSync) when that is so, and
+// otherwise syncs as before: each change a quiet sync must see is found,
+// and indexed, through the usual path.
+func TestQuickSync(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(e *testEnv)
+		quick  bool
+		want   func(st Stats) bool
+	}{
+		{"nothing", func(*testEnv) {}, true, func(st Stats) bool { return st.Unchanged == 6 && st.Files == 6 && st.Docs == 7 }},
+		// The documented limit of the folder records (see the top of
+		// folders.go): found by the full check, not by a quick sync.
+		{"a cold file rewritten in place", func(e *testEnv) {
+			p := e.path("vault/people/ana.md")
+			fi, _ := os.Stat(p)
+			os.WriteFile(p, []byte("# Ana\nanaword!\n"), 0o644)
+			os.Chtimes(p, fi.ModTime(), fi.ModTime())
+		}, true, func(st Stats) bool { return st.Unchanged == 6 && st.Indexed == 0 }},
+		{"a new vault file", func(e *testEnv) { e.write("vault/people/cy.md", "# Cy\ncyword\n") }, false, func(st Stats) bool { return st.Indexed == 1 }},
+		{"a hot file appended to", func(e *testEnv) {
+			f, _ := os.OpenFile(e.path("vault/ledger/today.md"), os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString("- [fact|c=0.7|i=0.5] 11:00 appendedword\n")
+			f.Close()
+		}, false, func(st Stats) bool { return st.Indexed == 1 }},
+		{"a hot file removed", func(e *testEnv) {
+			// Its folder's mtime put back: only the stat of the hot file sees it.
+			dir := e.path("vault/ledger")
+			fi, _ := os.Stat(dir)
+			os.Remove(e.path("vault/ledger/today.md"))
+			os.Chtimes(dir, fi.ModTime(), fi.ModTime())
+		}, false, func(st Stats) bool { return st.Removed == 1 }},
+		{"a vault folder removed", func(e *testEnv) { os.RemoveAll(e.path("vault/people")) }, false, func(st Stats) bool { return st.Removed == 2 }},
+		{"a vault folder modified just now", func(e *testEnv) {
+			now := time.Now()
+			os.Chtimes(e.path("vault/people"), now, now)
+		}, false, func(st Stats) bool { return st.Unchanged == 6 && st.Indexed == 0 }},
+		{"a workspace file changed", func(e *testEnv) { e.write("workspace/MEMORY.md", "# Memory\nchangedword\n") }, false, func(st Stats) bool { return st.Indexed == 1 }},
+		{"a workspace file removed", func(e *testEnv) { os.Remove(e.path("workspace/memory/2026-11-20.md")) }, false, func(st Stats) bool { return st.Removed == 1 }},
+		{"a new workspace file", func(e *testEnv) { e.write("workspace/memory/2026-11-21.md", "# Day\nnewword\n") }, false, func(st Stats) bool { return st.Indexed == 1 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.write("vault/people/ana.md", "# Ana\nanaword\n")
+			e.write("vault/people/bo.md", "# Bo\nboword\n")
+			e.write("vault/notes.md", "# Notes\nnoteword\n")
+			e.write("vault/ledger/today.md", "## 2026-11-20\n- [fact|c=0.7|i=0.5] 10:00 todayword\n")
+			e.write("workspace/MEMORY.md", "# Memory\nmemoryword\n")
+			e.write("workspace/memory/2026-11-20.md", "# Day\ndayword\n")
+			e.backdate(time.Now().Add(-72 * time.Hour))
+			hour := time.Now().Add(-time.Hour)
+			os.Chtimes(e.path("vault/ledger/today.md"), hour, hour) // hot
+			e.open().Close()
+
+			ix, err := Open(e.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			tc.change(e)
+			st, err := ix.Sync(context.Background(), nil)
+			if err != nil || !tc.want(st) {
+				t.Fatalf("sync: %+v %v", st, err)
+			}
+			if quick := ix.man == nil; quick != tc.quick {
+				t.Errorf("the manifest was decoded: %v, want %v", !quick, !tc.quick)
+			}
+			// The next sync finds nothing more to do, however it goes.
+			if st, err := ix.Sync(context.Background(), nil); err != nil || st.Indexed+st.Removed != 0 {
+				t.Errorf("the sync after: %+v %v", st, err)
+			}
+		})
+	}
+}
+
+// A manifest listing a file twice passes the check Open makes (a scan);
+// the first sync that decodes it builds the index again.
+func TestManifestListingAFileTwiceRebuilds(t *testing.T) {
+	e := newEnv(t)
+	e.write("vault/a.md", "# A\naword\n")
+	e.write("vault/b.md", "# B\nbword\n")
+	e.open().Close()
+	idx, err := bleve.Open(e.opt.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := idx.GetInternal(keyManifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := decodeManifest(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := manifest{"vault:a.md": m["vault:a.md"]}.encode()[len(manifestMagic)+1:]
+	twice := append(append([]byte(manifestMagic), 3), raw[len(manifestMagic)+1:]...)
+	if err := idx.SetInternal(keyManifest, append(twice, entry...)); err != nil {
+		t.Fatal(err)
+	}
+	idx.Close()
+
+	ix, err := Open(e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	e.write("vault/c.md", "# C\ncword\n")
+	st, err := ix.Sync(context.Background(), nil)
+	if err != nil || st.Indexed != 3 || st.Files != 3 {
+		t.Fatalf("sync: %+v %v", st, err)
 	}
 }

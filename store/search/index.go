@@ -18,6 +18,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -52,9 +53,14 @@ type Index struct {
 	an    analyzers
 	roots map[string]*Root
 
-	// mu is held by writers (one update at a time) and guards man.
+	// mu is held by writers (one update at a time) and guards man and
+	// manRaw.
 	mu  sync.Mutex
 	man manifest
+	// manRaw, when not nil, is the manifest as read from the index, not
+	// decoded yet (man is then nil): a sync that finds nothing changed
+	// reads it without decoding it (quickSync); loadManifest decodes it.
+	manRaw []byte
 	// idxMu guards idx: searches and updates hold it for reading, so a
 	// search runs while an update (even a full build) is under way; Close
 	// and Rebuild hold it for writing. Lock order: mu, then idxMu.
@@ -228,11 +234,13 @@ func (ix *Index) adopt(idx bleve.Index) bool {
 	if err != nil {
 		return false
 	}
-	man, err := decodeManifest(raw)
-	if err != nil {
+	// Not decoded (see manRaw). The marker of a run in progress, or
+	// another format, is found here; other damage by the first sync,
+	// which reads it through, and then builds the index again.
+	if !bytes.HasPrefix(raw, []byte(manifestMagic)) {
 		return false
 	}
-	ix.idx, ix.man = idx, man
+	ix.idx, ix.man, ix.manRaw = idx, nil, raw
 	if raw, err := idx.GetInternal(keyFolders); err == nil && raw != nil {
 		ix.folders, _ = decodeFolders(raw) // damaged: every file is stat'ed
 	}
@@ -267,7 +275,21 @@ func (ix *Index) create() error {
 	if err != nil {
 		return fmt.Errorf("cannot open the new search index in %s: %w", ix.opt.Dir, err)
 	}
-	ix.idx, ix.man, ix.folders, ix.readOnly = idx, manifest{}, folderRecords{}, false
+	ix.idx, ix.man, ix.manRaw, ix.folders, ix.readOnly = idx, manifest{}, nil, folderRecords{}, false
+	return nil
+}
+
+// loadManifest decodes the manifest read from the index, if it is not
+// yet; an error means it is damaged. Called with mu held.
+func (ix *Index) loadManifest() error {
+	if ix.manRaw == nil {
+		return nil
+	}
+	man, err := decodeManifest(ix.manRaw)
+	if err != nil {
+		return err
+	}
+	ix.man, ix.manRaw = man, nil
 	return nil
 }
 
@@ -419,6 +441,11 @@ const batchBytes = 64 << 10
 func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progress ProgressFunc) (Stats, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	if all && !ix.damaged && ix.idx != nil {
+		if st, ok := ix.quickSync(time.Now()); ok {
+			return st, nil
+		}
+	}
 	if ix.damaged {
 		// A batch failed: the documents may be ahead of the manifest.
 		if err := ix.recreateLocked(); err != nil {
@@ -437,6 +464,13 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 // is something to write, and the run starts over (another process may
 // have written in between).
 func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, progress ProgressFunc) (Stats, error) {
+	if err := ix.loadManifest(); err != nil {
+		// Damaged: the index is built again.
+		if err := ix.recreateLocked(); err != nil {
+			return Stats{}, err
+		}
+		scopes, all = ix.allScopes(), true
+	}
 	var st Stats
 	var files []fileRef
 	var unreadable []string
@@ -522,6 +556,11 @@ func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, 
 	if built != "" {
 		if err := ix.install(built); err != nil {
 			return st, err
+		}
+		// The manifest read back from the store just built.
+		if err := ix.loadManifest(); err != nil {
+			ix.damaged = true
+			return st, fmt.Errorf("cannot open the search index just built in %s: %w", ix.opt.Dir, err)
 		}
 	}
 	if folders != nil {

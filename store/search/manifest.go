@@ -142,44 +142,87 @@ var errManifest = errors.New("the search index's manifest is damaged")
 // decodeManifest reads what encode wrote. Anything else is an error, never
 // a panic: the index is then rebuilt.
 func decodeManifest(b []byte) (manifest, error) {
+	var m manifest
+	dup := false
+	_, err := scanManifest(b, func(n uint64) { m = make(manifest, n) }, func(e *manifestEntry) bool {
+		key := string(e.key)
+		if _, dup = m[key]; dup {
+			return false
+		}
+		f := &fileState{Size: e.size, MTime: e.mtime, Indexed: e.indexed, docsN: e.docsN, docsRaw: e.docsRaw, enc: e.enc}
+		copy(f.Hash[:], e.hash)
+		if f.docsN == 0 {
+			f.Docs, f.docsRaw = []docRef{}, nil
+		}
+		m[key] = f
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if dup {
+		return nil, fmt.Errorf("%w: a file is listed twice", errManifest)
+	}
+	return m, nil
+}
+
+// manifestEntry is one file's record as it lies in an encoded manifest;
+// its slices are of the encoding.
+type manifestEntry struct {
+	key                  []byte
+	size, mtime, indexed int64
+	hash                 []byte
+	docsN                uint64
+	docsRaw              []byte
+	// enc is the whole entry: unchanged, it is written back as it was
+	// read.
+	enc []byte
+}
+
+// scanManifest checks what encode wrote and passes each entry in turn to
+// visit, allocating nothing; sized is told the number of entries first.
+// Anything else than encode's output is an error, never a panic (a key
+// listed twice is decodeManifest's to find). visit returning false stops
+// the scan; n is then the entries visited before it.
+func scanManifest(b []byte, sized func(n uint64), visit func(e *manifestEntry) bool) (n uint64, err error) {
 	// Entries keep slices of b (see docList): not copied, it is 2 MB at
 	// scale 100.
 	rest, ok := bytes.CutPrefix(b, []byte(manifestMagic))
 	if !ok {
-		return nil, errManifest
+		return 0, errManifest
 	}
 	r := reader{b: rest}
-	n := r.uvarint()
-	if r.err != nil || n > uint64(len(r.b)) {
-		return nil, errManifest
+	total := r.uvarint()
+	if r.err != nil || total > uint64(len(r.b)) {
+		return 0, errManifest
 	}
-	m := make(manifest, n)
-	for range n {
+	if sized != nil {
+		sized(total)
+	}
+	var e manifestEntry
+	for ; n < total; n++ {
 		entry := r.b
-		klen := r.uvarint()
-		key := string(r.bytes(klen))
-		f := &fileState{Size: r.varint(), MTime: r.varint(), Indexed: r.varint()}
-		copy(f.Hash[:], r.bytes(uint64(len(f.Hash))))
-		f.docsN = r.uvarint()
-		f.docsRaw = r.bytes(r.uvarint())
+		e.key = r.bytes(r.uvarint())
+		e.size, e.mtime, e.indexed = r.varint(), r.varint(), r.varint()
+		e.hash = r.bytes(uint64(len(fileState{}.Hash)))
+		e.docsN = r.uvarint()
+		e.docsRaw = r.bytes(r.uvarint())
 		// Each document takes 9 to 13 bytes.
-		if r.err != nil || f.docsN*9 > uint64(len(f.docsRaw)) || f.docsN*13 < uint64(len(f.docsRaw)) {
-			return nil, errManifest
+		if r.err != nil || e.docsN*9 > uint64(len(e.docsRaw)) || e.docsN*13 < uint64(len(e.docsRaw)) {
+			return n, errManifest
 		}
-		if f.docsN == 0 {
-			f.Docs, f.docsRaw = []docRef{}, nil
+		e.enc = entry[:len(entry)-len(r.b)]
+		if len(e.key) == 0 || e.size < 0 || e.indexed < 0 || e.indexed > e.size {
+			return n, errManifest
 		}
-		// Unchanged, the entry is written back as it was read.
-		f.enc = entry[:len(entry)-len(r.b)]
-		if _, dup := m[key]; dup || key == "" || f.Size < 0 || f.Indexed < 0 || f.Indexed > f.Size {
-			return nil, errManifest
+		if !visit(&e) {
+			return n, nil
 		}
-		m[key] = f
 	}
 	if len(r.b) != 0 {
-		return nil, fmt.Errorf("%w: %d bytes after the last file", errManifest, len(r.b))
+		return n, fmt.Errorf("%w: %d bytes after the last file", errManifest, len(r.b))
 	}
-	return m, nil
+	return n, nil
 }
 
 // reader reads varints and byte runs, remembering the first error.

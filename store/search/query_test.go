@@ -143,6 +143,16 @@ func TestManifestRoundTrip(t *testing.T) {
 			t.Errorf("%q decodes", bad)
 		}
 	}
+	// A file listed twice does not decode (the scan alone lets it by).
+	twice := append(m.encode()[:len(manifestMagic)], 2)
+	entry := manifest{"vault:a.md": {Size: 3, Indexed: 3, Docs: []docRef{}}}.encode()[len(manifestMagic)+1:]
+	twice = append(append(twice, entry...), entry...)
+	if _, err := decodeManifest(twice); err == nil {
+		t.Error("a file listed twice decodes")
+	}
+	if n, err := scanManifest(twice, nil, func(*manifestEntry) bool { return true }); err != nil || n != 2 {
+		t.Errorf("scanning a file listed twice: %d entries, %v", n, err)
+	}
 	// A damaged document list is found when the documents are needed:
 	// two documents on one line.
 	one := manifest{"vault:a.md": {Size: 3, Indexed: 3, Docs: []docRef{{1, 5}, {1, 6}}}}
@@ -162,6 +172,12 @@ func FuzzDecodeManifest(f *testing.F) {
 	f.Add([]byte(manifestMagic + "\x01\x01a\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := decodeManifest(data)
+		// The scan a quiet sync reads the manifest with accepts what
+		// decodes, and only that (a key listed twice aside).
+		_, serr := scanManifest(data, nil, func(*manifestEntry) bool { return true })
+		if twice := err != nil && strings.Contains(err.Error(), "listed twice"); (serr == nil) != (err == nil || twice) {
+			t.Fatalf("the scan says %v, the decoder %v", serr, err)
+		}
 		if err != nil {
 			return
 		}
