@@ -253,16 +253,12 @@ func TestManifestListingAFileTwiceRebuilds(t *testing.T) {
 	e := newEnv(t)
 	e.write("vault/a.md", "# A\naword\n")
 	e.write("vault/b.md", "# B\nbword\n")
-	e.open().Close()
+	ix := e.open()
+	m := ix.man
+	raw := m.encode()
+	ix.Close()
+	// Held inline, as an earlier version wrote it.
 	idx, err := bleve.Open(e.opt.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := idx.GetInternal(keyManifest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := decodeManifest(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +269,7 @@ func TestManifestListingAFileTwiceRebuilds(t *testing.T) {
 	}
 	idx.Close()
 
-	ix, err := Open(e.opt)
+	ix, err = Open(e.opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,4 +279,110 @@ func TestManifestListingAFileTwiceRebuilds(t *testing.T) {
 	if err != nil || st.Indexed != 3 || st.Files != 3 {
 		t.Fatalf("sync: %+v %v", st, err)
 	}
+}
+
+// manifestFiles lists the manifest files in the index's folder.
+func manifestFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, manifestFilePrefix+"*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// The manifest lives in one file beside the store, named by the index
+// (manifestfile.go): a build and each write leave exactly the one named;
+// a stray file is removed by the next write; an index whose file is gone
+// or damaged is built again; one holding its manifest inline is read as
+// it is and takes the file form at its next write.
+func TestManifestFile(t *testing.T) {
+	reopen := func(t *testing.T, e *testEnv) *Index {
+		t.Helper()
+		ix, err := Open(e.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		return ix
+	}
+	setup := func(t *testing.T) *testEnv {
+		e := newEnv(t)
+		e.write("vault/a.md", "# A\naword\n")
+		e.write("vault/b.md", "# B\nbword\n")
+		e.open().Close()
+		return e
+	}
+	t.Run("one file, named", func(t *testing.T) {
+		e := setup(t)
+		files := manifestFiles(t, e.opt.Dir)
+		if len(files) != 1 {
+			t.Fatalf("after a build: %v", files)
+		}
+		os.WriteFile(filepath.Join(e.opt.Dir, manifestFilePrefix+"0123"), []byte("stray"), 0o600)
+		ix := reopen(t, e)
+		if ix.manMap == nil || filepath.Base(files[0]) != manifestFilePrefix+ix.manID {
+			t.Fatalf("reopened: mapped %v, id %q, files %v", ix.manMap != nil, ix.manID, files)
+		}
+		e.write("vault/c.md", "# C\ncword\n")
+		if st, err := ix.Sync(context.Background(), nil); err != nil || st.Indexed != 1 {
+			t.Fatalf("sync: %+v %v", st, err)
+		}
+		if got := manifestFiles(t, e.opt.Dir); len(got) != 1 || got[0] == files[0] || filepath.Base(got[0]) != manifestFilePrefix+ix.manID {
+			t.Fatalf("after a write: %v (id %q), was %v", got, ix.manID, files)
+		}
+		ix.Close()
+		ix = reopen(t, e)
+		if st, err := ix.Sync(context.Background(), nil); err != nil || st.Unchanged != 3 || st.Indexed != 0 {
+			t.Fatalf("reopened after the write: %+v %v", st, err)
+		}
+	})
+	for name, damage := range map[string]func(path string){
+		"file gone":      func(path string) { os.Remove(path) },
+		"file cut short": func(path string) { os.Truncate(path, 40) },
+		"file garbage":   func(path string) { os.WriteFile(path, []byte("garbage"), 0o600) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := setup(t)
+			damage(manifestFiles(t, e.opt.Dir)[0])
+			ix := reopen(t, e)
+			if st, err := ix.Sync(context.Background(), nil); err != nil || st.Indexed != 2 {
+				t.Fatalf("rebuilt: %+v %v", st, err)
+			}
+			if hits := find(t, ix, "aword"); len(hits) != 1 {
+				t.Fatal(where(hits))
+			}
+		})
+	}
+	t.Run("inline", func(t *testing.T) {
+		e := setup(t)
+		ix := reopen(t, e)
+		if err := ix.loadManifest(); err != nil {
+			t.Fatal(err)
+		}
+		inline := ix.man.encode()
+		ix.Close()
+		idx, err := bleve.Open(e.opt.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := idx.SetInternal(keyManifest, inline); err != nil {
+			t.Fatal(err)
+		}
+		idx.Close()
+		for _, f := range manifestFiles(t, e.opt.Dir) {
+			os.Remove(f)
+		}
+		ix = reopen(t, e)
+		if st, err := ix.Sync(context.Background(), nil); err != nil || st.Unchanged != 2 || ix.manMap != nil || ix.manID != "" {
+			t.Fatalf("inline: %+v %v", st, err)
+		}
+		e.write("vault/c.md", "# C\ncword\n")
+		if st, err := ix.Sync(context.Background(), nil); err != nil || st.Indexed != 1 {
+			t.Fatalf("sync: %+v %v", st, err)
+		}
+		if got := manifestFiles(t, e.opt.Dir); len(got) != 1 || ix.manID == "" {
+			t.Fatalf("after a write: %v", got)
+		}
+	})
 }

@@ -38,6 +38,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/mmap-go"
 	bolterrors "go.etcd.io/bbolt/errors"
 
 	"clawvault-tui/store/agentdb"
@@ -60,7 +61,12 @@ type Index struct {
 	// manRaw, when not nil, is the manifest as read from the index, not
 	// decoded yet (man is then nil): a sync that finds nothing changed
 	// reads it without decoding it (quickSync); loadManifest decodes it.
+	// manMap is its file's mapping when manRaw is that; manID names the
+	// file the index refers to ("" for a manifest held inline): see
+	// manifestfile.go.
 	manRaw []byte
+	manMap mmap.MMap
+	manID  string
 	// idxMu guards idx: searches and updates hold it for reading, so a
 	// search runs while an update (even a full build) is under way; Close
 	// and Rebuild hold it for writing. Lock order: mu, then idxMu.
@@ -230,17 +236,22 @@ func (ix *Index) adopt(idx bleve.Index) bool {
 		}
 		return false
 	}
-	raw, err := idx.GetInternal(keyManifest)
+	value, err := idx.GetInternal(keyManifest)
 	if err != nil {
 		return false
 	}
+	raw, m, id, err := ix.openManifest(value)
 	// Not decoded (see manRaw). The marker of a run in progress, or
 	// another format, is found here; other damage by the first sync,
 	// which reads it through, and then builds the index again.
-	if !bytes.HasPrefix(raw, []byte(manifestMagic)) {
+	if err != nil || !bytes.HasPrefix(raw, []byte(manifestMagic)) {
+		if m != nil {
+			m.Unmap()
+		}
 		return false
 	}
-	ix.idx, ix.man, ix.manRaw = idx, nil, raw
+	ix.dropManifestMap()
+	ix.idx, ix.man, ix.manRaw, ix.manMap, ix.manID = idx, nil, raw, m, id
 	if raw, err := idx.GetInternal(keyFolders); err == nil && raw != nil {
 		ix.folders, _ = decodeFolders(raw) // damaged: every file is stat'ed
 	}
@@ -251,6 +262,7 @@ func (ix *Index) adopt(idx bleve.Index) bool {
 // index is created with bleve's defaults (what it writes in
 // index_meta.json) and reopened with ours, which are for this process only.
 func (ix *Index) create() error {
+	ix.dropManifestMap() // (a mapped file cannot be removed on Windows)
 	if err := os.RemoveAll(ix.opt.Dir); err != nil {
 		return fmt.Errorf("cannot remove the old search index: %w", err)
 	}
@@ -275,8 +287,16 @@ func (ix *Index) create() error {
 	if err != nil {
 		return fmt.Errorf("cannot open the new search index in %s: %w", ix.opt.Dir, err)
 	}
-	ix.idx, ix.man, ix.manRaw, ix.folders, ix.readOnly = idx, manifest{}, nil, folderRecords{}, false
+	ix.idx, ix.man, ix.manRaw, ix.manID, ix.folders, ix.readOnly = idx, manifest{}, nil, "", folderRecords{}, false
 	return nil
+}
+
+// dropManifestMap unmaps the manifest file, when manRaw is it.
+func (ix *Index) dropManifestMap() {
+	if ix.manMap != nil {
+		ix.manMap.Unmap()
+		ix.manMap, ix.manRaw = nil, nil
+	}
 }
 
 // loadManifest decodes the manifest read from the index, if it is not
@@ -285,11 +305,18 @@ func (ix *Index) loadManifest() error {
 	if ix.manRaw == nil {
 		return nil
 	}
-	man, err := decodeManifest(ix.manRaw)
+	raw := ix.manRaw
+	if ix.manMap != nil {
+		// The entries keep slices of it (see docList).
+		raw = bytes.Clone(raw)
+		ix.dropManifestMap()
+	}
+	man, err := decodeManifest(raw)
+	ix.manRaw = nil
 	if err != nil {
 		return err
 	}
-	ix.man, ix.manRaw = man, nil
+	ix.man = man
 	return nil
 }
 
@@ -304,6 +331,7 @@ func (ix *Index) Close() error {
 	}
 	err := ix.idx.Close()
 	ix.idx = nil
+	ix.dropManifestMap()
 	asyncErrors.CompareAndDelete(ix.storePath(), ix.asyncErr)
 	return err
 }
@@ -562,6 +590,7 @@ func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, 
 			ix.damaged = true
 			return st, fmt.Errorf("cannot open the search index just built in %s: %w", ix.opt.Dir, err)
 		}
+		ix.removeOtherManifests()
 	}
 	if folders != nil {
 		ix.folders = *folders
@@ -664,6 +693,8 @@ type writer struct {
 	stores map[string]*agentdb.DB
 	// build, when set, takes the documents of a full build instead of b.
 	build *offlineBuild
+	// manID is the manifest file the last batch names.
+	manID string
 	// batches counts the batches committed, written the bytes of section
 	// text in them.
 	batches int
@@ -1055,7 +1086,12 @@ func (w *writer) commit(last bool) error {
 		if err := w.backgroundErr(); err != nil {
 			return err
 		}
-		b.SetInternal(keyManifest, w.ix.man.encode())
+		ref, id, err := w.ix.saveManifest(w.ix.man.encode())
+		if err != nil {
+			return err
+		}
+		w.manID = id
+		b.SetInternal(keyManifest, ref)
 		if w.folders != nil {
 			b.SetInternal(keyFolders, w.folders.encode())
 		}
@@ -1112,7 +1148,15 @@ func (w *writer) finish() error {
 		w.build, w.dirty = nil, true
 	}
 	if w.build != nil {
-		internal := map[string][]byte{string(keyManifest): w.ix.man.encode()}
+		ref, _, err := w.ix.saveManifest(w.ix.man.encode())
+		if err != nil {
+			w.build.abort()
+			w.ix.man = manifest{}
+			return err
+		}
+		// The store built names the file; install opens it, and the
+		// others go once it is in place (reconcileLocked).
+		internal := map[string][]byte{string(keyManifest): ref}
 		if w.folders != nil {
 			internal[string(keyFolders)] = w.folders.encode()
 		}
@@ -1128,7 +1172,15 @@ func (w *writer) finish() error {
 	if err := w.commit(true); err != nil {
 		return errors.Join(err, w.wait())
 	}
-	return w.wait()
+	if err := w.wait(); err != nil {
+		return err
+	}
+	if w.manID != "" {
+		// The index on disk names the new file: the others go.
+		w.ix.manID = w.manID
+		w.ix.removeOtherManifests()
+	}
+	return nil
 }
 
 // fail ends a run that failed with err: what was committed is finished
