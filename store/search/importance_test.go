@@ -175,29 +175,31 @@ func TestFullBuildIsTheOnlineIndex(t *testing.T) {
 	}
 }
 
-// A query as typed orders only its ties at the cut by id (scoreThenID):
-// every prefix of a dozen queries, at three page sizes, gives the hits,
-// scores and totals of bleve's sort by score and id on the demo
-// workspace.
-func TestTypingKeepsTheSortByScoreAndID(t *testing.T) {
+// A query, as typed or not, orders only its ties at the cut by id
+// (scoreThenID): every prefix of a dozen queries, at three page sizes,
+// gives the hits, scores and totals of bleve's sort by score and id on the
+// demo workspace.
+func TestTiesAtTheCutKeepTheSortByScoreAndID(t *testing.T) {
 	ix := demoIndex(t)
-	defer func(was bool) { typingByScoreThenID = was }(typingByScoreThenID)
+	defer func(was bool) { byScoreThenID = was }(byScoreThenID)
 	queries := []string{"release notes for", "postgresql cut-over", "we decided", "deploy the", "jonas muller warehouse",
 		`"credit no`, "invoice -draft", "type:decision soc", "path:memory ta", "billing_db", "assistant repl", "i>=0.5 tele"}
 	compared := 0
 	for _, q := range queries {
 		for i := range q {
 			for _, limit := range []int{1, 20, 200} {
-				opt := SearchOptions{Limit: limit, AsYouType: true}
-				typingByScoreThenID = false
-				sorted, err := ix.Search(context.Background(), q[:i+1], opt)
-				if err != nil {
-					continue // a prefix that is not a query yet
+				for _, typing := range []bool{true, false} {
+					opt := SearchOptions{Limit: limit, AsYouType: typing}
+					byScoreThenID = false
+					sorted, err := ix.Search(context.Background(), q[:i+1], opt)
+					if err != nil {
+						continue // a prefix that is not a query yet
+					}
+					byScoreThenID = true
+					got := mustSearch(t, ix, q[:i+1], opt)
+					sameResults(t, fmt.Sprintf("%q limit %d typing %v: ties cut", q[:i+1], limit, typing), got, "bleve's sort", sorted)
+					compared += len(got.Hits)
 				}
-				typingByScoreThenID = true
-				got := mustSearch(t, ix, q[:i+1], opt)
-				sameResults(t, fmt.Sprintf("%q limit %d: ties cut", q[:i+1], limit), got, "bleve's sort", sorted)
-				compared += len(got.Hits)
 			}
 		}
 	}

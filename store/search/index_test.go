@@ -379,10 +379,9 @@ func TestTiesAreOrderedByFileAndLine(t *testing.T) {
 	}
 }
 
-// Ties that cross the cut, in a group larger than the hits asked for
-// first (breakTies asks for four times as many, then sixteen), and in one
-// larger than maxTieHits: the first by file and line are kept, with their
-// text.
+// Ties that cross the cut, in groups larger than the hits asked for: the
+// first by file and line are kept, with their text, whether the ties at
+// the cut are ordered by scoreThenID or by bleve's sort by id.
 func TestTiesAtTheCutKeepTheFirstByFileAndLine(t *testing.T) {
 	e := newEnv(t)
 	line := "- [decision|c=0.95|i=0.90] 10:00 We decided to keep the tieword.\n"
@@ -390,12 +389,10 @@ func TestTiesAtTheCutKeepTheFirstByFileAndLine(t *testing.T) {
 	e.write("vault/decisions/a.md", "# a\n\n"+strings.Repeat(line, 30))
 	e.write("vault/z.md", "# Tieword\n\nThe tieword, twice: tieword.\n")
 	ix := e.open()
-	defer func(was int) { maxTieHits = was }(maxTieHits)
+	defer func(was bool) { byScoreThenID = was }(byScoreThenID)
 	for i := range 8 {
 		limit := []int{1, 3, 31, 69}[i%4]
-		if i == 4 {
-			maxTieHits = 8 // from here on bleve sorts by id
-		}
+		byScoreThenID = i < 4 // then bleve sorts by id
 		res, err := ix.Search(context.Background(), "tieword", SearchOptions{Limit: limit})
 		if err != nil {
 			t.Fatal(err)

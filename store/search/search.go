@@ -139,25 +139,18 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	}
 	run := func(req *bleve.SearchRequest) (*bleve.SearchResult, error) { return runIn(ctx, req) }
 	// Best first, equal scores by file and line: the same query gives the
-	// same list whatever order the index was built in. Sorting by id in
-	// the index costs a lookup of the id of every candidate (a third of a
-	// query that matches thousands of sections), so the query asks for one
-	// hit more by score alone: when that one scores below the last hit,
-	// no tie crosses the cut, and the hits are sorted here. Otherwise it
-	// asks again with ids breaking ties.
+	// same list whatever order the index was built in. bleve's sort by id
+	// looks up the id of every candidate (5,541 for "postgresql" at scale
+	// 100, a third of the query's time); scoreThenID looks up only those
+	// of the hits that tie at the cut, in the one query.
 	var sr *bleve.SearchResult
 	if len(q.Want.Terms) == 0 {
 		// Filters only: the most important observations first.
 		if sr, err = ix.byImportance(bq, limit, request, run); err != nil {
 			return nil, err
 		}
-	} else if opt.AsYouType {
-		// Typing: a prefix matches many sections that score alike, so a
-		// tie at the cut is the rule and the two-step query would run
-		// twice (p95 16 ms against 10 ms on the scale-100 vault): one
-		// query, whose ties at the cut alone are ordered by id
-		// (scoreThenID).
-		if typingByScoreThenID {
+	} else {
+		if byScoreThenID {
 			sr, err = runIn(context.WithValue(ctx, search.MakeDocumentMatchHandlerKey, scoreThenID(limit)), request(limit, "-_score"))
 			if err == nil {
 				sortHits(sr.Hits)
@@ -168,17 +161,6 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 		if err != nil {
 			return nil, err
 		}
-	} else {
-		if sr, err = run(request(limit+1, "-_score")); err != nil {
-			return nil, err
-		}
-		if len(sr.Hits) > limit && sr.Hits[limit].Score == sr.Hits[limit-1].Score {
-			if err := ix.breakTies(sr, limit, request, run); err != nil {
-				return nil, err
-			}
-		}
-		sr.Hits = sr.Hits[:min(limit, len(sr.Hits))]
-		sortHits(sr.Hits)
 	}
 	res.Total = sr.Total
 	loc := ix.newLocator(q)
@@ -202,62 +184,6 @@ func sortHits(hits search.DocumentMatchCollection) {
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
-}
-
-// breakTies replaces sr.Hits, whose hit after the limit-th ties with it,
-// by the first limit hits ordered by score and then id. bleve sorting by
-// id looks up the id of every candidate (5,541 for "postgresql" at scale
-// 100, a third of the query's time); the sections that tie at the cut are
-// a few hundred. So it asks by score alone for more hits, four times as
-// many each time, until the last one scores below the cut: then every
-// hit that ties with the cut is among them, and ordering them here gives
-// what bleve's sort by id would. Their fields are then read for the
-// limit that are kept.
-func (ix *Index) breakTies(sr *bleve.SearchResult, limit int, request func(int, ...string) *bleve.SearchRequest, run func(*bleve.SearchRequest) (*bleve.SearchResult, error)) error {
-	cut := sr.Hits[limit-1].Score
-	var more *bleve.SearchResult
-	for size := 4 * (limit + 1); ; size *= 4 {
-		if size > maxTieHits {
-			// Thousands of ties: bleve's sort by id, one pass.
-			sorted, err := run(request(limit, "-_score", "_id"))
-			if err != nil {
-				return err
-			}
-			sr.Hits = sorted.Hits
-			return nil
-		}
-		req := request(size, "-_score")
-		req.Fields = nil
-		var err error
-		if more, err = run(req); err != nil {
-			return err
-		}
-		if len(more.Hits) < size || more.Hits[size-1].Score < cut {
-			break
-		}
-	}
-	hits := more.Hits
-	sortHits(hits)
-	hits = hits[:min(limit, len(hits))]
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ID
-	}
-	req := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
-	req.Fields = hitFields
-	withFields, err := run(req)
-	if err != nil {
-		return err
-	}
-	fields := make(map[string]map[string]any, len(withFields.Hits))
-	for _, h := range withFields.Hits {
-		fields[h.ID] = h.Fields
-	}
-	for _, h := range hits {
-		h.Fields = fields[h.ID]
-	}
-	sr.Hits = hits
-	return nil
 }
 
 // byImportance answers a query of filters only: its hits by importance,
@@ -358,13 +284,9 @@ func (ix *Index) importanceValues() ([]string, error) {
 	return values, nil
 }
 
-// typingByScoreThenID: a query as typed orders its ties at the cut itself
-// (scoreThenID) rather than by bleve's sort by id (a variable for tests).
-var typingByScoreThenID = true
-
-// maxTieHits bounds the hits breakTies asks for: past it, each larger
-// query costs more than one sorted by id (a variable for tests).
-var maxTieHits = 8192
+// byScoreThenID: a query orders its ties at the cut itself (scoreThenID)
+// rather than by bleve's sort by id (a variable for tests).
+var byScoreThenID = true
 
 // bleveQuery turns a parsed query into bleve's: a conjunction of the
 // terms and the filters, minus the exclusions.
