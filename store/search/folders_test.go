@@ -215,12 +215,16 @@ func TestQuickSync(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
-			e.write("vault/people/ana.md", "# Ana\nanaword\n")
-			e.write("vault/people/bo.md", "# Bo\nboword\n")
-			e.write("vault/notes.md", "# Notes\nnoteword\n")
-			e.write("vault/ledger/today.md", "## 2026-11-20\n- [fact|c=0.7|i=0.5] 10:00 todayword\n")
-			e.write("workspace/MEMORY.md", "# Memory\nmemoryword\n")
-			e.write("workspace/memory/2026-11-20.md", "# Day\ndayword\n")
+			for rel, text := range map[string]string{
+				"vault/people/ana.md":            "# Ana\nanaword\n",
+				"vault/people/bo.md":             "# Bo\nboword\n",
+				"vault/notes.md":                 "# Notes\nnoteword\n",
+				"vault/ledger/today.md":          "## 2026-11-20\n- [fact|c=0.7|i=0.5] 10:00 todayword\n",
+				"workspace/MEMORY.md":            "# Memory\nmemoryword\n",
+				"workspace/memory/2026-11-20.md": "# Day\ndayword\n",
+			} {
+				e.write(rel, text)
+			}
 			e.backdate(time.Now().Add(-72 * time.Hour))
 			hour := time.Now().Add(-time.Hour)
 			os.Chtimes(e.path("vault/ledger/today.md"), hour, hour) // hot
@@ -244,40 +248,6 @@ func TestQuickSync(t *testing.T) {
 				t.Errorf("the sync after: %+v %v", st, err)
 			}
 		})
-	}
-}
-
-// A manifest listing a file twice passes the check Open makes (a scan);
-// the first sync that decodes it builds the index again.
-func TestManifestListingAFileTwiceRebuilds(t *testing.T) {
-	e := newEnv(t)
-	e.write("vault/a.md", "# A\naword\n")
-	e.write("vault/b.md", "# B\nbword\n")
-	ix := e.open()
-	m := ix.man
-	raw := m.encode()
-	ix.Close()
-	// Held inline, as an earlier version wrote it.
-	idx, err := bleve.Open(e.opt.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entry := manifest{"vault:a.md": m["vault:a.md"]}.encode()[len(manifestMagic)+1:]
-	twice := append(append([]byte(manifestMagic), 3), raw[len(manifestMagic)+1:]...)
-	if err := idx.SetInternal(keyManifest, append(twice, entry...)); err != nil {
-		t.Fatal(err)
-	}
-	idx.Close()
-
-	ix, err = Open(e.opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	e.write("vault/c.md", "# C\ncword\n")
-	st, err := ix.Sync(context.Background(), nil)
-	if err != nil || st.Indexed != 3 || st.Files != 3 {
-		t.Fatalf("sync: %+v %v", st, err)
 	}
 }
 
@@ -354,26 +324,36 @@ func TestManifestFile(t *testing.T) {
 			}
 		})
 	}
-	t.Run("inline", func(t *testing.T) {
-		e := setup(t)
+	// inline makes the closed index hold its manifest inline, as an
+	// earlier version wrote it, with entry appended to it if not nil.
+	inline := func(t *testing.T, e *testEnv, entry []byte) {
 		ix := reopen(t, e)
 		if err := ix.loadManifest(); err != nil {
 			t.Fatal(err)
 		}
-		inline := ix.man.encode()
+		m := ix.man
 		ix.Close()
+		encoded := m.encode()
+		if entry != nil {
+			encoded = append(append([]byte(manifestMagic), byte(len(m)+1)), encoded[len(manifestMagic)+1:]...)
+			encoded = append(encoded, entry...)
+		}
 		idx, err := bleve.Open(e.opt.Dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := idx.SetInternal(keyManifest, inline); err != nil {
+		if err := idx.SetInternal(keyManifest, encoded); err != nil {
 			t.Fatal(err)
 		}
 		idx.Close()
 		for _, f := range manifestFiles(t, e.opt.Dir) {
 			os.Remove(f)
 		}
-		ix = reopen(t, e)
+	}
+	t.Run("inline", func(t *testing.T) {
+		e := setup(t)
+		inline(t, e, nil)
+		ix := reopen(t, e)
 		if st, err := ix.Sync(context.Background(), nil); err != nil || st.Unchanged != 2 || ix.manMap != nil || ix.manID != "" {
 			t.Fatalf("inline: %+v %v", st, err)
 		}
@@ -383,6 +363,17 @@ func TestManifestFile(t *testing.T) {
 		}
 		if got := manifestFiles(t, e.opt.Dir); len(got) != 1 || ix.manID == "" {
 			t.Fatalf("after a write: %v", got)
+		}
+	})
+	// A file listed twice is what the scan of a quiet sync lets by: the
+	// first sync that decodes the manifest builds the index again.
+	t.Run("a file listed twice", func(t *testing.T) {
+		e := setup(t)
+		inline(t, e, manifest{"vault:a.md": {Size: 10, Indexed: 10, Docs: []docRef{}}}.encode()[len(manifestMagic)+1:])
+		ix := reopen(t, e)
+		e.write("vault/c.md", "# C\ncword\n")
+		if st, err := ix.Sync(context.Background(), nil); err != nil || st.Indexed != 3 || st.Files != 3 {
+			t.Fatalf("sync: %+v %v", st, err)
 		}
 	})
 }
