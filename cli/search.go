@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -127,6 +128,9 @@ func (a *app) search(f searchFlags, text string) error {
 		fmt.Fprintf(stdout, "Search index rebuilt: %d files, %d sections, in %s.\n", st.Files, st.Docs, ix.Dir())
 		return nil
 	}
+	if st.Bytes == 0 && st.Removed == 0 {
+		defer collectLess()()
+	}
 	res, err := ix.Search(ctx, text, search.SearchOptions{Limit: f.limit, Roots: roots})
 	if err != nil {
 		var qe *search.QueryError
@@ -140,6 +144,27 @@ func (a *app) search(f searchFlags, text string) error {
 	}
 	return writeSearchText(stdout, res, colorOutput(stdout))
 }
+
+// collectLess holds the garbage collector off until the returned func is
+// called, for a warm search's query and output, unless the heap grows
+// past quietHeapLimit (or a lower GOMEMLIMIT). After start-up and a quiet
+// sync the heap is about 3 MB, and the query and its output allocate
+// about 1 MB more, so the collector's first cycle (at 4 MB) started in
+// them most times: 9% of a warm search's instructions and 200 of its
+// 2,000 page faults at scale 100, for memory the process gives back as
+// it ends. The limit bounds a query that allocates far more (a large
+// --limit).
+func collectLess() (restore func()) {
+	limit := debug.SetMemoryLimit(-1)
+	debug.SetMemoryLimit(min(limit, quietHeapLimit))
+	percent := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
+}
+
+const quietHeapLimit = 256 << 20
 
 // splitSearchArgs separates flags from the query before flag parsing, so
 // that `-draft` (leave out "draft") is a query word, not an unknown flag:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -145,5 +146,32 @@ func TestSplitSearchArgs(t *testing.T) {
 	flags, query, err := splitSearchArgs(c.Flags(), []string{"--json", "-draft", "postgres", "--limit", "5", "-v", "V", "--limit=3", "--", "--json"})
 	if err != nil || strings.Join(flags, " ") != "--json --limit 5 -v V --limit=3" || strings.Join(query, " ") != "-draft postgres --json" {
 		t.Errorf("flags %q, query %q, %v", flags, query, err)
+	}
+}
+
+// collectLess holds the collector off under a memory limit, and its
+// restore puts back what was set (a GOMEMLIMIT below the limit stays).
+func TestCollectLessRestores(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(150))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(64 << 20))
+	restore := collectLess()
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GC percent %d while held off, want -1", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 64<<20 {
+		t.Errorf("memory limit %d, want the lower one set before, %d", got, 64<<20)
+	}
+	restore()
+	if got := debug.SetGCPercent(150); got != 150 {
+		t.Errorf("GC percent %d after restore, want 150", got)
+	}
+	debug.SetMemoryLimit(1 << 40)
+	restore = collectLess()
+	if got := debug.SetMemoryLimit(-1); got != quietHeapLimit {
+		t.Errorf("memory limit %d, want %d", got, quietHeapLimit)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("memory limit %d after restore, want %d", got, int64(1<<40))
 	}
 }
