@@ -7,3 +7,12 @@ func ReadFactsAsRows() (restore func()) {
 	factsAsText = false
 	return func() { factsAsText = old }
 }
+
+// ReadIdentitiesInTableOrderUpTo sets how many table rows per event the
+// rowids of a session's identities may span for them to be read in the
+// table's order; the returned function restores it.
+func ReadIdentitiesInTableOrderUpTo(perEvent int64) (restore func()) {
+	old := rowidSpanPerEvent
+	rowidSpanPerEvent = perEvent
+	return func() { rowidSpanPerEvent = old }
+}

@@ -158,36 +158,15 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 		}
 	}
 	var needFacts []int64
-	switch {
-	case !db.Layout.Identities:
+	if !db.Layout.Identities {
 		t.Entries = entries
 		needFacts = []int64{-1} // every event: there is nothing to read the tree from but the bodies
-	case second != nil:
-		mid := t.LastSeq / 2
-		low, high := identityPart{entries: entries}, identityPart{}
-		if int(mid+1) <= cap(entries) {
-			// Each part reads into its own stretch of entries (a part that
-			// outgrows it moves out): with dense seqs they join in place.
-			low.entries, high.entries = entries[:0:mid+1], entries[mid+1:mid+1]
+	} else {
+		var other querier // no typed nil
+		if second != nil {
+			other = second
 		}
-		done := make(chan error, 1)
-		go func() { done <- db.readIdentityRange(ctx, second, sessionID, mid+1, t.LastSeq, &high) }()
-		errLow := db.readIdentityRange(ctx, first, sessionID, 0, mid, &low)
-		if err := cmp.Or(<-done, errLow); err != nil {
-			return nil, err
-		}
-		if len(low.entries) > 0 && &low.entries[0] == &entries[:1][0] {
-			low.entries = entries[:len(low.entries)] // the room after it is high's
-		}
-		if needFacts, err = db.applyIdentities(ctx, first, t, &low, &high); err != nil {
-			return nil, err
-		}
-	default:
-		all := identityPart{entries: entries}
-		if err := db.readIdentityRange(ctx, first, sessionID, 0, t.LastSeq, &all); err != nil {
-			return nil, err
-		}
-		if needFacts, err = db.applyIdentities(ctx, first, t, &all); err != nil {
+		if needFacts, err = db.readIdentities(ctx, first, other, t, entries); err != nil {
 			return nil, err
 		}
 	}
@@ -234,6 +213,116 @@ func (db *DB) secondSnapshot(ctx context.Context, sessionID string, want snapsho
 	return tx, nil
 }
 
+// readIdentities reads the session's identities into entries (over both
+// transactions when second is set) and returns the seqs whose bodies hold
+// tree facts (applyIdentities).
+//
+// The identities are read in the table's own order when the session's
+// rows lie close together there (identitySpan): a walk of the (session_id,
+// seq) index looks each row up in the table, which cost more than all
+// else of a large tree. The rows read must then be all the session has (a
+// count over the index, which looks nothing up, says so); otherwise they
+// are read again through the index.
+func (db *DB) readIdentities(ctx context.Context, first, second querier, t *Transcript, entries []model.Entry) ([]int64, error) {
+	whole, ok := db.identitySpan(ctx, first, t.SessionID, t.LastSeq)
+	if ok {
+		parts, count, err := db.readIdentityParts(ctx, first, second, t.SessionID, whole, entries)
+		if err != nil {
+			return nil, err
+		}
+		read := 0
+		for _, p := range parts {
+			read += len(p.entries)
+		}
+		if int64(read) == count {
+			return db.applyIdentities(ctx, first, t, parts...)
+		}
+	}
+	parts, _, err := db.readIdentityParts(ctx, first, second, t.SessionID, identityRange{from: 0, to: t.LastSeq}, entries)
+	if err != nil {
+		return nil, err
+	}
+	return db.applyIdentities(ctx, first, t, parts...)
+}
+
+// readIdentityParts reads the identities in whole: in one part, or in two
+// halves, the second on the second transaction. Reading rowids, it also
+// counts the session's identities (on the second transaction, or the
+// first); otherwise count is -1.
+func (db *DB) readIdentityParts(ctx context.Context, first, second querier, sessionID string, whole identityRange, entries []model.Entry) (parts []*identityPart, count int64, err error) {
+	count = -1
+	counted := func(q querier) error {
+		if !whole.byRowid {
+			return nil
+		}
+		return db.explain(q.QueryRowContext(ctx, `SELECT count(*) FROM transcript_event_identities WHERE session_id = ?`, sessionID).Scan(&count))
+	}
+	if second == nil {
+		all := &identityPart{entries: entries}
+		if err := cmp.Or(counted(first), db.readIdentityRange(ctx, first, sessionID, whole, all)); err != nil {
+			return nil, 0, err
+		}
+		return []*identityPart{all}, count, nil
+	}
+	mid := whole.from + (whole.to-whole.from)/2
+	lowRange, highRange := whole, whole
+	lowRange.to, highRange.from = mid, mid+1
+	low, high := &identityPart{entries: entries}, &identityPart{}
+	if k := mid - whole.from + 1; k <= int64(cap(entries)) {
+		// Each part reads into its own stretch of entries (a part that
+		// outgrows it moves out): with dense seqs, or a session's rows
+		// side by side in the table, they join in place.
+		low.entries, high.entries = entries[:0:k], entries[k:k]
+	}
+	done := make(chan error, 1)
+	go func() {
+		err := counted(second)
+		if err == nil {
+			err = db.readIdentityRange(ctx, second, sessionID, highRange, high)
+		}
+		done <- err
+	}()
+	errLow := db.readIdentityRange(ctx, first, sessionID, lowRange, low)
+	if err := cmp.Or(<-done, errLow); err != nil {
+		return nil, 0, err
+	}
+	if len(low.entries) > 0 && &low.entries[0] == &entries[:1][0] {
+		low.entries = entries[:len(low.entries)] // the room after it is high's
+	}
+	return []*identityPart{low, high}, count, nil
+}
+
+// identityRange is what one part of the identities covers: the rows at
+// seqs from..to, found through the (session_id, seq) index, or (byRowid)
+// the session's rows at rowids from..to, in the table's order.
+type identityRange struct {
+	from, to int64
+	byRowid  bool
+}
+
+// rowidSpanPerEvent is how many table rows per event of the session the
+// rowids between its first and last identity may hold for them to be read
+// in the table's order: the rows of other sessions between them are read
+// and passed over, at a fraction of the cost of looking a row up. (A
+// variable for the tests.)
+var rowidSpanPerEvent int64 = 4
+
+// identitySpan returns the rowids of the session's identities at its
+// lowest and highest seq, as a range to read in the table's order, when
+// they are in that order and not too far apart (rowidSpanPerEvent). A
+// gateway appends events in seq order, so these bound all of the
+// session's rows; readIdentities checks that they did.
+func (db *DB) identitySpan(ctx context.Context, q querier, sessionID string, lastSeq int64) (identityRange, bool) {
+	var lo, hi sql.NullInt64
+	err := q.QueryRowContext(ctx, `SELECT (SELECT rowid FROM transcript_event_identities WHERE session_id = ?1 ORDER BY seq LIMIT 1),
+(SELECT rowid FROM transcript_event_identities WHERE session_id = ?1 ORDER BY seq DESC LIMIT 1)`, sessionID).Scan(&lo, &hi)
+	// An error (a table without rowids) leaves the index to read through.
+	if err != nil || !lo.Valid || !hi.Valid || lo.Int64 > hi.Int64 || (hi.Int64-lo.Int64)/rowidSpanPerEvent > lastSeq {
+		return identityRange{}, false
+	}
+	return identityRange{from: lo.Int64, to: hi.Int64, byRowid: true}, true
+}
+
 // identityPart is one seq range of transcript_event_identities, read
 // straight into entries, apart from the transcript: its odd ids (not pi's
 // eight hex digits) are interned in a table of its own, renumbered into
@@ -268,27 +357,32 @@ const identityChunk = 1 << 15
 const identityText = `seq || ' ' || coalesce(created_at, 0) || ' ' || coalesce(event_type, '') || ' ' ||
 coalesce(event_id, '') || ' ' || coalesce(parent_id || '!', '')`
 
-// readIdentityRange reads the identities of seqs from..to, in chunks of
-// text (identityText).
-func (db *DB) readIdentityRange(ctx context.Context, q querier, sessionID string, from, to int64, p *identityPart) error {
+// readIdentityRange reads the identities r covers, in chunks of text
+// (identityText).
+func (db *DB) readIdentityRange(ctx context.Context, q querier, sessionID string, r identityRange, p *identityPart) error {
 	if p.entries == nil {
-		p.entries = make([]model.Entry, 0, min(to-from+1, 1<<22))
+		p.entries = make([]model.Entry, 0, min(r.to-r.from+1, 1<<22))
 	}
 	p.names = model.NewNames()
+	// The subquery's ORDER BY (the index's or the table's order, no sort)
+	// sets the order group_concat sees; add checks it.
+	query := `SELECT group_concat(r, char(10)), count(*) FROM (SELECT ` + identityText + ` AS r
+FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq)`
+	if r.byRowid {
+		query = `SELECT group_concat(r, char(10)), count(*) FROM (SELECT ` + identityText + ` AS r
+FROM transcript_event_identities NOT INDEXED WHERE rowid BETWEEN ?2 AND ?3 AND session_id = ?1 ORDER BY rowid)`
+	}
 	var text sql.NullString
 	var rows int
-	for lo := from; lo <= to; lo += identityChunk {
-		hi := min(to, lo+identityChunk-1)
-		// The subquery's ORDER BY (the index's order, no sort) sets the
-		// order group_concat sees; add checks it.
-		err := q.QueryRowContext(ctx, `SELECT group_concat(r, char(10)), count(*) FROM (SELECT `+identityText+` AS r
-FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq)`, sessionID, lo, hi).Scan(&text, &rows)
+	for lo := r.from; lo <= r.to; lo += identityChunk {
+		chunk := identityRange{from: lo, to: min(r.to, lo+identityChunk-1), byRowid: r.byRowid}
+		err := q.QueryRowContext(ctx, query, sessionID, chunk.from, chunk.to).Scan(&text, &rows)
 		switch {
 		case isTooBig(err):
 			// Ids of kilobytes each.
-			err = db.readIdentityRows(ctx, q, sessionID, lo, hi, p)
+			err = db.readIdentityRows(ctx, q, sessionID, chunk, p)
 		case err == nil && !p.parseIdentities(readOnlyBytes(text.String), rows):
-			err = db.readIdentityRows(ctx, q, sessionID, lo, hi, p)
+			err = db.readIdentityRows(ctx, q, sessionID, chunk, p)
 		}
 		if err != nil {
 			return db.explain(err)
@@ -359,10 +453,15 @@ func decimal(b []byte) (int64, bool) {
 	return v, true
 }
 
-// readIdentityRows reads the identities of seqs from..to row by row.
-func (db *DB) readIdentityRows(ctx context.Context, q querier, sessionID string, from, to int64, p *identityPart) error {
-	rows, err := q.QueryContext(ctx, `SELECT seq, event_id, event_type, parent_id, created_at
-FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`, sessionID, from, to)
+// readIdentityRows reads the identities r covers row by row.
+func (db *DB) readIdentityRows(ctx context.Context, q querier, sessionID string, r identityRange, p *identityPart) error {
+	query := `SELECT seq, event_id, event_type, parent_id, created_at
+FROM transcript_event_identities WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq`
+	if r.byRowid {
+		query = `SELECT seq, event_id, event_type, parent_id, created_at
+FROM transcript_event_identities NOT INDEXED WHERE rowid BETWEEN ?2 AND ?3 AND session_id = ?1 ORDER BY rowid`
+	}
+	rows, err := q.QueryContext(ctx, query, sessionID, r.from, r.to)
 	if err != nil {
 		return db.explain(err)
 	}
@@ -422,7 +521,7 @@ func (p *identityPart) sortBySeq() {
 func (db *DB) applyIdentities(ctx context.Context, q querier, t *Transcript, parts ...*identityPart) ([]int64, error) {
 	var need []int64
 	var gaps [][2]int64
-	next := int64(0)
+	next, inOrder := int64(0), true
 	for _, p := range parts {
 		var remap []uint32
 		for i := range p.names.Len() {
@@ -434,6 +533,7 @@ func (db *DB) applyIdentities(ctx context.Context, q querier, t *Transcript, par
 			if e.Offset > next {
 				gaps = append(gaps, [2]int64{next, e.Offset - 1})
 			}
+			inOrder = inOrder && e.Offset+1 >= next
 			next = e.Offset + 1
 			if remap != nil {
 				e.ID, e.ParentID = model.Remap(e.ID, remap), model.Remap(e.ParentID, remap)
@@ -449,6 +549,17 @@ func (db *DB) applyIdentities(ctx context.Context, q querier, t *Transcript, par
 			t.Entries = append(t.Entries, p.entries...)
 		}
 		need = append(need, p.need...)
+	}
+	if !inOrder {
+		// Parts read in the table's order, one ahead of the other in seq.
+		slices.SortStableFunc(t.Entries, func(a, b model.Entry) int { return cmp.Compare(a.Offset, b.Offset) })
+		gaps, next = nil, 0
+		for _, e := range t.Entries {
+			if e.Offset > next {
+				gaps = append(gaps, [2]int64{next, e.Offset - 1})
+			}
+			next = e.Offset + 1
+		}
 	}
 	if next <= t.LastSeq {
 		gaps = append(gaps, [2]int64{next, t.LastSeq})
