@@ -9,10 +9,11 @@ func TestWanted(t *testing.T) {
 	}{
 		{[]string{"status", "--json"}, true},
 		{[]string{"--state-dir", "/x", "status"}, true},
-		{[]string{"tree", "a.jsonl"}, false},
+		{[]string{"tree", "a.jsonl"}, true},
 		{[]string{"search", "statuses"}, false},
 		{[]string{"search", "status"}, false},
-		{[]string{"tree", "--json", "status"}, false},
+		{[]string{"tree", "--json", "status"}, true},
+		{[]string{"search", "tree"}, false},
 		{[]string{"--", "status"}, false},
 		{nil, false},
 	} {
