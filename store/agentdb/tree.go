@@ -955,8 +955,15 @@ func (db *DB) readActive(ctx context.Context, q querier, sessionID string, lastS
 		return db.explain(err)
 	}
 	a.seqs = make([]int64, 0, min(lastSeq+1, 1<<22))
+	a.known = true
+	if !last.Valid {
+		return nil
+	}
+	if inTableOrder, err := db.readActiveInTableOrder(ctx, q, sessionID, last.Int64, a); inTableOrder || err != nil {
+		return err
+	}
 	var text sql.NullString
-	for lo := int64(0); last.Valid && lo <= last.Int64; lo += activeChunk {
+	for lo := int64(0); lo <= last.Int64; lo += activeChunk {
 		// As text, in chunks: "seq" or "seqx" (context_eligible 0), comma
 		// separated, in the order of the subquery's ORDER BY (the primary
 		// key's order, no sort), for the reason identityText gives.
@@ -970,12 +977,50 @@ FROM session_transcript_active_events WHERE session_id = ? AND active_position B
 			return db.explain(err)
 		}
 	}
-	a.known = true
 	return nil
 }
 
-// activeChunk is the most positions one query of the active branch covers.
-const activeChunk = 1 << 17
+// readActiveInTableOrder reads OpenClaw's branch in the table's order when
+// the session's rows lie there side by side in position order, as OpenClaw
+// writes its projection: the walk of the primary key looks every row up in
+// the table. The branch is whole when every row read has active_position -
+// rowid the first position's and every rowid up to the last position's
+// holds one: then each position from the first to the last is there, and,
+// positions being the primary key, no other row of the session is. It
+// returns false, having kept nothing, when the rows lie otherwise.
+func (db *DB) readActiveInTableOrder(ctx context.Context, q querier, sessionID string, last int64, a *activeBranch) (bool, error) {
+	var first, firstRowid int64
+	err := q.QueryRowContext(ctx, `SELECT active_position, rowid FROM session_transcript_active_events WHERE session_id = ? ORDER BY active_position LIMIT 1`,
+		sessionID).Scan(&first, &firstRowid)
+	if err != nil {
+		// No row (the branch was rewritten meanwhile), or a table without
+		// rowids: the primary key's walk says.
+		return false, nil
+	}
+	offset := first - firstRowid
+	var text sql.NullString
+	var minOffset, maxOffset sql.NullInt64
+	for lo := firstRowid; lo <= last-offset; lo += activeChunk {
+		hi := min(last-offset, lo+activeChunk-1)
+		// As readActive's text, with the spread of active_position - rowid.
+		err := q.QueryRowContext(ctx, `SELECT group_concat(r, ','), min(d), max(d) FROM (SELECT iif(context_eligible = 0, event_seq || 'x', event_seq) AS r,
+active_position - rowid AS d FROM session_transcript_active_events NOT INDEXED WHERE rowid BETWEEN ?2 AND ?3 AND session_id = ?1 ORDER BY rowid)`,
+			sessionID, lo, hi).Scan(&text, &minOffset, &maxOffset)
+		if err != nil {
+			return false, db.explain(err)
+		}
+		n := len(a.seqs)
+		if minOffset.Int64 != offset || maxOffset.Int64 != offset || !minOffset.Valid || a.parse(readOnlyBytes(text.String)) != nil || int64(len(a.seqs)-n) != hi-lo+1 {
+			a.seqs, a.excluded = a.seqs[:0], a.excluded[:0]
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// activeChunk is the most positions one query of the active branch covers:
+// its text is about a hundred kilobytes (see identityChunk).
+const activeChunk = 1 << 14
 
 // parse adds the events of one chunk of the active branch.
 func (a *activeBranch) parse(text []byte) error {

@@ -47,18 +47,25 @@ func TestIdentitiesInAnyTableOrder(t *testing.T) {
 		name     string
 		moved    []int // seqs of the main session's identities moved to the table's end
 		perEvent int64 // rowidSpanPerEvent
+		// active_positions of the main session's branch moved to the table's end
+		movedActive []int
 	}{
-		{"in seq order", nil, 4},
-		{"a row after the last seq's", []int{5}, 4},
-		{"the first seq's row last", []int{0}, 4},
-		{"rows out of seq order between the first and last seq's", []int{5, 2, 13}, 4},
-		{"other sessions' rows between", []int{7, 8, 9, 10, 11, 12, 13}, 4},
-		{"too many other sessions' rows between", []int{7, 8, 9, 10, 11, 12, 13}, 1},
+		{"in seq order", nil, 4, nil},
+		{"a row after the last seq's", []int{5}, 4, nil},
+		{"the first seq's row last", []int{0}, 4, nil},
+		{"rows out of seq order between the first and last seq's", []int{5, 2, 13}, 4, nil},
+		{"other sessions' rows between", []int{7, 8, 9, 10, 11, 12, 13}, 4, nil},
+		{"too many other sessions' rows between", []int{7, 8, 9, 10, 11, 12, 13}, 1, nil},
+		{"a branch row after the last position's", nil, 4, []int{3}},
+		{"the first position's row last", nil, 4, []int{0}},
+		{"other sessions' rows between the branch's", nil, 4, []int{5, 6, 7, 8, 9}},
+		{"branch rows out of position order", nil, 4, []int{1, 0, 2, 3, 4, 5, 6, 7, 8, 9}},
 	} {
 		for _, two := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s, two connections %v", c.name, two), func(t *testing.T) {
 				path := store(t)
 				moveToTableEnd(t, path, "transcript_event_identities", "seq", c.moved...)
+				moveToTableEnd(t, path, "session_transcript_active_events", "active_position", c.movedActive...)
 				defer agentdb.ReadIdentitiesInTableOrderUpTo(c.perEvent)()
 				if two {
 					defer agentdb.ReadOverTwoConnections(func() {})()
