@@ -265,6 +265,11 @@ func (db *DB) readIdentityParts(ctx context.Context, first, second querier, sess
 		return []*identityPart{all}, count, nil
 	}
 	mid := whole.from + (whole.to-whole.from)/2
+	if whole.byRowid {
+		// The second transaction counts first (about an eighth of the
+		// read's work): the first reads a little more than half.
+		mid = whole.from + (whole.to-whole.from)/16*9
+	}
 	lowRange, highRange := whole, whole
 	lowRange.to, highRange.from = mid, mid+1
 	low, high := &identityPart{entries: entries}, &identityPart{}
