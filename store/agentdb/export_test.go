@@ -47,9 +47,10 @@ func StatsCacheRoundTrip(path string) (first, again map[string]string) {
 		}
 		return out
 	}
-	kept := readStatsCache(path)
+	kept, _ := readStatsCache(path)
 	writeStatsCache(path+".again", kept)
-	return render(kept), render(readStatsCache(path + ".again"))
+	reread, _ := readStatsCache(path + ".again")
+	return render(kept), render(reread)
 }
 
 // CachedStats is CachedStatsOf over the store's generations ("" reads

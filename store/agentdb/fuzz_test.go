@@ -79,6 +79,9 @@ func FuzzStatsCacheFile(f *testing.F) {
 	f.Add([]byte(head + "a 1 2 #00ff 3 4 5 6 7\nb -1 -2 gen-2 0 0 -9223372036854775808 0 9223372036854775807\n"))
 	f.Add([]byte(head + "a 1 2 - 3 4 5 6\nb 1 2 - 3 4 5 6 7 8\nc 99999999999999999999 2 - 3 4 5 6 7\n"))
 	f.Add([]byte("clawvault-tui agent store stats 2\na 0123456789abcdef 1 2 3 4 5\n"))
+	// Appended lines: the later line of a session wins; a last line
+	// without its newline is left out.
+	f.Add([]byte(head + "a 1 2 - 3 4 5 6 7\nb 1 2 - 3 4 5 6 7\na 2 3 - 4 5 6 7 8\nc 1 2 - 3 4 5 6 7"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(t.TempDir(), "ops.stats")
 		if err := os.WriteFile(path, data, 0o644); err != nil {

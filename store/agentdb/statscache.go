@@ -22,7 +22,10 @@ import (
 // unchanged is not read at all; one that changed is read from its last
 // counted event on, once that event is found unchanged (an append), else in
 // full. The cache is a file of ours in the user's cache folder; deleting it
-// costs one full aggregate.
+// costs one full aggregate. A status that recounted a few sessions appends
+// their new lines to the file (a later line of a session replaces an
+// earlier one) rather than rewriting every line, until the replaced lines
+// are about a quarter of the file (statsCacheSlack).
 
 // statsCacheVersion names the format below.
 const statsCacheVersion = "clawvault-tui agent store stats 3"
@@ -80,11 +83,11 @@ func cacheToken(generation string) string {
 // observed seq: pending events are counted by a range query from there.
 func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Window, after map[string]int64) (map[string]Stats, CacheReport, error) {
 	var rep CacheReport
-	cache := readStatsCache(cachePath)
+	cache, lines := readStatsCache(cachePath)
 	keys := make(map[string]changeKey, len(windows))
 	out := make(map[string]Stats, len(windows))
 	var grown []grownSession
-	var recount []string
+	var recount, changed []string
 	for _, w := range windows {
 		id, key := w.SessionID, w.change
 		if _, dup := keys[id]; dup {
@@ -116,6 +119,7 @@ func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Win
 			rep.Appended++
 			c.key = keys[g.id]
 			cache[g.id] = c
+			changed = append(changed, g.id)
 			out[g.id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
 		}
 	}
@@ -139,18 +143,24 @@ func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Win
 			out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
 			cache[id] = c
 		}
+		changed = append(changed, recount...)
 	}
+	gone := 0
 	for id := range cache {
 		if _, ok := keys[id]; !ok {
 			delete(cache, id)
+			gone++
 		}
 	}
 	// Pending events follow each seq cursor: a range of the new rows only.
 	if err := db.addPending(ctx, out, after); err != nil {
 		return nil, rep, err
 	}
-	if rep.Appended+rep.Recounted > 0 || len(cache) != rep.Unchanged {
+	switch {
+	case lines < 0 || gone > 0 || lines+len(changed) > len(cache)+statsCacheSlack(len(cache)):
 		writeStatsCache(cachePath, cache)
+	case len(changed) > 0:
+		appendStatsCache(cachePath, cache, changed)
 	}
 	return out, rep, nil
 }
@@ -232,18 +242,29 @@ GROUP BY g.id`, args...)
 	return out, err
 }
 
-// readStatsCache reads the cache; a line that does not parse is ignored
-// (its session is counted again), as is a file of another version.
-func readStatsCache(path string) map[string]cachedStats {
+// readStatsCache reads the cache and counts its session lines; a line that
+// does not parse is ignored (its session is counted again), as is a file
+// of another version, and a last line without its newline (an append cut
+// short). A later line of a session replaces an earlier one. lines is -1
+// when the file may not be appended to: missing, of another version, or
+// not ending in a newline.
+func readStatsCache(path string) (cache map[string]cachedStats, lines int) {
 	data, err := os.ReadFile(path)
 	if err != nil || !bytes.HasPrefix(data, []byte(statsCacheVersion+"\n")) {
-		return map[string]cachedStats{}
+		return map[string]cachedStats{}, -1
 	}
 	data = data[len(statsCacheVersion)+1:]
-	out := make(map[string]cachedStats, bytes.Count(data, []byte{'\n'}))
+	lines = bytes.Count(data, []byte{'\n'})
+	out := make(map[string]cachedStats, lines)
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		lines = -1
+	}
 	for len(data) > 0 {
-		var line []byte
-		line, data, _ = bytes.Cut(data, []byte{'\n'})
+		line, rest, whole := bytes.Cut(data, []byte{'\n'})
+		if !whole {
+			break
+		}
+		data = rest
 		var f [9][]byte
 		n := 0
 		for ; n < len(f) && len(line) > 0; n++ {
@@ -265,7 +286,7 @@ func readStatsCache(path string) map[string]cachedStats {
 				events: v[2], bytes: v[3], last: v[4], lastCreatedAt: v[5], lastEventBytes: v[6]}
 		}
 	}
-	return out
+	return out, lines
 }
 
 // writeStatsCache writes the cache through a temporary file and a rename;
@@ -275,25 +296,11 @@ func readStatsCache(path string) map[string]cachedStats {
 func writeStatsCache(path string, cache map[string]cachedStats) {
 	ids := make([]string, 0, len(cache))
 	for id := range cache {
-		if id != "" && !strings.ContainsAny(id, " \n") {
-			ids = append(ids, id)
-		}
+		ids = append(ids, id)
 	}
 	slices.Sort(ids)
 	b := make([]byte, 0, len(statsCacheVersion)+1+len(ids)*120)
-	b = append(b, statsCacheVersion+"\n"...)
-	for _, id := range ids {
-		c := cache[id]
-		b = append(b, id...)
-		for _, v := range []int64{c.key.transcriptUpdatedAt, c.key.updatedAt} {
-			b = strconv.AppendInt(append(b, ' '), v, 10)
-		}
-		b = append(append(b, ' '), c.key.generation...)
-		for _, v := range []int64{c.events, c.bytes, c.last, c.lastCreatedAt, c.lastEventBytes} {
-			b = strconv.AppendInt(append(b, ' '), v, 10)
-		}
-		b = append(b, '\n')
-	}
+	b = appendStatsLines(append(b, statsCacheVersion+"\n"...), cache, ids)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
 	}
@@ -311,4 +318,52 @@ func writeStatsCache(path string, cache map[string]cachedStats) {
 	if err != nil {
 		os.Remove(tmp.Name())
 	}
+}
+
+// statsCacheSlack is how many replaced lines a cache file of n sessions
+// may hold before it is rewritten: a quarter of it (reading them costs
+// each status a little, rewriting costs a status a lot), and a few more so
+// that a small store's file is appended to as well.
+func statsCacheSlack(n int) int { return n/4 + 16 }
+
+// appendStatsCache appends the lines of the sessions ids names to the cache
+// file, in one write: a status of a store being written recounts a few
+// sessions of thousands, and formatting and writing every line was a fifth
+// of such a status's cache work. A file that is gone (another status
+// rewrote it) or cannot be appended to is rewritten whole. Two statuses at
+// once are safe either way: each line says which write of its session it
+// describes, so a line lost to the other's rewrite costs a recount, never a
+// wrong count.
+func appendStatsCache(path string, cache map[string]cachedStats, ids []string) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err == nil {
+		_, err = f.Write(appendStatsLines(make([]byte, 0, len(ids)*120), cache, ids))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		writeStatsCache(path, cache)
+	}
+}
+
+// appendStatsLines appends the cache lines of the sessions ids names (one
+// whose id would not read back as one field is left out: counted again).
+func appendStatsLines(b []byte, cache map[string]cachedStats, ids []string) []byte {
+	for _, id := range ids {
+		if id == "" || strings.ContainsAny(id, " \n") {
+			continue
+		}
+		c := cache[id]
+		b = append(b, id...)
+		for _, v := range []int64{c.key.transcriptUpdatedAt, c.key.updatedAt} {
+			b = strconv.AppendInt(append(b, ' '), v, 10)
+		}
+		b = append(append(b, ' '), c.key.generation...)
+		for _, v := range []int64{c.events, c.bytes, c.last, c.lastCreatedAt, c.lastEventBytes} {
+			b = strconv.AppendInt(append(b, ' '), v, 10)
+		}
+		b = append(b, '\n')
+	}
+	return b
 }

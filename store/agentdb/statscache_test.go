@@ -1,6 +1,7 @@
 package agentdb_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,5 +173,95 @@ func TestOpenForStatus(t *testing.T) {
 	}
 	if len(nodes) != len(want) || len(windows) != len(wantWindows) || len(nodes) == 0 {
 		t.Errorf("%d nodes and %d windows, want %d and %d", len(nodes), len(windows), len(want), len(wantWindows))
+	}
+}
+
+// TestStatsCacheAppends: a status that recounts a few sessions appends
+// their lines to the cache file, whose later line of a session wins; once
+// the replaced lines pass the slack the file is rewritten with one line a
+// session. A file that may not be appended to (another version, a last
+// line cut short) is rewritten.
+func TestStatsCacheAppends(t *testing.T) {
+	path := store(t)
+	cache := filepath.Join(t.TempDir(), "ops.stats")
+	db := open(t, path)
+	w := writer(t, path)
+	lines := func() int {
+		t.Helper()
+		data, err := os.ReadFile(cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(string(data), "\n") {
+			t.Fatalf("cache file %q does not end a line", data)
+		}
+		return strings.Count(string(data), "\n") - 1
+	}
+	run := func(what string, want agentdb.CacheReport, wantLines int) {
+		t.Helper()
+		got, rep, err := db.CachedStats(ctx, cache, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := db.Stats(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, s := range full {
+			if got[id] != s {
+				t.Errorf("%s: %s %+v, want %+v", what, id, got[id], s)
+			}
+		}
+		if rep != want {
+			t.Errorf("%s: %+v, want %+v", what, rep, want)
+		}
+		if n := lines(); n != wantLines {
+			t.Errorf("%s: %d session lines in the cache file, want %d", what, n, wantLines)
+		}
+	}
+	run("first run", agentdb.CacheReport{Recounted: 3}, 3)
+	seq := 3
+	grow := func() {
+		t.Helper()
+		if err := appendEvent(ctx, w, seq); err != nil {
+			t.Fatal(err)
+		}
+		seq++
+		if _, err := w.Exec(`UPDATE session_windows SET transcript_updated_at = ? WHERE session_id = ?`, seq, sidCron); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// 3 sessions: 16 replaced lines are kept (statsCacheSlack), the 17th
+	// append rewrites the file.
+	for i := 1; i <= 16; i++ {
+		grow()
+		run(fmt.Sprintf("append %d", i), agentdb.CacheReport{Unchanged: 2, Appended: 1}, 3+i)
+	}
+	run("read with replaced lines", agentdb.CacheReport{Unchanged: 3}, 19)
+	grow()
+	run("append over the slack", agentdb.CacheReport{Unchanged: 2, Appended: 1}, 3)
+
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"); !strings.HasPrefix(all[len(all)-1], sidCron+" ") {
+		t.Fatalf("cache file %q: want the grown session's line last", data)
+	}
+	for _, c := range []struct{ what, content string }{
+		{"another version", strings.Replace(string(data), " 3\n", " 2\n", 1)},
+		{"a last line cut short", strings.TrimSuffix(string(data), "\n")},
+	} {
+		if err := os.WriteFile(cache, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		grow()
+		// The cut line is the grown session's (the lines are sorted by id):
+		// it is counted again.
+		want := agentdb.CacheReport{Unchanged: 2, Recounted: 1}
+		if c.what == "another version" {
+			want = agentdb.CacheReport{Recounted: 3}
+		}
+		run(c.what+", then an append", want, 3)
 	}
 }
