@@ -61,6 +61,11 @@ type Options struct {
 	// skipped and reported in Stats.Problems. 0 means
 	// transcript.DefaultMaxLineBytes.
 	MaxLineBytes int64
+	// StatsCacheDir, when set, is where status keeps the per-session sizes
+	// of SQLite-era stores (agentdb.StatsCacheFile): a SQLite root is then
+	// listed through that cache, which counts only what changed since the
+	// last status or listing, rather than by a pass over every event.
+	StatsCacheDir string
 	// ReadOnlyUntilWrite opens an existing index to search only, and
 	// reopens it to write when a sync has something to write: a warm
 	// query then writes nothing (see Index.runtimeConfig). Other
@@ -106,7 +111,8 @@ func OptionsFor(ws *store.Workspace, cfg store.SearchConfig, env store.Env) (Opt
 	if identity == "" {
 		identity = ws.StateDir
 	}
-	opt.Dir = IndexDir(CacheDir(cfg, env), identity)
+	opt.StatsCacheDir = CacheDir(cfg, env)
+	opt.Dir = IndexDir(opt.StatsCacheDir, identity)
 	resolved, err := store.RealPath(opt.Dir)
 	if err != nil {
 		return opt, err

@@ -23,7 +23,10 @@ import (
 // sqliteSessionRel names a session's documents.
 func sqliteSessionRel(sessionID string) string { return sessionID + ".jsonl" }
 
-// listSQLite lists a store's sessions, sized by aggregate queries only.
+// listSQLite lists a store's sessions, sized by aggregate queries only:
+// through status's stats cache when StatsCacheDir is set (the sessions
+// unchanged since the last status are not read), else by a pass over
+// every event.
 func (o *Options) listSQLite(root *Root) (listing, error) {
 	var out listing
 	db, err := agentdb.Open(context.Background(), root.Store)
@@ -33,11 +36,16 @@ func (o *Options) listSQLite(root *Root) (listing, error) {
 		return out, nil
 	}
 	defer db.Close()
-	_, windows, err := db.Sessions(context.Background())
+	windows, err := db.Windows(context.Background())
 	if err != nil {
 		return out, err
 	}
-	stats, err := db.Stats(context.Background(), nil)
+	var stats map[string]agentdb.Stats
+	if o.StatsCacheDir != "" {
+		stats, _, err = db.CachedStatsOf(context.Background(), agentdb.StatsCacheFile(o.StatsCacheDir, root.Store), windows, nil)
+	} else {
+		stats, err = db.Stats(context.Background(), nil)
+	}
 	if err != nil {
 		return out, err
 	}

@@ -18,7 +18,15 @@ import (
 // assistant event is a message at its seq, compressed events included;
 // events the gateway appends later are indexed alone.
 func TestSQLiteTranscripts(t *testing.T) {
+	t.Run("sized by a pass over every event", func(t *testing.T) { testSQLiteTranscripts(t, false) })
+	t.Run("sized through status's stats cache", func(t *testing.T) { testSQLiteTranscripts(t, true) })
+}
+
+func testSQLiteTranscripts(t *testing.T, statsCache bool) {
 	e := newEnv(t)
+	if statsCache {
+		e.opt.StatsCacheDir = t.TempDir()
+	}
 	store := e.path("state/agents/ops/agent/" + agentdb.FileName)
 	sid := "11111111-1111-4111-8111-111111111111"
 	msg := func(id, parent, role, text string) []byte {
@@ -74,5 +82,22 @@ func TestSQLiteTranscripts(t *testing.T) {
 	}
 	if hits := find(t, ix, "drillword"); len(hits) != 1 {
 		t.Errorf("drillword after the append: %v", where(hits))
+	}
+	if statsCache {
+		// The listing wrote the cache, and counted the append into it.
+		cache := agentdb.StatsCacheFile(e.opt.StatsCacheDir, store)
+		db, err := agentdb.Open(context.Background(), store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		windows, err := db.Windows(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats, rep, err := db.CachedStatsOf(context.Background(), cache, windows, nil)
+		if err != nil || rep != (agentdb.CacheReport{Unchanged: 1}) || stats[sid].Events != 4 {
+			t.Errorf("the stats cache after the listing: %+v %+v %v, want the session unchanged with 4 events", stats, rep, err)
+		}
 	}
 }
