@@ -88,6 +88,8 @@ func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Win
 	out := make(map[string]Stats, len(windows))
 	var grown []grownSession
 	var recount, changed []string
+	// gone counts the cached sessions no window names (deleted since).
+	gone := len(cache)
 	for _, w := range windows {
 		id, key := w.SessionID, w.change
 		if _, dup := keys[id]; dup {
@@ -95,6 +97,9 @@ func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Win
 		}
 		keys[id] = key
 		c, ok := cache[id]
+		if ok {
+			gone--
+		}
 		switch {
 		case ok && c.key == key:
 			rep.Unchanged++
@@ -145,11 +150,11 @@ func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Win
 		}
 		changed = append(changed, recount...)
 	}
-	gone := 0
-	for id := range cache {
-		if _, ok := keys[id]; !ok {
-			delete(cache, id)
-			gone++
+	if gone > 0 {
+		for id := range cache {
+			if _, ok := keys[id]; !ok {
+				delete(cache, id)
+			}
 		}
 	}
 	// Pending events follow each seq cursor: a range of the new rows only.

@@ -179,8 +179,9 @@ func TestOpenForStatus(t *testing.T) {
 // TestStatsCacheAppends: a status that recounts a few sessions appends
 // their lines to the cache file, whose later line of a session wins; once
 // the replaced lines pass the slack the file is rewritten with one line a
-// session. A file that may not be appended to (another version, a last
-// line cut short) is rewritten.
+// session. A session gone from the store rewrites it without the session's
+// line; a file that may not be appended to (another version, a last line
+// cut short) is rewritten.
 func TestStatsCacheAppends(t *testing.T) {
 	path := store(t)
 	cache := filepath.Join(t.TempDir(), "ops.stats")
@@ -240,13 +241,27 @@ func TestStatsCacheAppends(t *testing.T) {
 	run("read with replaced lines", agentdb.CacheReport{Unchanged: 3}, 19)
 	grow()
 	run("append over the slack", agentdb.CacheReport{Unchanged: 2, Appended: 1}, 3)
+	grow()
+	run("an append after a rewrite", agentdb.CacheReport{Unchanged: 2, Appended: 1}, 4)
+
+	// A session gone from the store: its line goes, the file is rewritten.
+	if _, err := w.Exec(`DELETE FROM session_windows WHERE session_id = ?`, sidOld); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.CachedStats(ctx, cache, nil); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(cache); err != nil || strings.Contains(string(data), sidOld) || lines() != 2 {
+		t.Errorf("after a session went: %q %v, want the two others' lines", data, err)
+	}
+	if _, err := w.Exec(`INSERT INTO session_windows (session_id, session_key, created_at, updated_at) VALUES (?, 'agent:ops:old', 1, 1)`, sidOld); err != nil {
+		t.Fatal(err)
+	}
+	run("a session back", agentdb.CacheReport{Unchanged: 2, Recounted: 1}, 3)
 
 	data, err := os.ReadFile(cache)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if all := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"); !strings.HasPrefix(all[len(all)-1], sidCron+" ") {
-		t.Fatalf("cache file %q: want the grown session's line last", data)
 	}
 	for _, c := range []struct{ what, content string }{
 		{"another version", strings.Replace(string(data), " 3\n", " 2\n", 1)},
@@ -255,13 +270,11 @@ func TestStatsCacheAppends(t *testing.T) {
 		if err := os.WriteFile(cache, []byte(c.content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		grow()
-		// The cut line is the grown session's (the lines are sorted by id):
-		// it is counted again.
+		// The session whose line was cut short is counted again.
 		want := agentdb.CacheReport{Unchanged: 2, Recounted: 1}
 		if c.what == "another version" {
 			want = agentdb.CacheReport{Recounted: 3}
 		}
-		run(c.what+", then an append", want, 3)
+		run(c.what, want, 3)
 	}
 }
