@@ -114,11 +114,12 @@ func TestFilterOnlyWalkIsTheSortByImportance(t *testing.T) {
 	}
 }
 
-// The full build (segments built on every core, merged into the store of
-// a placeholder) gives the index the online index gives, document for
-// document: the same count, and the same hits, scores, snippets and
-// totals for words, phrases, prefixes, filters and filter-only queries,
-// as typed and not, over the demo workspace with its transcripts.
+// The full build (segments built on every core, merged into a segment
+// per core in the store of a placeholder) gives the index the online
+// index gives, document for document: the same count, and the same hits,
+// scores, snippets and totals for words, phrases, prefixes, filters and
+// filter-only queries, as typed and not, over the demo workspace with its
+// transcripts.
 //
 // Also with segments of 7 documents, many of them of observation lines
 // alone: the merge keeps of a field only the options every segment gives
@@ -132,6 +133,11 @@ func TestFullBuildIsTheOnlineIndex(t *testing.T) {
 	small := opt
 	small.Dir = opt.Dir + "-small"
 	builtSmall, _ := openSynced(t, small)
+	// Both full builds leave one segment per core: the comparisons below
+	// are of an index of several segments with the online one.
+	if b, s := rootSegmentsOf(t, built), rootSegmentsOf(t, builtSmall); b != finalSegments || s != finalSegments {
+		t.Fatalf("full builds of %d and %d segments, want %d", b, s, finalSegments)
+	}
 	// The same workspace through the online index: an index of one other
 	// file first (a full build), then the workspace's roots in its place,
 	// so that every file goes through batches.
