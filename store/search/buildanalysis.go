@@ -62,7 +62,11 @@ func (ba *buildAnalysis) field(tf *document.TextField) analyzedField {
 	a := tf.Analyzer()
 	if m := ba.memo[a]; m != nil {
 		tokens = m.analyze(value)
-		return analyzedField{TextField: tf, length: len(tokens), freqs: tokenFrequency(tokens, tf.ArrayPositions(), tf.Options())}
+		freqs := m.tokenFrequency(tokens, tf.ArrayPositions(), tf.Options())
+		if freqs == nil {
+			freqs = tokenFrequency(tokens, tf.ArrayPositions(), tf.Options())
+		}
+		return analyzedField{TextField: tf, length: len(tokens), freqs: freqs}
 	}
 	key := valueKey{analyzer: a, options: tf.Options(), value: string(value)}
 	if len(tf.ArrayPositions()) == 0 {
@@ -95,6 +99,19 @@ type memoAnalyzer struct {
 	// frequencies keep copies of the terms, not the tokens).
 	tokens []analysis.Token
 	stream analysis.TokenStream
+	// tokenIDs are the kept tokens' term ids (memoTerm.id) of the last
+	// call, -1 for a term past maxMemoTerms.
+	tokenIDs []int32
+	// ids numbers the terms the filters give; keys are the terms by id,
+	// as strings: the token frequencies of
+	// every field share them as map keys instead of each converting its
+	// terms. seen and record are by id too: seen[id] is the field
+	// (fields counts them) whose record record[id] is the term's.
+	ids    map[string]int32
+	keys   []string
+	seen   []uint32
+	record []int32
+	fields uint32
 }
 
 // tokenAppender is a tokenizer that can write its tokens into a slice
@@ -108,11 +125,14 @@ type tokenAppender interface {
 type memoTerm struct {
 	term []byte
 	keep bool
+	id   int32 // of the term kept, in memoAnalyzer.keys
 }
 
 // maxMemoTerms bounds the memory of a build's memo: tokens past it (a
-// vault of hashes and numbers) are filtered each time.
-const maxMemoTerms = 1 << 18
+// vault of hashes and numbers) are filtered each time, and the fields
+// they are in counted by hashing their terms (tokenFrequency).
+// (A variable for tests.)
+var maxMemoTerms = 1 << 18
 
 func newMemoAnalyzer(a analysis.Analyzer) *memoAnalyzer {
 	d, ok := a.(*analysis.DefaultAnalyzer)
@@ -123,7 +143,7 @@ func newMemoAnalyzer(a analysis.Analyzer) *memoAnalyzer {
 	if _, ok := tokenizer.(*unicode.UnicodeTokenizer); ok {
 		tokenizer = asciiWords{unicode: tokenizer}
 	}
-	return &memoAnalyzer{tokenizer: tokenizer, filters: d.TokenFilters, terms: map[string]memoTerm{}}
+	return &memoAnalyzer{tokenizer: tokenizer, filters: d.TokenFilters, terms: map[string]memoTerm{}, ids: map[string]int32{}}
 }
 
 // analyze tokenizes input (which it does not change) and replaces each
@@ -144,20 +164,100 @@ func (m *memoAnalyzer) analyze(input []byte) analysis.TokenStream {
 		tokens = m.tokenizer.Tokenize(input)
 	}
 	kept := tokens[:0]
+	m.tokenIDs = m.tokenIDs[:0]
 	for _, t := range tokens {
 		mt, ok := m.terms[string(t.Term)]
 		if !ok {
 			mt = m.filter(t)
+			mt.id = -1
 			if len(m.terms) < maxMemoTerms {
+				if mt.keep {
+					mt.id = m.termID(mt.term)
+				}
 				m.terms[string(t.Term)] = mt
 			}
 		}
 		if mt.keep {
 			t.Term = mt.term
 			kept = append(kept, t)
+			m.tokenIDs = append(m.tokenIDs, mt.id)
 		}
 	}
 	return kept
+}
+
+// termID is the id of a term the filters keep: tokens that differ
+// (Ledger, ledger) may give the same term.
+func (m *memoAnalyzer) termID(term []byte) int32 {
+	if id, ok := m.ids[string(term)]; ok {
+		return id
+	}
+	id := int32(len(m.keys))
+	m.ids[string(term)] = id
+	m.keys = append(m.keys, string(term))
+	m.seen = append(m.seen, 0)
+	m.record = append(m.record, 0)
+	return id
+}
+
+// tokenFrequency is tokenFrequency for the stream the last analyze
+// returned, sized to its distinct terms, which it finds by id rather
+// than by hashing: nil when a term has no id (past maxMemoTerms).
+func (m *memoAnalyzer) tokenFrequency(tokens analysis.TokenStream, arrayPositions []uint64, options index.FieldIndexingOptions) index.TokenFrequencies {
+	m.fields++
+	if m.fields == 0 { // wrapped: no id was seen in field 0
+		clear(m.seen)
+		m.fields = 1
+	}
+	distinct := 0
+	for _, id := range m.tokenIDs {
+		if id < 0 {
+			return nil
+		}
+		if m.seen[id] != m.fields {
+			m.seen[id] = m.fields
+			m.record[id] = int32(distinct)
+			distinct++
+		}
+	}
+	rv := make(index.TokenFrequencies, distinct)
+	records := make([]index.TokenFreq, distinct)
+	for i, id := range m.tokenIDs {
+		r := &records[m.record[id]]
+		if r.Term == nil {
+			r.Term = tokens[i].Term
+			rv[m.keys[id]] = r
+		}
+		r.SetFrequency(r.Frequency() + 1)
+	}
+	count := !options.SkipFreqNorm()
+	if !options.IncludeTermVectors() {
+		if !count {
+			for i := range records {
+				records[i].SetFrequency(0)
+			}
+		}
+		return rv
+	}
+	// As tokenFrequency: each term's part of one slice of locations, in
+	// token order.
+	locations := make([]index.TokenLocation, len(tokens))
+	pointers := make([]*index.TokenLocation, len(tokens))
+	next := 0
+	for i := range records {
+		n := records[i].Frequency()
+		records[i].Locations = pointers[next : next : next+n]
+		next += n
+		if !count {
+			records[i].SetFrequency(0)
+		}
+	}
+	for i, t := range tokens {
+		locations[i] = index.TokenLocation{ArrayPositions: arrayPositions, Start: t.Start, End: t.End, Position: t.Position}
+		r := &records[m.record[m.tokenIDs[i]]]
+		r.Locations = append(r.Locations, &locations[i])
+	}
+	return rv
 }
 
 // filter runs the filters on a copy of one token.

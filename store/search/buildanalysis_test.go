@@ -104,6 +104,27 @@ func TestBuildAnalysisIsTextFieldAnalyze(t *testing.T) {
 	}
 }
 
+// A memo that is full (maxMemoTerms) still analyses as TextField.Analyze:
+// the fields with a term past it are counted by hashing their terms.
+func TestBuildAnalysisPastTheMemo(t *testing.T) {
+	defer func(was int) { maxMemoTerms = was }(maxMemoTerms)
+	maxMemoTerms = 12
+	an := newAnalyzers(newMapping())
+	ba := newBuildAnalysis(an)
+	root := &Root{ID: "vault", Kind: VaultRoot, Dir: "/vault"}
+	f := fileRef{root: root, rel: "notes/a.md"}
+	for range 2 {
+		for _, text := range append(analysisTexts, "the the a a", "elena elena ELENA") {
+			checkBuildAnalysis(t, ba, an, f, Section{Kind: Prose, Line: 1, Heading: text, Text: text})
+		}
+	}
+	for a, m := range ba.memo {
+		if len(m.terms) != maxMemoTerms {
+			t.Fatalf("the memo of %v holds %d tokens, want %d", a, len(m.terms), maxMemoTerms)
+		}
+	}
+}
+
 // FuzzBuildAnalysis: any text and heading, analysed for a full build, as
 // TextField.Analyze analyses it.
 func FuzzBuildAnalysis(f *testing.F) {
