@@ -230,33 +230,7 @@ func (m *memoAnalyzer) tokenFrequency(tokens analysis.TokenStream, arrayPosition
 		}
 		r.SetFrequency(r.Frequency() + 1)
 	}
-	count := !options.SkipFreqNorm()
-	if !options.IncludeTermVectors() {
-		if !count {
-			for i := range records {
-				records[i].SetFrequency(0)
-			}
-		}
-		return rv
-	}
-	// As tokenFrequency: each term's part of one slice of locations, in
-	// token order.
-	locations := make([]index.TokenLocation, len(tokens))
-	pointers := make([]*index.TokenLocation, len(tokens))
-	next := 0
-	for i := range records {
-		n := records[i].Frequency()
-		records[i].Locations = pointers[next : next : next+n]
-		next += n
-		if !count {
-			records[i].SetFrequency(0)
-		}
-	}
-	for i, t := range tokens {
-		locations[i] = index.TokenLocation{ArrayPositions: arrayPositions, Start: t.Start, End: t.End, Position: t.Position}
-		r := &records[m.record[m.tokenIDs[i]]]
-		r.Locations = append(r.Locations, &locations[i])
-	}
+	placeTokens(records, tokens, arrayPositions, options, func(i int) *index.TokenFreq { return &records[m.record[m.tokenIDs[i]]] })
 	return rv
 }
 
@@ -281,7 +255,7 @@ func tokenFrequency(tokens analysis.TokenStream, arrayPositions []uint64, option
 	rv := make(index.TokenFrequencies, len(tokens))
 	records := make([]index.TokenFreq, 0, len(tokens))
 	// Count each term's tokens (with term vectors, to give each term its
-	// part of one slice of locations, in token order, below).
+	// part of one slice of locations: placeTokens).
 	for _, t := range tokens {
 		tf := rv[string(t.Term)]
 		if tf == nil {
@@ -291,30 +265,33 @@ func tokenFrequency(tokens analysis.TokenStream, arrayPositions []uint64, option
 		}
 		tf.SetFrequency(tf.Frequency() + 1)
 	}
-	count := !options.SkipFreqNorm()
-	if !options.IncludeTermVectors() {
-		if !count {
-			for i := range records {
-				records[i].SetFrequency(0)
-			}
+	placeTokens(records, tokens, arrayPositions, options, func(i int) *index.TokenFreq { return rv[string(tokens[i].Term)] })
+	return rv
+}
+
+// placeTokens finishes the records of a field's terms, counted: with term
+// vectors, each term is given its part of one slice of locations, in
+// token order (recordOf is token i's record); a field without
+// frequencies keeps none.
+func placeTokens(records []index.TokenFreq, tokens analysis.TokenStream, arrayPositions []uint64, options index.FieldIndexingOptions, recordOf func(i int) *index.TokenFreq) {
+	if options.IncludeTermVectors() {
+		locations := make([]index.TokenLocation, len(tokens))
+		pointers := make([]*index.TokenLocation, len(tokens))
+		next := 0
+		for i := range records {
+			n := records[i].Frequency()
+			records[i].Locations = pointers[next : next : next+n]
+			next += n
 		}
-		return rv
+		for i, t := range tokens {
+			locations[i] = index.TokenLocation{ArrayPositions: arrayPositions, Start: t.Start, End: t.End, Position: t.Position}
+			r := recordOf(i)
+			r.Locations = append(r.Locations, &locations[i])
+		}
 	}
-	locations := make([]index.TokenLocation, len(tokens))
-	pointers := make([]*index.TokenLocation, len(tokens))
-	next := 0
-	for i := range records {
-		n := records[i].Frequency()
-		records[i].Locations = pointers[next : next : next+n]
-		next += n
-		if !count {
+	if options.SkipFreqNorm() {
+		for i := range records {
 			records[i].SetFrequency(0)
 		}
 	}
-	for i, t := range tokens {
-		locations[i] = index.TokenLocation{ArrayPositions: arrayPositions, Start: t.Start, End: t.End, Position: t.Position}
-		tf := rv[string(t.Term)]
-		tf.Locations = append(tf.Locations, &locations[i])
-	}
-	return rv
 }
