@@ -900,7 +900,7 @@ func (w *writer) dropGone(key string, was, now []docRef) {
 // re-indexes one document, not the file.
 func (w *writer) indexMarkdown(f fileRef) error {
 	key := f.key()
-	data, err := os.ReadFile(f.path())
+	data, err := readFile(f.path(), f.size)
 	if err != nil {
 		return err
 	}

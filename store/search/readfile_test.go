@@ -1,0 +1,54 @@
+package search
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// readFile gives what os.ReadFile gives, whatever size the listing said:
+// the file may have grown or shrunk since.
+func TestReadFileReadsTheWholeFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name   string
+		data   string
+		listed int64
+	}{
+		{"as listed", "# Title\nline\n", 13},
+		{"empty", "", 0},
+		{"grew since listed", strings.Repeat("grown line\n", 10_000), 11},
+		{"grew from empty", "appended\n", 0},
+		{"shrank since listed", "short\n", 4096},
+		{"no size listed", "a line\n", -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".md")
+			if err := os.WriteFile(path, []byte(tc.data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := readFile(path, tc.listed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, []byte(tc.data)) {
+				t.Errorf("read %d bytes, want the file's %d", len(got), len(tc.data))
+			}
+		})
+	}
+}
+
+func TestReadFileErrorsNameThePath(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "gone.md")
+	if _, err := readFile(missing, 10); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+		t.Errorf("a missing file: %v, want a not-exist error naming it", err)
+	}
+	if _, err := readFile(dir, 10); err == nil || !strings.Contains(err.Error(), dir) {
+		t.Errorf("a folder: %v, want an error naming it", err)
+	}
+}
