@@ -28,7 +28,7 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 			st.ModTime = fi.ModTime()
 		}
 	}
-	db, err := agentdb.OpenForStatus(ctx, a.SQLitePath)
+	db, err := agentdb.Open(ctx, a.SQLitePath)
 	if err != nil {
 		st.Problem = err.Error()
 		return st

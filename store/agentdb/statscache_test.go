@@ -141,31 +141,21 @@ func TestStatsCacheBadInput(t *testing.T) {
 	}
 }
 
-// TestOpenForStatus: the status's handle reads what Open's does, over
-// connections that keep a small page cache (see OpenForStatus).
-func TestOpenForStatus(t *testing.T) {
+// TestOpenKeepsASmallPageCache: every connection Open makes keeps a page
+// cache of 256 KiB (see Open), and reads through it what it would read
+// otherwise.
+func TestOpenKeepsASmallPageCache(t *testing.T) {
 	path := store(t)
-	db, err := agentdb.OpenForStatus(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := open(t, path)
 	if n, err := db.CacheSize(); err != nil || n != -256 {
 		t.Errorf("cache_size %d, %v; want -256 (KiB)", n, err)
-	}
-	if n, err := open(t, path).CacheSize(); err != nil || n == -256 {
-		t.Errorf("Open's cache_size %d, %v; want SQLite's default", n, err)
 	}
 	nodes, windows, err := db.Sessions(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, wantWindows, err := open(t, path).Sessions(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(nodes) != len(want) || len(windows) != len(wantWindows) || len(nodes) == 0 {
-		t.Errorf("%d nodes and %d windows, want %d and %d", len(nodes), len(windows), len(want), len(wantWindows))
+	if len(nodes) == 0 || len(windows) == 0 {
+		t.Errorf("%d nodes and %d windows, want some of each", len(nodes), len(windows))
 	}
 }
 
