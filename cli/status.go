@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	_ "clawvault-tui/cli/hugeheap" // status's heap on huge pages (see the package)
 	"clawvault-tui/model"
 	"clawvault-tui/observer"
 	"clawvault-tui/store"

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	_ "clawvault-tui/cli/hugeheap" // tree's heap on huge pages too (see the package)
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 	"clawvault-tui/store/agentdb"

@@ -81,8 +81,8 @@ type SQLiteStore struct {
 type SQLiteNode struct {
 	Key              string
 	CurrentSessionID string
-	// Entry is entry_json, decoded as a sessions.json row is.
-	Entry      SessionEntry
+	// Entry is entry_json, decoded as a sessions.json row is for status.
+	Entry      StatusEntry
 	EntryValid int // OpenClaw's verdict: 1 valid, 0 unchecked, -1 invalid
 	Status     string
 	CreatedVia string
@@ -233,7 +233,7 @@ func sqliteRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) []Ses
 		}
 		if n := nodes[w.Key]; n != nil && n.CurrentSessionID == w.SessionID {
 			g.Current = true
-			row.Entry = &n.Entry.StatusEntry
+			row.Entry = &n.Entry
 		}
 		if c, ok := seq.Get(w.SessionID); ok {
 			row.SeqCursor = &c

@@ -67,12 +67,7 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 	if err != nil {
 		return fail(err)
 	}
-	var stats map[string]agentdb.Stats
-	if cacheDir != "" {
-		stats, _, err = db.CachedStatsOf(ctx, agentdb.StatsCacheFile(cacheDir, a.SQLitePath), windows, after)
-	} else {
-		stats, err = db.Stats(ctx, after)
-	}
+	stats, _, err := db.CachedStatsOf(ctx, agentdb.StatsCacheFile(cacheDir, a.SQLitePath), windows, after)
 	if err != nil {
 		return fail(err)
 	}
@@ -132,7 +127,7 @@ func readSQLiteNodes(ctx context.Context, db *agentdb.DB) ([]model.SQLiteNode, m
 	err := db.EachNode(ctx, func(n *agentdb.Node) {
 		out = append(out, model.SQLiteNode{Key: n.Key, CurrentSessionID: n.CurrentSessionID, EntryValid: n.EntryValid,
 			Status: n.Status, CreatedVia: n.CreatedVia})
-		if problem := decodeStatusEntry(n.EntryJSON, &out[len(out)-1].Entry.StatusEntry, &alloc); problem != "" {
+		if problem := decodeStatusEntry(n.EntryJSON, &out[len(out)-1].Entry, &alloc); problem != "" {
 			if problems == nil {
 				problems = map[string]string{}
 			}

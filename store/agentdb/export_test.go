@@ -53,13 +53,9 @@ func StatsCacheRoundTrip(path string) (first, again map[string]string) {
 	return render(kept), render(reread)
 }
 
-// CachedStats is CachedStatsOf over the store's generations ("" reads
-// every session, as Stats does), as a status reads them.
+// CachedStats is CachedStatsOf over the store's generations, as a status
+// reads them.
 func (db *DB) CachedStats(ctx context.Context, cachePath string, after map[string]int64) (map[string]Stats, CacheReport, error) {
-	if cachePath == "" {
-		s, err := db.Stats(ctx, after)
-		return s, CacheReport{}, err
-	}
 	windows, err := db.Windows(ctx)
 	if err != nil {
 		return nil, CacheReport{}, err

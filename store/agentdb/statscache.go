@@ -38,8 +38,12 @@ type cachedStats struct {
 	lastCreatedAt, lastEventBytes int64
 }
 
-// StatsCacheFile is the cache file of a store under cacheDir.
+// StatsCacheFile is the cache file of a store under cacheDir; "" when
+// cacheDir is "" (no cache: CachedStatsOf then counts every session).
 func StatsCacheFile(cacheDir, store string) string {
+	if cacheDir == "" {
+		return ""
+	}
 	sum := sha256.Sum256([]byte(filepath.Clean(store)))
 	return filepath.Join(cacheDir, "agent-stores", filepath.Base(filepath.Dir(filepath.Dir(store)))+"-"+hex.EncodeToString(sum[:6])+".stats")
 }
@@ -81,8 +85,13 @@ func cacheToken(generation string) string {
 // generations Windows read (with what changes on each write to each, so
 // that a status reads them once). after maps a session id to its last
 // observed seq: pending events are counted by a range query from there.
+// With no cachePath ("") it is Stats: every session counted, nothing kept.
 func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Window, after map[string]int64) (map[string]Stats, CacheReport, error) {
 	var rep CacheReport
+	if cachePath == "" {
+		s, err := db.Stats(ctx, after)
+		return s, rep, err
+	}
 	cache, lines := readStatsCache(cachePath)
 	keys := make(map[string]changeKey, len(windows))
 	out := make(map[string]Stats, len(windows))
@@ -230,8 +239,8 @@ GROUP BY g.id`, args...)
 			if err := rows.Scan(&id, &oldCreated, &oldSize, &n, &bytes, &last, &newCreated, &newSize); err != nil {
 				return db.explain(err)
 			}
-			c, ok := was[id]
-			if !ok || !oldCreated.Valid || oldCreated.Int64 != c.lastCreatedAt || oldSize.Int64 != c.lastEventBytes {
+			c := was[id] // (the VALUES list holds only ids of part, as was does)
+			if !oldCreated.Valid || oldCreated.Int64 != c.lastCreatedAt || oldSize.Int64 != c.lastEventBytes {
 				continue
 			}
 			if n.Int64 > 0 {

@@ -105,9 +105,8 @@ type offlineBuild struct {
 	pending []*document.Document
 	batches chan segmentBatch
 	workers sync.WaitGroup
-	// mu guards segments and err, which the workers write.
+	// mu guards err, which the workers write.
 	mu       sync.Mutex
-	segments map[int]string // batch number → its segment's file
 	err      error
 	next     int // the next batch's number
 	internal map[string][]byte
@@ -135,7 +134,7 @@ func (ix *Index) startBuild() (*offlineBuild, error) {
 	}
 	// Written into the store's root at the end, with the manifest (finish).
 	internal := map[string][]byte{string(util.MappingInternalKey): mappingJSON, string(keySchema): []byte(schemaStamp(ix.m))}
-	ob := &offlineBuild{batches: make(chan segmentBatch), segments: map[int]string{}, internal: internal, dir: dir, analysis: newBuildAnalysis(ix.an), an: ix.an}
+	ob := &offlineBuild{batches: make(chan segmentBatch), internal: internal, dir: dir, analysis: newBuildAnalysis(ix.an), an: ix.an}
 	raiseGCForBuild()
 	for range buildWorkers {
 		ob.workers.Add(1)
@@ -151,15 +150,18 @@ func (ob *offlineBuild) work() {
 		if ob.failed() {
 			continue // drain: the build is lost
 		}
-		path := filepath.Join(ob.dir, "segments", fmt.Sprintf("%08d.zap", b.n))
-		err := buildSegment(append(b.docs, ob.an.everyField()), path)
+		err := buildSegment(append(b.docs, ob.an.everyField()), ob.segmentPath(b.n))
 		ob.mu.Lock()
 		if err != nil && ob.err == nil {
 			ob.err = err
 		}
-		ob.segments[b.n] = path
 		ob.mu.Unlock()
 	}
+}
+
+// segmentPath is the file of batch n's segment.
+func (ob *offlineBuild) segmentPath(n int) string {
+	return filepath.Join(ob.dir, "segments", fmt.Sprintf("%08d.zap", n))
 }
 
 func (ob *offlineBuild) failed() bool {
@@ -293,7 +295,7 @@ func (ob *offlineBuild) writeStore() error {
 	}
 	var paths []string
 	for n := range ob.next {
-		paths = append(paths, ob.segments[n])
+		paths = append(paths, ob.segmentPath(n))
 	}
 	// The parts are runs of consecutive segments, so that the index's
 	// documents stay in the order they were read (hits of equal score

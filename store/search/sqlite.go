@@ -40,12 +40,7 @@ func (o *Options) listSQLite(root *Root) (listing, error) {
 	if err != nil {
 		return out, err
 	}
-	var stats map[string]agentdb.Stats
-	if o.StatsCacheDir != "" {
-		stats, _, err = db.CachedStatsOf(context.Background(), agentdb.StatsCacheFile(o.StatsCacheDir, root.Store), windows, nil)
-	} else {
-		stats, err = db.Stats(context.Background(), nil)
-	}
+	stats, _, err := db.CachedStatsOf(context.Background(), agentdb.StatsCacheFile(o.StatsCacheDir, root.Store), windows, nil)
 	if err != nil {
 		return out, err
 	}

@@ -17,7 +17,8 @@
 // is tokenized by golang.org/x/net/html, as there; every tag, comment and
 // doctype is dropped; text is written HTML-escaped, except inside script
 // and style and inside the elements whose content bluemonday skips.
-// sanitize_test.go holds bluemonday v1.0.27's outputs for the inputs
+// TestStrictPolicySanitizesAsBluemonday, in the repository's
+// ui/markdown_test.go, holds bluemonday v1.0.27's outputs for the inputs
 // that exercise each branch. A glamour upgrade that calls more of
 // bluemonday fails to compile, which is the signal to look.
 package bluemonday
