@@ -1,0 +1,351 @@
+package sqlitefile
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// Page types of a table b-tree.
+const (
+	tableInterior = 0x05
+	tableLeaf     = 0x0d
+)
+
+// maxDepth bounds a b-tree's depth: a real one of 2^32 pages is a few
+// levels deep; a cycle in a corrupt file is not endless.
+const maxDepth = 20
+
+// ScanTable calls fn for each row of the table whose b-tree's root is page
+// root with a rowid in lo..hi, in rowid order. rec is valid only until fn
+// returns; an error from fn stops the scan and is returned.
+//
+// The leaf pages are found through the interior pages alone and read in
+// batches, in as few reads as their places in the file allow (pages a few
+// apart are read together with the pages between): the system call per
+// page that SQLite makes is most of what a scan of a large table costs.
+func (f *File) ScanTable(root uint32, lo, hi int64, fn func(rowid int64, rec *Record) error) error {
+	if lo > hi {
+		return nil
+	}
+	leaves, err := f.leavesOf(root, lo, hi)
+	if err != nil {
+		return err
+	}
+	s := scanner{f: f, rec: Record{f: f}}
+	for len(leaves) > 0 {
+		n := min(len(leaves), batchPages)
+		if err := s.batch(leaves[:n], lo, hi, fn); err != nil {
+			return err
+		}
+		leaves = leaves[n:]
+	}
+	return nil
+}
+
+// batchPages is how many leaves are read before they are scanned; gapPages
+// how many pages apart two leaves may be and still be read in one call.
+const (
+	batchPages = 256
+	gapPages   = 8
+)
+
+// leavesOf returns the leaf pages of the b-tree at root that may hold rowids
+// in lo..hi, in key order, reading only interior pages. The root is a leaf
+// in a small table.
+func (f *File) leavesOf(root uint32, lo, hi int64) ([]uint32, error) {
+	buf := make([]byte, f.pageSize)
+	if err := f.readPage(root, buf); err != nil {
+		return nil, err
+	}
+	h := pageHeaderAt(root)
+	if len(buf) <= h {
+		return nil, corrupt(root, "no page header")
+	}
+	if buf[h] == tableLeaf {
+		return []uint32{root}, nil
+	}
+	// depth is that of the leaves below root: every leaf of a b-tree is as
+	// deep as every other, so the leftmost path gives it.
+	depth := 0
+	page := buf
+	for n := root; ; {
+		h := pageHeaderAt(n)
+		if page[h] == tableLeaf {
+			break
+		}
+		if page[h] != tableInterior {
+			return nil, corrupt(n, "page type %#x in a table b-tree", page[h])
+		}
+		if depth++; depth > maxDepth {
+			return nil, corrupt(root, "a b-tree deeper than %d", maxDepth)
+		}
+		child, err := firstChild(n, page)
+		if err != nil {
+			return nil, err
+		}
+		if depth == 1 {
+			page = make([]byte, f.pageSize)
+		}
+		if err := f.readPage(child, page); err != nil {
+			return nil, err
+		}
+		n = child
+	}
+	var leaves []uint32
+	if err := f.collect(root, buf, depth, lo, hi, &leaves); err != nil {
+		return nil, err
+	}
+	return leaves, nil
+}
+
+// collect appends the children of the interior page n (in page) whose keys
+// may hold rowids in lo..hi: leaves when depth is 1, else the leaves below.
+func (f *File) collect(n uint32, page []byte, depth int, lo, hi int64, leaves *[]uint32) error {
+	h := pageHeaderAt(n)
+	if page[h] != tableInterior {
+		return corrupt(n, "page type %#x where an interior page must be", page[h])
+	}
+	cells, err := cellPointers(n, page, h+12)
+	if err != nil {
+		return err
+	}
+	var below []byte
+	visit := func(child uint32) error {
+		if depth == 1 {
+			if len(*leaves) >= int(f.pages) {
+				return corrupt(n, "more leaves than the database has pages")
+			}
+			*leaves = append(*leaves, child)
+			return nil
+		}
+		if below == nil {
+			below = make([]byte, f.pageSize)
+		}
+		if err := f.readPage(child, below); err != nil {
+			return err
+		}
+		return f.collect(child, below, depth-1, lo, hi, leaves)
+	}
+	// Cell i's child holds the rowids after cell i-1's key up to its own
+	// key; the right-most child those after the last key. The children
+	// past the first key at or after hi hold none in lo..hi.
+	for i := range cells {
+		off := int(cells[i])
+		if off+4 > len(page) {
+			return corrupt(n, "a cell past the page's end")
+		}
+		child := binary.BigEndian.Uint32(page[off:])
+		key, k := varint(page[off+4:])
+		if k == 0 {
+			return corrupt(n, "a cell's key is cut off")
+		}
+		if int64(key) >= lo {
+			if err := visit(child); err != nil {
+				return err
+			}
+		}
+		if int64(key) >= hi {
+			return nil
+		}
+	}
+	return visit(binary.BigEndian.Uint32(page[h+8:]))
+}
+
+// firstChild is the left-most child of an interior page.
+func firstChild(n uint32, page []byte) (uint32, error) {
+	h := pageHeaderAt(n)
+	cells, err := cellPointers(n, page, h+12)
+	if err != nil {
+		return 0, err
+	}
+	if len(cells) == 0 {
+		return binary.BigEndian.Uint32(page[h+8:]), nil
+	}
+	off := int(cells[0])
+	if off+4 > len(page) {
+		return 0, corrupt(n, "a cell past the page's end")
+	}
+	return binary.BigEndian.Uint32(page[off:]), nil
+}
+
+// pageHeaderAt is where page n's b-tree header starts: after the database
+// header on page 1.
+func pageHeaderAt(n uint32) int {
+	if n == 1 {
+		return headerSize
+	}
+	return 0
+}
+
+// cellPointers returns the offsets of the page's cells, from the pointer
+// array at at.
+func cellPointers(n uint32, page []byte, at int) ([]uint16, error) {
+	h := pageHeaderAt(n)
+	if h+8 > len(page) {
+		return nil, corrupt(n, "no page header")
+	}
+	count := int(binary.BigEndian.Uint16(page[h+3:]))
+	if at+2*count > len(page) {
+		return nil, corrupt(n, "%d cells do not fit the page", count)
+	}
+	out := make([]uint16, count)
+	for i := range out {
+		out[i] = binary.BigEndian.Uint16(page[at+2*i:])
+		if int(out[i]) < at+2*count || int(out[i]) >= len(page) {
+			return nil, corrupt(n, "cell %d at offset %d", i, out[i])
+		}
+	}
+	return out, nil
+}
+
+// scanner reads batches of leaves into one buffer.
+type scanner struct {
+	f   *File
+	buf []byte
+	// at maps a leaf of the batch to its page's offset in buf.
+	order []uint32
+	rec   Record
+}
+
+// batch reads the leaves (in key order) and scans them in that order.
+func (s *scanner) batch(leaves []uint32, lo, hi int64, fn func(int64, *Record) error) error {
+	f := s.f
+	ps := f.pageSize
+	s.order = append(s.order[:0], leaves...)
+	slices.Sort(s.order)
+	s.order = slices.Compact(s.order)
+	// Plan the reads: runs of pages from the file, each leaf in the log on
+	// its own; then place each leaf's page.
+	type run struct{ first, last uint32 }
+	var runs []run
+	total := 0
+	for i := 0; i < len(s.order); {
+		p := s.order[i]
+		if f.inLog(p) {
+			runs = append(runs, run{p, p})
+			total++
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s.order) && !f.inLog(s.order[j]) && s.order[j]-s.order[j-1] <= gapPages {
+			j++
+		}
+		runs = append(runs, run{p, s.order[j-1]})
+		total += int(s.order[j-1]-p) + 1
+		i = j
+	}
+	if cap(s.buf) < total*ps {
+		s.buf = make([]byte, total*ps)
+	}
+	buf := s.buf[:total*ps]
+	offset := make(map[uint32]int, len(s.order))
+	at := 0
+	for _, r := range runs {
+		size := int(r.last-r.first+1) * ps
+		var err error
+		if f.inLog(r.first) {
+			err = f.readPage(r.first, buf[at:at+size])
+		} else {
+			if r.last > f.pages {
+				return corrupt(r.last, "no such page (the database has %d)", f.pages)
+			}
+			err = f.readRun(r.first, buf[at:at+size])
+		}
+		if err != nil {
+			return err
+		}
+		for p := r.first; p <= r.last; p++ {
+			offset[p] = at + int(p-r.first)*ps
+		}
+		at += size
+	}
+	for _, leaf := range leaves {
+		o := offset[leaf]
+		if err := s.leaf(leaf, buf[o:o+ps], lo, hi, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leaf scans one leaf page's cells.
+func (s *scanner) leaf(n uint32, page []byte, lo, hi int64, fn func(int64, *Record) error) error {
+	h := pageHeaderAt(n)
+	if page[h] != tableLeaf {
+		return corrupt(n, "page type %#x where a table leaf must be", page[h])
+	}
+	cells, err := cellPointers(n, page, h+8)
+	if err != nil {
+		return err
+	}
+	f := s.f
+	for _, c := range cells {
+		cell := page[c:]
+		size, k := varint(cell)
+		if k == 0 {
+			return corrupt(n, "a cell's size is cut off")
+		}
+		rowid, k2 := varint(cell[k:])
+		if k2 == 0 {
+			return corrupt(n, "a cell's rowid is cut off")
+		}
+		id := int64(rowid)
+		if id < lo || id > hi {
+			continue
+		}
+		cell = cell[k+k2:]
+		local := f.localPayload(size)
+		var overflow uint32
+		if uint64(local) < size {
+			if local+4 > len(cell) {
+				return corrupt(n, "a cell's payload runs past the page")
+			}
+			overflow = binary.BigEndian.Uint32(cell[local:])
+		} else if uint64(len(cell)) < size {
+			return corrupt(n, "a cell's payload runs past the page")
+		}
+		if err := s.rec.reset(n, cell[:local], int64(size), overflow); err != nil {
+			return err
+		}
+		if err := fn(id, &s.rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// localPayload is how much of a table leaf cell's payload of size bytes is
+// on the leaf page itself; the rest is in overflow pages.
+func (f *File) localPayload(size uint64) int {
+	u := f.usable
+	maxLocal := u - 35
+	if size <= uint64(maxLocal) {
+		return int(size)
+	}
+	minLocal := (u-12)*32/255 - 23
+	k := minLocal + int((size-uint64(minLocal))%uint64(u-4))
+	if k <= maxLocal {
+		return k
+	}
+	return minLocal
+}
+
+// varint decodes SQLite's big-endian variable-length integer from b; k is
+// its length, 0 when b ends first.
+func varint(b []byte) (v uint64, k int) {
+	for i := 0; i < 8; i++ {
+		if i >= len(b) {
+			return 0, 0
+		}
+		c := b[i]
+		v = v<<7 | uint64(c&0x7f)
+		if c < 0x80 {
+			return v, i + 1
+		}
+	}
+	if len(b) < 9 {
+		return 0, 0
+	}
+	return v<<8 | uint64(b[8]), 9
+}
