@@ -16,3 +16,11 @@ func ReadIdentitiesInTableOrderUpTo(perEvent int64) (restore func()) {
 	rowidSpanPerEvent = perEvent
 	return func() { rowidSpanPerEvent = old }
 }
+
+// ReadRaw sets whether a transcript's bulk rows are read from the file
+// itself, from minEvents events on; the returned function restores both.
+func ReadRaw(on bool, minEvents int64) (restore func()) {
+	oldOn, oldMin := readRaw, rawMinEvents
+	readRaw, rawMinEvents = on, minEvents
+	return func() { readRaw, rawMinEvents = oldOn, oldMin }
+}

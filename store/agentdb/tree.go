@@ -88,6 +88,11 @@ type querier interface {
 // it saves. A variable for the tests.
 var parallelMinEvents int64 = 50_000
 
+// rawMinEvents is the size from which a transcript's bulk rows are read from
+// the file itself (rawFile): below it, SQL is as quick. A variable for the
+// tests.
+var rawMinEvents int64 = 4096
+
 // testHookBetweenSnapshots runs between the two transactions' first reads
 // (tests write there).
 var testHookBetweenSnapshots = func() {}
@@ -148,6 +153,11 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 	if entries == nil {
 		entries = make([]model.Entry, 0, min(t.LastSeq+1, 1<<22))
 	}
+	var raw *rawFile
+	if t.LastSeq >= rawMinEvents {
+		raw = db.openRaw(ctx, first)
+		defer raw.Close()
+	}
 	var second *sql.Tx
 	if db.Layout.Identities && t.LastSeq >= parallelMinEvents {
 		if second, err = db.secondSnapshot(ctx, sessionID, mark); err != nil {
@@ -166,20 +176,20 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 		if second != nil {
 			other = second
 		}
-		if needFacts, err = db.readIdentities(ctx, first, other, t, entries); err != nil {
+		if needFacts, err = db.readIdentities(ctx, first, other, raw, t, entries); err != nil {
 			return nil, err
 		}
 	}
 	var active activeBranch
-	if second != nil {
-		if err := db.readFactsAndActive(ctx, first, second, t, needFacts, &active); err != nil {
+	if raw != nil || second != nil {
+		if err := db.readFactsAndActive(ctx, first, second, raw, t, needFacts, &active); err != nil {
 			return nil, err
 		}
 	} else {
 		if err := db.readFacts(ctx, first, t, needFacts); err != nil {
 			return nil, err
 		}
-		if err := db.readActive(ctx, first, t.SessionID, t.LastSeq, &active); err != nil {
+		if err := db.readActive(ctx, first, nil, t.SessionID, t.LastSeq, &active); err != nil {
 			return nil, err
 		}
 	}
@@ -223,10 +233,10 @@ func (db *DB) secondSnapshot(ctx context.Context, sessionID string, want snapsho
 // else of a large tree. The rows read must then be all the session has (a
 // count over the index, which looks nothing up, says so); otherwise they
 // are read again through the index.
-func (db *DB) readIdentities(ctx context.Context, first, second querier, t *Transcript, entries []model.Entry) ([]int64, error) {
+func (db *DB) readIdentities(ctx context.Context, first, second querier, raw *rawFile, t *Transcript, entries []model.Entry) ([]int64, error) {
 	whole, ok := db.identitySpan(ctx, first, t.SessionID, t.LastSeq)
 	if ok {
-		parts, count, err := db.readIdentityParts(ctx, first, second, t.SessionID, whole, entries)
+		parts, count, err := db.readIdentityParts(ctx, first, second, raw, t.SessionID, whole, entries)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +248,7 @@ func (db *DB) readIdentities(ctx context.Context, first, second querier, t *Tran
 			return db.applyIdentities(ctx, first, t, parts...)
 		}
 	}
-	parts, _, err := db.readIdentityParts(ctx, first, second, t.SessionID, identityRange{from: 0, to: t.LastSeq}, entries)
+	parts, _, err := db.readIdentityParts(ctx, first, second, nil, t.SessionID, identityRange{from: 0, to: t.LastSeq}, entries)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +259,7 @@ func (db *DB) readIdentities(ctx context.Context, first, second querier, t *Tran
 // halves, the second on the second transaction. Reading rowids, it also
 // counts the session's identities (on the second transaction, or the
 // first); otherwise count is -1.
-func (db *DB) readIdentityParts(ctx context.Context, first, second querier, sessionID string, whole identityRange, entries []model.Entry) (parts []*identityPart, count int64, err error) {
+func (db *DB) readIdentityParts(ctx context.Context, first, second querier, raw *rawFile, sessionID string, whole identityRange, entries []model.Entry) (parts []*identityPart, count int64, err error) {
 	count = -1
 	counted := func(q querier) error {
 		if !whole.byRowid {
@@ -259,7 +269,7 @@ func (db *DB) readIdentityParts(ctx context.Context, first, second querier, sess
 	}
 	if second == nil {
 		all := &identityPart{entries: entries}
-		if err := cmp.Or(counted(first), db.readIdentityRange(ctx, first, sessionID, whole, all)); err != nil {
+		if err := cmp.Or(counted(first), db.readIdentityRange(ctx, first, raw, sessionID, whole, all)); err != nil {
 			return nil, 0, err
 		}
 		return []*identityPart{all}, count, nil
@@ -283,11 +293,11 @@ func (db *DB) readIdentityParts(ctx context.Context, first, second querier, sess
 	go func() {
 		err := counted(second)
 		if err == nil {
-			err = db.readIdentityRange(ctx, second, sessionID, highRange, high)
+			err = db.readIdentityRange(ctx, second, raw, sessionID, highRange, high)
 		}
 		done <- err
 	}()
-	errLow := db.readIdentityRange(ctx, first, sessionID, lowRange, low)
+	errLow := db.readIdentityRange(ctx, first, raw, sessionID, lowRange, low)
 	if err := cmp.Or(<-done, errLow); err != nil {
 		return nil, 0, err
 	}
@@ -318,9 +328,15 @@ var rowidSpanPerEvent int64 = 4
 // gateway appends events in seq order, so these bound all of the
 // session's rows; readIdentities checks that they did.
 func (db *DB) identitySpan(ctx context.Context, q querier, sessionID string, lastSeq int64) (identityRange, bool) {
+	return db.rowidSpan(ctx, q, "transcript_event_identities", sessionID, lastSeq)
+}
+
+// rowidSpan is identitySpan for the session's rows of table, a table with
+// a (session_id, seq) index.
+func (db *DB) rowidSpan(ctx context.Context, q querier, table, sessionID string, lastSeq int64) (identityRange, bool) {
 	var lo, hi sql.NullInt64
-	err := q.QueryRowContext(ctx, `SELECT (SELECT rowid FROM transcript_event_identities WHERE session_id = ?1 ORDER BY seq LIMIT 1),
-(SELECT rowid FROM transcript_event_identities WHERE session_id = ?1 ORDER BY seq DESC LIMIT 1)`, sessionID).Scan(&lo, &hi)
+	err := q.QueryRowContext(ctx, `SELECT (SELECT rowid FROM `+table+` WHERE session_id = ?1 ORDER BY seq LIMIT 1),
+(SELECT rowid FROM `+table+` WHERE session_id = ?1 ORDER BY seq DESC LIMIT 1)`, sessionID).Scan(&lo, &hi)
 	// An error (a table without rowids) leaves the index to read through.
 	if err != nil || !lo.Valid || !hi.Valid || lo.Int64 > hi.Int64 || (hi.Int64-lo.Int64)/rowidSpanPerEvent > lastSeq {
 		return identityRange{}, false
@@ -367,11 +383,19 @@ coalesce(event_id, '') || ' ' || coalesce(parent_id || '!', '')`
 
 // readIdentityRange reads the identities r covers, in chunks of text
 // (identityText).
-func (db *DB) readIdentityRange(ctx context.Context, q querier, sessionID string, r identityRange, p *identityPart) error {
+func (db *DB) readIdentityRange(ctx context.Context, q querier, raw *rawFile, sessionID string, r identityRange, p *identityPart) error {
 	if p.entries == nil {
 		p.entries = make([]model.Entry, 0, min(r.to-r.from+1, 1<<22))
 	}
 	p.names = model.NewNames()
+	if raw != nil && r.byRowid {
+		if raw.identities(sessionID, r, p) == nil {
+			p.sortBySeq()
+			return nil
+		}
+		// Read again through SQL, from nothing.
+		p.entries, p.need, p.unsorted, p.names = p.entries[:0], p.need[:0], false, model.NewNames()
+	}
 	// The subquery's ORDER BY (the index's or the table's order, no sort)
 	// sets the order group_concat sees; add checks it.
 	query := `SELECT group_concat(r, char(10)), count(*) FROM (SELECT ` + identityText + ` AS r
@@ -626,7 +650,18 @@ func (db *DB) readFacts(ctx context.Context, q querier, t *Transcript, seqs []in
 // branch over both transactions: the second reads the branch, then both
 // take chunks of fact rows as they come free. The rows are applied
 // afterwards, in seq order.
-func (db *DB) readFactsAndActive(ctx context.Context, first, second querier, t *Transcript, seqs []int64, active *activeBranch) error {
+func (db *DB) readFactsAndActive(ctx context.Context, first, second querier, raw *rawFile, t *Transcript, seqs []int64, active *activeBranch) error {
+	if raw != nil && !(len(seqs) == 1 && seqs[0] == -1) {
+		if span, ok := db.rowidSpan(ctx, first, "transcript_events", t.SessionID, t.LastSeq); ok {
+			return db.readFactsRaw(ctx, first, raw, t, seqs, span, active)
+		}
+	}
+	if second == nil {
+		if err := db.readFacts(ctx, first, t, seqs); err != nil {
+			return err
+		}
+		return db.readActive(ctx, first, raw, t.SessionID, t.LastSeq, active)
+	}
 	chunks := slices.Collect(slices.Chunk(seqs, factChunk))
 	fetched := make([][]rawEvent, len(chunks))
 	var next atomic.Int64
@@ -646,7 +681,7 @@ func (db *DB) readFactsAndActive(ctx context.Context, first, second querier, t *
 	}
 	done := make(chan error, 1)
 	go func() {
-		err := db.readActive(ctx, second, t.SessionID, t.LastSeq, active)
+		err := db.readActive(ctx, second, raw, t.SessionID, t.LastSeq, active)
 		if err == nil {
 			err = work(second)
 		}
@@ -661,6 +696,41 @@ func (db *DB) readFactsAndActive(ctx context.Context, first, second querier, t *
 		}
 	}
 	return nil
+}
+
+// readFactsRaw reads the fact rows at seqs from the file, the session's
+// events at rowids span.from..span.to in two halves at once, while the
+// active branch is read; the seqs not found there are read through SQL, as
+// are all of them when the file cannot be read so.
+func (db *DB) readFactsRaw(ctx context.Context, q querier, raw *rawFile, t *Transcript, seqs []int64, span identityRange, active *activeBranch) error {
+	mid := span.from + (span.to-span.from)/2
+	var low, high []rawEvent
+	var errLow, errHigh error
+	done := make(chan struct{}, 2)
+	go func() {
+		high, errHigh = db.rawFacts(raw, t.SessionID, mid+1, span.to, seqs)
+		done <- struct{}{}
+	}()
+	go func() {
+		low, errLow = db.rawFacts(raw, t.SessionID, span.from, mid, seqs)
+		done <- struct{}{}
+	}()
+	errActive := db.readActive(ctx, q, raw, t.SessionID, t.LastSeq, active)
+	<-done
+	<-done
+	if errActive != nil {
+		return errActive
+	}
+	if errLow != nil || errHigh != nil {
+		return db.readFacts(ctx, q, t, seqs)
+	}
+	facts := append(low, high...)
+	slices.SortStableFunc(facts, func(a, b rawEvent) int { return cmp.Compare(a.seq, b.seq) })
+	facts, err := db.fetchRest(ctx, q, t.SessionID, seqs, facts)
+	if err != nil {
+		return err
+	}
+	return db.applyFacts(t, facts)
 }
 
 // factsAsText: fact rows are read as text (factLine); off, row by row (a
@@ -714,10 +784,16 @@ FROM transcript_events WHERE session_id = ? AND seq IN (SELECT value FROM json_e
 	if !ok {
 		return db.fetchFactRows(ctx, q, sessionID, seqs)
 	}
+	// Compressed rows, and seqs with no event.
+	return db.fetchRest(ctx, q, sessionID, seqs, out)
+}
+
+// fetchRest adds to out (events at some of seqs, both in seq order) the
+// events at the other seqs, read row by row, in seq order.
+func (db *DB) fetchRest(ctx context.Context, q querier, sessionID string, seqs []int64, out []rawEvent) ([]rawEvent, error) {
 	if len(out) == len(seqs) {
 		return out, nil
 	}
-	// Compressed rows, and seqs with no event.
 	var rest []int64
 	i := 0
 	for _, s := range seqs {
@@ -932,7 +1008,7 @@ type activeBranch struct {
 // of the context (context_eligible 0: excludeFromContext, which identities
 // do not hold). It touches nothing of the transcript: the fact rows may be
 // read at the same time.
-func (db *DB) readActive(ctx context.Context, q querier, sessionID string, lastSeq int64, a *activeBranch) error {
+func (db *DB) readActive(ctx context.Context, q querier, raw *rawFile, sessionID string, lastSeq int64, a *activeBranch) error {
 	if !db.Layout.ActiveEvents {
 		a.note = "this store has no session_transcript_active_events table"
 		return nil
@@ -964,7 +1040,7 @@ func (db *DB) readActive(ctx context.Context, q querier, sessionID string, lastS
 	if !last.Valid {
 		return nil
 	}
-	if inTableOrder, err := db.readActiveInTableOrder(ctx, q, sessionID, last.Int64, a); inTableOrder || err != nil {
+	if inTableOrder, err := db.readActiveInTableOrder(ctx, q, raw, sessionID, last.Int64, a); inTableOrder || err != nil {
 		return err
 	}
 	var text sql.NullString
@@ -993,7 +1069,7 @@ FROM session_transcript_active_events WHERE session_id = ? AND active_position B
 // holds one: then each position from the first to the last is there, and,
 // positions being the primary key, no other row of the session is. It
 // returns false, having kept nothing, when the rows lie otherwise.
-func (db *DB) readActiveInTableOrder(ctx context.Context, q querier, sessionID string, last int64, a *activeBranch) (bool, error) {
+func (db *DB) readActiveInTableOrder(ctx context.Context, q querier, raw *rawFile, sessionID string, last int64, a *activeBranch) (bool, error) {
 	var first, firstRowid int64
 	err := q.QueryRowContext(ctx, `SELECT active_position, rowid FROM session_transcript_active_events WHERE session_id = ? ORDER BY active_position LIMIT 1`,
 		sessionID).Scan(&first, &firstRowid)
@@ -1003,6 +1079,11 @@ func (db *DB) readActiveInTableOrder(ctx context.Context, q querier, sessionID s
 		return false, nil
 	}
 	offset := first - firstRowid
+	if raw != nil {
+		if inOrder, err := raw.activeInTableOrder(sessionID, firstRowid, last-offset, offset, a); err == nil {
+			return inOrder, nil
+		}
+	}
 	var text sql.NullString
 	var minOffset, maxOffset sql.NullInt64
 	for lo := firstRowid; lo <= last-offset; lo += activeChunk {

@@ -37,7 +37,7 @@ func moveToTableEnd(t *testing.T, path, table, key string, keys ...int) {
 // TestIdentitiesInAnyTableOrder: the identities read to the same tree
 // (and OpenClaw's branch to the same events) whatever order the table
 // holds them in, and however many rows of other sessions lie between
-// them, over one connection and over two.
+// them, over one connection and over two, through SQL and from the file.
 func TestIdentitiesInAnyTableOrder(t *testing.T) {
 	want, err := open(t, store(t)).Transcript(ctx, sidMain)
 	if err != nil {
@@ -61,13 +61,14 @@ func TestIdentitiesInAnyTableOrder(t *testing.T) {
 		{"other sessions' rows between the branch's", nil, 4, []int{5, 6, 7, 8, 9}},
 		{"branch rows out of position order", nil, 4, []int{1, 0, 2, 3, 4, 5, 6, 7, 8, 9}},
 	} {
-		for _, two := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s, two connections %v", c.name, two), func(t *testing.T) {
+		for _, how := range []struct{ two, raw bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+			t.Run(fmt.Sprintf("%s, two connections %v, from the file %v", c.name, how.two, how.raw), func(t *testing.T) {
 				path := store(t)
 				moveToTableEnd(t, path, "transcript_event_identities", "seq", c.moved...)
 				moveToTableEnd(t, path, "session_transcript_active_events", "active_position", c.movedActive...)
 				defer agentdb.ReadIdentitiesInTableOrderUpTo(c.perEvent)()
-				if two {
+				defer agentdb.ReadRaw(how.raw, 0)()
+				if how.two {
 					defer agentdb.ReadOverTwoConnections(func() {})()
 				}
 				got, err := open(t, path).Transcript(ctx, sidMain)

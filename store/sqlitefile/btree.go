@@ -2,7 +2,7 @@ package sqlitefile
 
 import (
 	"encoding/binary"
-	"slices"
+	"sync"
 )
 
 // Page types of a table b-tree.
@@ -20,8 +20,9 @@ const maxDepth = 20
 // returns; an error from fn stops the scan and is returned.
 //
 // The leaf pages are found through the interior pages alone and read in
-// batches, in as few reads as their places in the file allow (pages a few
-// apart are read together with the pages between): the system call per
+// runs: leaves that follow each other in the file a few pages apart are
+// read in one call, with the pages between (a table appended to, as a
+// transcript is, keeps its leaves mostly in order). The system call per
 // page that SQLite makes is most of what a scan of a large table costs.
 func (f *File) ScanTable(root uint32, lo, hi int64, fn func(rowid int64, rec *Record) error) error {
 	if lo > hi {
@@ -31,23 +32,42 @@ func (f *File) ScanTable(root uint32, lo, hi int64, fn func(rowid int64, rec *Re
 	if err != nil {
 		return err
 	}
-	s := scanner{f: f, rec: Record{f: f}}
+	buf := runBuffers.Get().(*[]byte)
+	defer runBuffers.Put(buf)
+	if len(*buf) < runPages*f.pageSize {
+		*buf = make([]byte, runPages*f.pageSize)
+	}
+	s := scanner{f: f, buf: *buf, rec: Record{f: f}}
 	for len(leaves) > 0 {
-		n := min(len(leaves), batchPages)
-		if err := s.batch(leaves[:n], lo, hi, fn); err != nil {
+		n, err := s.run(leaves)
+		if err != nil {
 			return err
+		}
+		for i, leaf := range leaves[:n] {
+			at := int(leaf-leaves[0]) * f.pageSize
+			if i == 0 {
+				at = 0
+			}
+			if err := s.leaf(leaf, s.buf[at:at+f.pageSize], lo, hi, fn); err != nil {
+				return err
+			}
 		}
 		leaves = leaves[n:]
 	}
 	return nil
 }
 
-// batchPages is how many leaves are read before they are scanned; gapPages
-// how many pages apart two leaves may be and still be read in one call.
+// runPages is the most pages one read takes (a megabyte of 4 KiB pages);
+// gapPages how many pages apart two leaves may be and still be read in one
+// call.
 const (
-	batchPages = 256
-	gapPages   = 8
+	runPages = 256
+	gapPages = 8
 )
+
+// runBuffers keeps the buffers of runs between scans: a fresh megabyte
+// costs the kernel's zeroing of it.
+var runBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // leavesOf returns the leaf pages of the b-tree at root that may hold rowids
 // in lo..hi, in key order, reading only interior pages. The root is a leaf
@@ -198,75 +218,34 @@ func cellPointers(n uint32, page []byte, at int) ([]uint16, error) {
 	return out, nil
 }
 
-// scanner reads batches of leaves into one buffer.
+// scanner reads runs of leaves into one buffer.
 type scanner struct {
 	f   *File
 	buf []byte
-	// at maps a leaf of the batch to its page's offset in buf.
-	order []uint32
-	rec   Record
+	rec Record
 }
 
-// batch reads the leaves (in key order) and scans them in that order.
-func (s *scanner) batch(leaves []uint32, lo, hi int64, fn func(int64, *Record) error) error {
+// run reads the first leaves that one read can take (at least the first)
+// into the buffer, each at its page's distance from the first's, and
+// returns how many.
+func (s *scanner) run(leaves []uint32) (int, error) {
 	f := s.f
-	ps := f.pageSize
-	s.order = append(s.order[:0], leaves...)
-	slices.Sort(s.order)
-	s.order = slices.Compact(s.order)
-	// Plan the reads: runs of pages from the file, each leaf in the log on
-	// its own; then place each leaf's page.
-	type run struct{ first, last uint32 }
-	var runs []run
-	total := 0
-	for i := 0; i < len(s.order); {
-		p := s.order[i]
-		if f.inLog(p) {
-			runs = append(runs, run{p, p})
-			total++
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(s.order) && !f.inLog(s.order[j]) && s.order[j]-s.order[j-1] <= gapPages {
-			j++
-		}
-		runs = append(runs, run{p, s.order[j-1]})
-		total += int(s.order[j-1]-p) + 1
-		i = j
+	first := leaves[0]
+	if f.inLog(first) {
+		return 1, f.readPage(first, s.buf[:f.pageSize])
 	}
-	if cap(s.buf) < total*ps {
-		s.buf = make([]byte, total*ps)
+	n, last := 1, first
+	for n < len(leaves) {
+		next := leaves[n]
+		if next <= last || next-last > gapPages || next-first >= runPages || f.inLog(next) {
+			break
+		}
+		n, last = n+1, next
 	}
-	buf := s.buf[:total*ps]
-	offset := make(map[uint32]int, len(s.order))
-	at := 0
-	for _, r := range runs {
-		size := int(r.last-r.first+1) * ps
-		var err error
-		if f.inLog(r.first) {
-			err = f.readPage(r.first, buf[at:at+size])
-		} else {
-			if r.last > f.pages {
-				return corrupt(r.last, "no such page (the database has %d)", f.pages)
-			}
-			err = f.readRun(r.first, buf[at:at+size])
-		}
-		if err != nil {
-			return err
-		}
-		for p := r.first; p <= r.last; p++ {
-			offset[p] = at + int(p-r.first)*ps
-		}
-		at += size
+	if last > f.pages {
+		return 0, corrupt(last, "no such page (the database has %d)", f.pages)
 	}
-	for _, leaf := range leaves {
-		o := offset[leaf]
-		if err := s.leaf(leaf, buf[o:o+ps], lo, hi, fn); err != nil {
-			return err
-		}
-	}
-	return nil
+	return n, f.readRun(first, s.buf[:int(last-first+1)*f.pageSize])
 }
 
 // leaf scans one leaf page's cells.

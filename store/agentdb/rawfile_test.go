@@ -1,0 +1,97 @@
+package agentdb_test
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"clawvault-tui/store/agentdb"
+)
+
+// openClawStore is a store OpenClaw 2026.9.6's own importer wrote (pi's
+// sessions with branches, compactions and compressed rows), from the
+// conformance goldens.
+func openClawStore(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "cli", "testdata", "conformance", "openclaw-sqlite", "pi-import.sqlite.zst"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, _ := zstd.NewReader(nil)
+	defer dec.Close()
+	plain, err := dec.DecodeAll(data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), agentdb.FileName)
+	if err := os.WriteFile(path, plain, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// sessionIDs lists the store's generations that have events.
+func sessionIDs(t *testing.T, path string) []string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT DISTINCT session_id FROM transcript_events ORDER BY session_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		rows.Scan(&id)
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// TestTranscriptFromTheFileAsThroughSQL: every transcript of a store
+// OpenClaw wrote, and of the demo's, reads to the same entries, facts,
+// active branch and tree from the file itself (sqlitefile) as through SQL,
+// over one connection and over two.
+func TestTranscriptFromTheFileAsThroughSQL(t *testing.T) {
+	for name, path := range map[string]string{"openclaw": openClawStore(t), "demo": store(t)} {
+		ids := sessionIDs(t, path)
+		if len(ids) < 2 {
+			t.Fatalf("%s: %d sessions with events", name, len(ids))
+		}
+		for _, id := range ids {
+			restore := agentdb.ReadRaw(false, 0)
+			want, err := open(t, path).Transcript(ctx, id)
+			restore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, two := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/%s/two connections %v", name, id, two), func(t *testing.T) {
+					defer agentdb.ReadRaw(true, 0)()
+					if two {
+						defer agentdb.ReadOverTwoConnections(func() {})()
+					}
+					got, err := open(t, path).Transcript(ctx, id)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got.Entries, want.Entries) || fmt.Sprint(got.Facts) != fmt.Sprint(want.Facts) || got.FactRows != want.FactRows ||
+						!slices.Equal(got.Active, want.Active) || got.ActiveNote != want.ActiveNote || string(got.HeaderJSON) != string(want.HeaderJSON) ||
+						!slices.Equal(got.Tree.ActivePath, want.Tree.ActivePath) || got.Tree.Leaf != want.Tree.Leaf {
+						t.Errorf("from the file: %d entries, %d fact rows, active %v %q\nthrough SQL: %d entries, %d fact rows, active %v %q",
+							len(got.Entries), got.FactRows, got.Active, got.ActiveNote, len(want.Entries), want.FactRows, want.Active, want.ActiveNote)
+					}
+				})
+			}
+		}
+	}
+}
