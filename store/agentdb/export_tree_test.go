@@ -1,5 +1,10 @@
 package agentdb
 
+import (
+	"context"
+	"fmt"
+)
+
 // ReadFactsAsRows makes transcripts read their fact rows row by row, never
 // as text; the returned function restores it.
 func ReadFactsAsRows() (restore func()) {
@@ -23,4 +28,15 @@ func ReadRaw(on bool, minEvents int64) (restore func()) {
 	oldOn, oldMin := readRaw, rawMinEvents
 	readRaw, rawMinEvents = on, minEvents
 	return func() { readRaw, rawMinEvents = oldOn, oldMin }
+}
+
+// BulkStats is bulkStats' figures for every session, as text: what a
+// status without its cache counts, and the cache keeps.
+func (db *DB) BulkStats(ctx context.Context) (map[string]string, error) {
+	stats, err := db.bulkStats(ctx)
+	out := make(map[string]string, len(stats))
+	for id, c := range stats {
+		out[id] = fmt.Sprintf("%d events, %d bytes, last %d (created %d, %d bytes)", c.events, c.bytes, c.last, c.lastCreatedAt, c.lastEventBytes)
+	}
+	return out, err
 }

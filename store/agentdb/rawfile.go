@@ -358,3 +358,171 @@ func (db *DB) rawFacts(r *rawFile, sessionID string, lo, hi int64, seqs []int64)
 	})
 	return out, err
 }
+
+// rawBulkStats is bulkStats' pass read from the file, when it can be: the
+// events' rowids in two halves, one per goroutine, both of the one
+// snapshot the file shows. It reads no event body: a row's size is its
+// event_utf8_bytes, or its event_json's length from the record's header.
+// A compressed row large enough to spill onto overflow pages keeps its
+// event_utf8_bytes behind the frame, at the chain's end; the frame's own
+// header, on the leaf page, holds the same decoded size (zstd's frame
+// content size, which OpenClaw's compressor writes and DecodeEvent checks
+// against event_utf8_bytes), so the chain is not walked for it.
+func (db *DB) rawBulkStats(ctx context.Context, q querier) (map[string]cachedStats, bool) {
+	var lo, hi sql.NullInt64
+	if !readRaw || q.QueryRowContext(ctx, rowidBounds).Scan(&lo, &hi) != nil || !lo.Valid || hi.Int64-lo.Int64 < rawMinEvents {
+		return nil, false
+	}
+	raw := db.openRaw(ctx, q)
+	defer raw.Close()
+	cols := []string{"session_id", "seq", "created_at", "event_json"}
+	if db.Layout.UTF8Bytes {
+		cols = append(cols, "event_utf8_bytes")
+		if db.Layout.Compressed {
+			cols = append(cols, "event_zstd")
+		}
+	}
+	t, c, ok := raw.table("transcript_events", cols...)
+	if !ok {
+		return nil, false
+	}
+	mid := lo.Int64 + (hi.Int64-lo.Int64)/2
+	var high map[string]*cachedStats
+	var errHigh error
+	done := make(chan struct{})
+	go func() {
+		high, errHigh = rawAggregate(raw, t, c, mid+1, hi.Int64)
+		close(done)
+	}()
+	low, errLow := rawAggregate(raw, t, c, lo.Int64, mid)
+	<-done
+	if errLow != nil || errHigh != nil {
+		return nil, false
+	}
+	out := make(map[string]cachedStats, len(low)+len(high))
+	for id, l := range low {
+		out[id] = *l
+	}
+	for id, h := range high {
+		if l, both := out[id]; both {
+			h.events, h.bytes = h.events+l.events, h.bytes+l.bytes
+			if l.last > h.last {
+				h.last, h.lastCreatedAt, h.lastEventBytes = l.last, l.lastCreatedAt, l.lastEventBytes
+			}
+		}
+		out[id] = *h
+	}
+	return out, true
+}
+
+// rawAggregate aggregates the events at rowids lo..hi per session, as
+// aggregate does: c are the places of session_id, seq, created_at,
+// event_json and, when the table has them, event_utf8_bytes and
+// event_zstd.
+func rawAggregate(raw *rawFile, t rawTable, c []int, lo, hi int64) (map[string]*cachedStats, error) {
+	out := map[string]*cachedStats{}
+	var cur *cachedStats
+	var curID []byte
+	err := raw.file.ScanTable(t.root, lo, hi, func(_ int64, rec *sqlitefile.Record) error {
+		id := rec.Prefix(c[0], 256)
+		if rec.Kind(c[0]) != sqlitefile.Text || len(id) < rec.Size(c[0]) || rec.Kind(c[1]) != sqlitefile.Integer {
+			return errNotRaw
+		}
+		if cur == nil || !bytes.Equal(id, curID) {
+			if cur = out[string(id)]; cur == nil {
+				cur = &cachedStats{}
+				out[string(id)] = cur
+			}
+			curID = append(curID[:0], id...)
+		}
+		seq, err := rec.Int(c[1])
+		if err != nil {
+			return err
+		}
+		size, sized, err := rawEventSize(rec, c)
+		if err != nil {
+			return err
+		}
+		cur.events++
+		if sized {
+			cur.bytes += size + 1
+		}
+		if cur.events == 1 || seq > cur.last {
+			created, err := integer(rec, c[2])
+			if err != nil {
+				return err
+			}
+			cur.last, cur.lastCreatedAt, cur.lastEventBytes = seq, created, size
+		}
+		return nil
+	})
+	return out, err
+}
+
+// rawEventSize is utf8Bytes of a row: its event_utf8_bytes, else its
+// event_json's length; sized is false when both are NULL (SQL's sum then
+// passes the row over).
+func rawEventSize(rec *sqlitefile.Record, c []int) (size int64, sized bool, err error) {
+	if len(c) > 4 {
+		switch rec.Kind(c[4]) {
+		case sqlitefile.Integer:
+			if !rec.OnPage(c[4]) && len(c) > 5 && rec.Kind(c[5]) == sqlitefile.Blob {
+				if n, ok := zstdContentSize(rec.Prefix(c[5], 18)); ok {
+					return n, true, nil
+				}
+			}
+			size, err = rec.Int(c[4])
+			return size, err == nil, err
+		case sqlitefile.Null:
+		default:
+			return 0, false, errNotRaw
+		}
+	}
+	switch rec.Kind(c[3]) {
+	case sqlitefile.Text, sqlitefile.Blob:
+		return int64(rec.Size(c[3])), true, nil
+	case sqlitefile.Null:
+		return 0, false, nil
+	}
+	return 0, false, errNotRaw
+}
+
+// zstdContentSize reads the decoded size from a zstd frame's header
+// (RFC 8878, 3.1.1.1): ok is false when the frame does not record it.
+func zstdContentSize(h []byte) (int64, bool) {
+	if len(h) < 6 || h[0] != 0x28 || h[1] != 0xb5 || h[2] != 0x2f || h[3] != 0xfd {
+		return 0, false
+	}
+	desc := h[4]
+	single := desc&0x20 != 0
+	at := 5
+	if !single {
+		at++ // the window descriptor
+	}
+	at += [4]int{0, 1, 2, 4}[desc&3] // the dictionary id
+	var n int
+	switch desc >> 6 {
+	case 0:
+		if !single {
+			return 0, false
+		}
+		n = 1
+	case 1:
+		n = 2
+	case 2:
+		n = 4
+	case 3:
+		n = 8
+	}
+	if at+n > len(h) {
+		return 0, false
+	}
+	var v uint64
+	for i := n - 1; i >= 0; i-- {
+		v = v<<8 | uint64(h[at+i])
+	}
+	if n == 2 {
+		v += 256
+	}
+	return int64(v), v < 1<<62
+}

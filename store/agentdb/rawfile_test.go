@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
 
 	"clawvault-tui/store/agentdb"
+	"clawvault-tui/store/demo"
 )
 
 // openClawStore is a store OpenClaw 2026.9.6's own importer wrote (pi's
@@ -93,5 +95,78 @@ func TestTranscriptFromTheFileAsThroughSQL(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// bigEventsStore is a store whose compressed events spill onto overflow
+// pages (their event_utf8_bytes then lies at the chain's end, and the
+// frame's header says the size), beside small ones.
+func bigEventsStore(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), agentdb.FileName)
+	const sid = "66666666-6666-4666-8666-666666666666"
+	lines := [][]byte{header(sid), msg("a0000001", "", "user", "Dump the logs.", 1)}
+	parent := "a0000001"
+	state := uint64(7)
+	for i := range 6 {
+		// Words drawn at random from 64 compress by about half: frames of
+		// kilobytes.
+		var noise []byte
+		for len(noise) < 40000+8000*i {
+			state = state*6364136223846793005 + 1442695040888963407
+			noise = fmt.Appendf(noise, "w%02d%s ", state>>58, strings.Repeat("x", int(state>>61)))
+		}
+		id := fmt.Sprintf("b%07d", i+1)
+		lines = append(lines, msg(id, parent, "assistant", string(noise), i+2))
+		parent = id
+	}
+	err := demo.WriteAgentStore(path, demo.AgentStore{AgentID: "ops", AppVersion: "2026.9.6", Now: now,
+		Sessions: []demo.StoreSession{{Key: keyMain, SessionID: sid, Reason: "initial", Lines: lines, UpdatedAt: now,
+			Entry: []byte(`{"sessionId":"` + sid + `","updatedAt":1795262400000}`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var spilled int
+	db.QueryRow(`SELECT count(*) FROM transcript_events WHERE length(event_zstd) > 4096`).Scan(&spilled)
+	if spilled < 6 {
+		t.Fatalf("%d compressed events over a page, want 6", spilled)
+	}
+	return path
+}
+
+// TestStatsFromTheFileAsThroughSQL: every session's counts and bytes, and
+// the last event's mark the cache keeps, are the same read from the file
+// (sqlitefile) as aggregated by SQL, in one pass and over two connections.
+func TestStatsFromTheFileAsThroughSQL(t *testing.T) {
+	for name, path := range map[string]string{"openclaw": openClawStore(t), "demo": store(t), "big events": bigEventsStore(t)} {
+		t.Run(name, func(t *testing.T) {
+			db := open(t, path)
+			restore := agentdb.ReadRaw(false, 0)
+			want, err := db.BulkStats(ctx)
+			restore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, two := range []bool{false, true} {
+				func() {
+					defer agentdb.ReadRaw(true, 0)()
+					if two {
+						defer agentdb.ReadOverTwoConnections(func() {})()
+					}
+					got, err := db.BulkStats(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if fmt.Sprint(got) != fmt.Sprint(want) {
+						t.Errorf("two connections %v: from the file\n%v\nthrough SQL\n%v", two, got, want)
+					}
+				}()
+			}
+		})
 	}
 }

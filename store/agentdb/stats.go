@@ -81,6 +81,9 @@ func (db *DB) bulkStats(ctx context.Context) (map[string]cachedStats, error) {
 		return nil, db.explain(err)
 	}
 	defer first.Rollback()
+	if stats, ok := db.rawBulkStats(ctx, first); ok {
+		return stats, nil
+	}
 	split, ok := db.splitKey(ctx, first)
 	if !ok {
 		return db.aggregate(ctx, first, "")
@@ -139,13 +142,18 @@ type statsKey struct {
 	seq     int64
 }
 
+// rowidBounds selects the events' lowest and highest rowid, each through
+// its own subquery: SQLite finds a lone min() or max() of the rowid at an
+// end of the table's b-tree, but reads every row for both in one SELECT.
+const rowidBounds = `SELECT (SELECT min(rowid) FROM transcript_events), (SELECT max(rowid) FROM transcript_events)`
+
 // splitKey returns a key that about half of the events sort before: the
 // median of keys sampled at evenly spaced rowids (rows, not sessions, are
 // what is spread evenly). ok is false for a small store, or one whose
 // rowids cannot be sampled (a WITHOUT ROWID table).
 func (db *DB) splitKey(ctx context.Context, q querier) (statsKey, bool) {
 	var lo, hi sql.NullInt64
-	if q.QueryRowContext(ctx, `SELECT min(rowid), max(rowid) FROM transcript_events`).Scan(&lo, &hi) != nil || !lo.Valid || hi.Int64-lo.Int64 < statsSplitMinRows {
+	if q.QueryRowContext(ctx, rowidBounds).Scan(&lo, &hi) != nil || !lo.Valid || hi.Int64-lo.Int64 < statsSplitMinRows {
 		return statsKey{}, false
 	}
 	const samples = 31

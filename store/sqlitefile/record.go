@@ -161,6 +161,12 @@ func (r *Record) Bytes(i int) ([]byte, error) {
 	return r.value(i, valueSize(r.types[i]))
 }
 
+// OnPage says whether column i's value lies wholly on the leaf page (read
+// without a page of the overflow chain).
+func (r *Record) OnPage(i int) bool {
+	return i >= r.columns || r.offsets[i]+int64(valueSize(r.types[i])) <= int64(len(r.local))
+}
+
 // Prefix is up to n bytes of the start of column i's text or blob, taken
 // from the leaf page alone (it may be shorter than n, or empty, when the
 // value continues on overflow pages).
