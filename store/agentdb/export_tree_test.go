@@ -40,3 +40,12 @@ func (db *DB) BulkStats(ctx context.Context) (map[string]string, error) {
 	}
 	return out, err
 }
+
+// WriteBeforeRawOpen runs write after a read transaction's first read,
+// before the file is opened for raw reads; the returned function restores
+// the hook.
+func WriteBeforeRawOpen(write func()) (restore func()) {
+	old := testHookBeforeRawOpen
+	testHookBeforeRawOpen = write
+	return func() { testHookBeforeRawOpen = old }
+}

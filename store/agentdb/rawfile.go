@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 	"strings"
 
 	"clawvault-tui/store/sqlitefile"
@@ -26,6 +27,10 @@ import (
 // variable for the tests, which read both ways).
 var readRaw = true
 
+// testHookBeforeRawOpen runs between a transaction's first read and the
+// file's opening (tests write there).
+var testHookBeforeRawOpen = func() {}
+
 // errNotRaw is a row the raw reader does not read as SQL would (a value of
 // an unexpected type): the read is done through SQL.
 var errNotRaw = errors.New("agentdb: a row the file reader leaves to SQL")
@@ -42,23 +47,27 @@ type rawFile struct {
 type rawTable struct {
 	root uint32
 	col  map[string]int
+	// defaulted names the columns whose default is not NULL: a row
+	// written before such a column was added reads its default, which
+	// the file does not hold, so they are not read raw.
+	defaulted map[string]bool
 }
 
 // rawTables are the tables read raw.
-var rawTables = []string{"transcript_events", "transcript_event_identities", "session_transcript_active_events"}
+var rawTables = []string{"transcript_events", "transcript_event_identities", "session_transcript_active_events", "session_windows"}
 
 // openRaw opens the store's file for raw reads inside the read transaction
 // of q, which must have read already (SQLite takes its snapshot at the
 // first read). It returns nil when the file is not read so: readRaw off, a
 // file sqlitefile does not read, or none of the tables laid out as raw
-// reads need (rowids, every column stored, in order, NULL by default).
+// reads need (rowids, every column stored, in order).
 func (db *DB) openRaw(ctx context.Context, q querier) *rawFile {
 	if !readRaw {
 		return nil
 	}
-	rows, err := q.QueryContext(ctx, `SELECT m.name, m.rootpage, coalesce(m.sql, ''), p.name, p.type, p.pk, p.hidden, p.dflt_value IS NULL
+	rows, err := q.QueryContext(ctx, `SELECT m.name, m.rootpage, coalesce(m.sql, ''), p.name, p.type, p.pk, p.hidden, coalesce(upper(p.dflt_value), 'NULL') = 'NULL'
 FROM sqlite_master m JOIN pragma_table_xinfo(m.name) p
-WHERE m.type = 'table' AND m.name IN (?, ?, ?) ORDER BY m.name, p.cid`, anys(rawTables)...)
+WHERE m.type = 'table' AND m.name IN (?, ?, ?, ?) ORDER BY m.name, p.cid`, anys(rawTables)...)
 	if err != nil {
 		return nil
 	}
@@ -100,22 +109,25 @@ WHERE m.type = 'table' AND m.name IN (?, ?, ?) ORDER BY m.name, p.cid`, anys(raw
 			}
 		}
 		ok := t.root > 0 && !strings.Contains(strings.ToUpper(t.sql), "WITHOUT ROWID")
-		cols := map[string]int{}
+		rt := rawTable{root: t.root, col: map[string]int{}, defaulted: map[string]bool{}}
 		for i, c := range t.cols {
 			// A generated column is not stored where its place says; an
-			// INTEGER PRIMARY KEY is the rowid, stored as NULL; a default
-			// other than NULL is what a row older than its column reads.
+			// INTEGER PRIMARY KEY is the rowid, stored as NULL.
 			alias := pks == 1 && c.pk == 1 && strings.EqualFold(c.typ, "INTEGER")
-			ok = ok && c.hidden == 0 && !alias && c.nullDefault
-			cols[c.name] = i
+			ok = ok && c.hidden == 0 && !alias
+			rt.col[c.name] = i
+			if !c.nullDefault {
+				rt.defaulted[c.name] = true
+			}
 		}
 		if ok {
-			r.tables[name] = rawTable{root: t.root, col: cols}
+			r.tables[name] = rt
 		}
 	}
 	if len(r.tables) == 0 {
 		return nil
 	}
+	testHookBeforeRawOpen()
 	if r.file, err = sqlitefile.Open(db.Path); err != nil {
 		return nil
 	}
@@ -141,7 +153,7 @@ func (r *rawFile) table(name string, columns ...string) (rawTable, []int, bool) 
 	}
 	at := make([]int, len(columns))
 	for i, c := range columns {
-		if at[i], ok = t.col[c]; !ok {
+		if at[i], ok = t.col[c]; !ok || t.defaulted[c] {
 			return rawTable{}, nil, false
 		}
 	}
@@ -208,6 +220,47 @@ func nullString(rec *sqlitefile.Record, col int) (sql.NullString, error) {
 	}
 	b, err := text(rec, col)
 	return sql.NullString{String: string(b), Valid: err == nil}, err
+}
+
+// seesAsSQL says whether the file shows the session as q's snapshot does.
+// The file is opened after q's first read, so it shows that snapshot or a
+// later one: a write to the session in between (OpenClaw moves its
+// window's transcript_updated_at and updated_at with each) would mix the
+// two. The window is found by a scan of session_windows (a row per
+// generation: a megabyte at 10,000 sessions).
+func (r *rawFile) seesAsSQL(ctx context.Context, db *DB, q querier, sessionID string) bool {
+	cols := []string{"session_id", "updated_at"}
+	if db.Layout.transcriptUpdatedAt {
+		cols = append(cols, "transcript_updated_at")
+	}
+	t, c, ok := r.table("session_windows", cols...)
+	if !ok {
+		return false
+	}
+	var want [2]sql.NullInt64
+	err := q.QueryRowContext(ctx, `SELECT updated_at, `+optional(db.Layout.windowColumns, "transcript_updated_at")+` FROM session_windows WHERE session_id = ?`,
+		sessionID).Scan(&want[0], &want[1])
+	if err == sql.ErrNoRows {
+		// No window: nothing in it to compare.
+		return false
+	}
+	if err != nil {
+		return false
+	}
+	var got [2]sql.NullInt64
+	found := 0
+	err = r.sessionRows(t, c[0], sessionID, math.MinInt64, math.MaxInt64, func(_ int64, rec *sqlitefile.Record) error {
+		found++
+		for i := range c[1:] {
+			v, err := nullInt(rec, c[1+i])
+			if err != nil {
+				return err
+			}
+			got[i] = v
+		}
+		return nil
+	})
+	return err == nil && found == 1 && got == want
 }
 
 // identities reads the session's identities at rowids r.from..r.to (a
@@ -386,15 +439,17 @@ func (db *DB) rawBulkStats(ctx context.Context, q querier) (map[string]cachedSta
 	if !ok {
 		return nil, false
 	}
+	// The halves reach the table's ends: the file may show a later
+	// snapshot than the one that gave the rowids, and it is read whole.
 	mid := lo.Int64 + (hi.Int64-lo.Int64)/2
 	var high map[string]*cachedStats
 	var errHigh error
 	done := make(chan struct{})
 	go func() {
-		high, errHigh = rawAggregate(raw, t, c, mid+1, hi.Int64)
+		high, errHigh = rawAggregate(raw, t, c, mid+1, math.MaxInt64)
 		close(done)
 	}()
-	low, errLow := rawAggregate(raw, t, c, lo.Int64, mid)
+	low, errLow := rawAggregate(raw, t, c, math.MinInt64, mid)
 	<-done
 	if errLow != nil || errHigh != nil {
 		return nil, false

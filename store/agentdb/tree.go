@@ -155,7 +155,10 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 	}
 	var raw *rawFile
 	if t.LastSeq >= rawMinEvents {
-		raw = db.openRaw(ctx, first)
+		if raw = db.openRaw(ctx, first); raw != nil && !raw.seesAsSQL(ctx, db, first, sessionID) {
+			raw.Close()
+			raw = nil
+		}
 		defer raw.Close()
 	}
 	var second *sql.Tx
