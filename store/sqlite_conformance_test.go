@@ -15,11 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
-
 	"clawvault-tui/model"
 	"clawvault-tui/store/agentdb"
 	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 	"clawvault-tui/store/transcript"
 )
 
@@ -160,7 +159,7 @@ func TestConformanceOpenClawSQLitePi(t *testing.T) {
 	}
 	state := filepath.Join(t.TempDir(), "state")
 	store := filepath.Join(state, "agents", "main", "agent", agentdb.FileName)
-	unzstd(t, filepath.Join(dir, "openclaw-sqlite", "pi-import.sqlite.zst"), store)
+	demotest.Unzstd(t, filepath.Join(dir, "openclaw-sqlite", "pi-import.sqlite.zst"), store)
 	db, err := agentdb.Open(context.Background(), store)
 	if err != nil {
 		t.Fatal(err)
@@ -312,24 +311,4 @@ func scanState(t *testing.T, state string) *Snapshot {
 		t.Fatal(err)
 	}
 	return snap
-}
-
-func unzstd(t *testing.T, from, to string) {
-	t.Helper()
-	data, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, _ := zstd.NewReader(nil)
-	defer dec.Close()
-	plain, err := dec.DecodeAll(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, plain, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

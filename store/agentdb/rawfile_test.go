@@ -3,16 +3,14 @@ package agentdb_test
 import (
 	"database/sql"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
-
 	"clawvault-tui/store/agentdb"
 	"clawvault-tui/store/demo"
+	"clawvault-tui/store/demo/demotest"
 )
 
 // openClawStore is a store OpenClaw 2026.9.6's own importer wrote (pi's
@@ -20,20 +18,8 @@ import (
 // conformance goldens.
 func openClawStore(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "cli", "testdata", "conformance", "openclaw-sqlite", "pi-import.sqlite.zst"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, _ := zstd.NewReader(nil)
-	defer dec.Close()
-	plain, err := dec.DecodeAll(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	path := filepath.Join(t.TempDir(), agentdb.FileName)
-	if err := os.WriteFile(path, plain, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	demotest.Unzstd(t, filepath.Join("..", "..", "cli", "testdata", "conformance", "openclaw-sqlite", "pi-import.sqlite.zst"), path)
 	return path
 }
 
