@@ -102,6 +102,34 @@ func store(t testing.TB) string {
 	return path
 }
 
+// oneSessionStore writes a store at path holding one session, sid, of
+// lines, as agent ops' main key.
+func oneSessionStore(t testing.TB, path, sid string, lines [][]byte) {
+	t.Helper()
+	err := demo.WriteAgentStore(path, demo.AgentStore{AgentID: "ops", AppVersion: "2026.9.6", Now: now,
+		Sessions: []demo.StoreSession{{Key: keyMain, SessionID: sid, Reason: "initial", Lines: lines, UpdatedAt: now,
+			Entry: []byte(`{"sessionId":"` + sid + `","updatedAt":1795262400000}`)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// countOf runs query, a count, on the store at path through a plain
+// connection.
+func countOf(t testing.TB, path, query string) int {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(query).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 func open(t testing.TB, path string) *agentdb.DB {
 	t.Helper()
 	db, err := agentdb.Open(ctx, path)

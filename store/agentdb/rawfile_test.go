@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"clawvault-tui/store/agentdb"
-	"clawvault-tui/store/demo"
 	"clawvault-tui/store/demo/demotest"
 )
 
@@ -106,21 +105,9 @@ func bigEventsStore(t *testing.T) string {
 		lines = append(lines, msg(id, parent, "assistant", string(noise), i+2))
 		parent = id
 	}
-	err := demo.WriteAgentStore(path, demo.AgentStore{AgentID: "ops", AppVersion: "2026.9.6", Now: now,
-		Sessions: []demo.StoreSession{{Key: keyMain, SessionID: sid, Reason: "initial", Lines: lines, UpdatedAt: now,
-			Entry: []byte(`{"sessionId":"` + sid + `","updatedAt":1795262400000}`)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var spilled int
-	db.QueryRow(`SELECT count(*) FROM transcript_events WHERE length(event_zstd) > 4096`).Scan(&spilled)
-	if spilled < 6 {
-		t.Fatalf("%d compressed events over a page, want 6", spilled)
+	oneSessionStore(t, path, sid, lines)
+	if n := countOf(t, path, `SELECT count(*) FROM transcript_events WHERE length(event_zstd) > 4096`); n < 6 {
+		t.Fatalf("%d compressed events over a page, want 6", n)
 	}
 	return path
 }

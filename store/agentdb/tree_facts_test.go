@@ -1,7 +1,6 @@
 package agentdb_test
 
 import (
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,7 +9,6 @@ import (
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/agentdb"
-	"clawvault-tui/store/demo"
 )
 
 // TestFactRowsAsTextOrRows: the rows whose bodies hold tree facts read as
@@ -37,20 +35,8 @@ func factRowsAsTextOrRows(t *testing.T, newline string) {
 		ev("custom", "c0000003", "a0000002", 5, `"customType":"openclaw.cache-ttl","data":{}`),
 		msg("a0000003", "a0000009", "user", "And now?", 6),
 	}
-	err := demo.WriteAgentStore(path, demo.AgentStore{AgentID: "ops", AppVersion: "2026.9.6", Now: now,
-		Sessions: []demo.StoreSession{{Key: keyMain, SessionID: sid, Reason: "initial", Lines: lines, UpdatedAt: now,
-			Entry: []byte(`{"sessionId":"` + sid + `","updatedAt":1795262400000}`)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var compressed int
-	raw.QueryRow(`SELECT count(*) FROM transcript_events WHERE event_zstd IS NOT NULL`).Scan(&compressed)
-	raw.Close()
-	if compressed != 1 {
+	oneSessionStore(t, path, sid, lines)
+	if compressed := countOf(t, path, `SELECT count(*) FROM transcript_events WHERE event_zstd IS NOT NULL`); compressed != 1 {
 		t.Fatalf("%d compressed events, want 1", compressed)
 	}
 	db := open(t, path)
