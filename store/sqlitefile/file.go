@@ -90,6 +90,10 @@ func Open(path string) (*File, error) {
 		f.Close()
 		return nil, err
 	}
+	if err := f.checkEncoding(); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -125,10 +129,6 @@ func (f *File) readHeader() error {
 	f.pageSize, f.usable = size, size-int(h[20])
 	if f.usable < 480 {
 		return corrupt(1, "%d usable bytes a page", f.usable)
-	}
-	if enc := binary.BigEndian.Uint32(h[56:]); enc != 1 {
-		// UTF-16 text: this reader returns bytes as stored.
-		return fmt.Errorf("%w: text encoding %d", ErrUnsupported, enc)
 	}
 	f.pages = binary.BigEndian.Uint32(h[28:])
 	if f.pages == 0 || binary.BigEndian.Uint32(h[24:]) != binary.BigEndian.Uint32(h[92:]) {
@@ -206,6 +206,27 @@ func (f *File) readLog(path string) error {
 		}
 		at += whole * frameSize
 	}
+}
+
+// checkEncoding refuses a database whose text is UTF-16: this reader
+// returns text as stored. The encoding is read from page 1 as of the
+// snapshot: a store created in WAL mode keeps a page 1 in its database
+// file that was written before its first table set the encoding (0 there)
+// until the log is checkpointed.
+func (f *File) checkEncoding() error {
+	var enc [4]byte
+	if off, ok := f.frames[1]; ok {
+		if _, err := f.wal.ReadAt(enc[:], off+frameHeader+56); err != nil {
+			return err
+		}
+	} else if _, err := f.db.ReadAt(enc[:], 56); err != nil {
+		return err
+	}
+	// 0 is a database with no schema yet, whose text is none.
+	if e := binary.BigEndian.Uint32(enc[:]); e > 1 {
+		return fmt.Errorf("%w: text encoding %d", ErrUnsupported, e)
+	}
+	return nil
 }
 
 func (f *File) commit(frames map[uint32]int64) error {
