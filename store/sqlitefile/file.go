@@ -264,17 +264,26 @@ func (f *File) readPage(n uint32, buf []byte) error {
 		return corrupt(n, "no such page (the database has %d)", f.pages)
 	}
 	if off, ok := f.frames[n]; ok {
-		var h [frameHeader]byte
-		if _, err := f.wal.ReadAt(h[:], off); err != nil {
+		// A log cut shorter than the frame was truncated by a checkpoint
+		// since Open read it.
+		readLog := func(b []byte, at int64) error {
+			_, err := f.wal.ReadAt(b, at)
+			if err == io.EOF {
+				return ErrChanged
+			}
 			return err
 		}
-		if _, err := f.wal.ReadAt(buf, off+frameHeader); err != nil {
+		var h [frameHeader]byte
+		if err := readLog(h[:], off); err != nil {
+			return err
+		}
+		if err := readLog(buf, off+frameHeader); err != nil {
 			return err
 		}
 		// A restarted log reuses its frames under a new salt; check the
 		// header again after the page, which a writer writes first.
 		var again [frameHeader]byte
-		if _, err := f.wal.ReadAt(again[:], off); err != nil {
+		if err := readLog(again[:], off); err != nil {
 			return err
 		}
 		if binary.BigEndian.Uint32(h[:]) != n || [8]byte(h[8:16]) != f.salt || h != again {
