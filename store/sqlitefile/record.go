@@ -41,7 +41,8 @@ type Record struct {
 func (r *Record) reset(page uint32, local []byte, size int64, overflow uint32) error {
 	r.page, r.local, r.size, r.overflow, r.spill = page, local, size, overflow, nil
 	hsize, k := varint(local)
-	if k == 0 || int64(hsize) > size || int(hsize) > len(local) {
+	// Compared as read (unsigned): a varint of 2^63 or more is no size.
+	if k == 0 || hsize > uint64(len(local)) || int64(hsize) > size {
 		return corrupt(page, "a record header of %d bytes", hsize)
 	}
 	at, body := k, int64(hsize)

@@ -1,7 +1,10 @@
 package sqlitefile
 
 import (
+	"encoding/binary"
+	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -19,4 +22,132 @@ func TestOpenStoreCreatedInWALMode(t *testing.T) {
 		`INSERT INTO t VALUES ('in the log')`)
 	f := openFile(t, path)
 	agree(t, w, f, "t", 1, math.MinInt64, math.MaxInt64)
+}
+
+// craftedStore is a store of 512-byte pages whose page 1 is a real
+// schema naming table t at root page 2, and whose pages from 2 on are
+// the ones given (built by hand); the header's page count is pages (0:
+// the file's).
+func craftedStore(t *testing.T, pageCount uint32, pages ...[]byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "db")
+	db := openDB(t, path, `PRAGMA page_size = 512`, `CREATE TABLE t(c0)`)
+	if root := rootOf(t, db, "t"); root != 2 {
+		t.Fatalf("root %d", root)
+	}
+	db.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = data[:512]
+	for _, p := range pages {
+		data = append(data, make([]byte, 512)...)
+		copy(data[len(data)-512:], p)
+	}
+	if pageCount == 0 {
+		pageCount = uint32(len(data) / 512)
+	}
+	binary.BigEndian.PutUint32(data[28:], pageCount)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// interiorPage is a table interior page whose cells all point at child,
+// with keys 1..cells, and whose right-most child is child too.
+func interiorPage(cells int, child uint32) []byte {
+	p := make([]byte, 512)
+	p[0] = tableInterior
+	binary.BigEndian.PutUint16(p[3:], uint16(cells))
+	binary.BigEndian.PutUint32(p[8:], child)
+	at := 512
+	for i := range cells {
+		at -= 5
+		binary.BigEndian.PutUint32(p[at:], child)
+		p[at+4] = byte(i + 1)
+		binary.BigEndian.PutUint16(p[12+2*i:], uint16(at))
+	}
+	binary.BigEndian.PutUint16(p[5:], uint16(at))
+	return p
+}
+
+// leafPage is a table leaf page of one cell with these bytes.
+func leafPage(cell []byte) []byte {
+	p := make([]byte, 512)
+	p[0] = tableLeaf
+	binary.BigEndian.PutUint16(p[3:], 1)
+	at := 512 - len(cell)
+	binary.BigEndian.PutUint16(p[5:], uint16(at))
+	binary.BigEndian.PutUint16(p[8:], uint16(at))
+	copy(p[at:], cell)
+	return p
+}
+
+// putVarint appends SQLite's variable-length integer of v.
+func putVarint(b []byte, v uint64) []byte {
+	if v>>56 != 0 {
+		var out [9]byte
+		out[8] = byte(v)
+		v >>= 8
+		for i := 7; i >= 0; i-- {
+			out[i] = byte(v&0x7f) | 0x80
+			v >>= 7
+		}
+		return append(b, out[:]...)
+	}
+	var rev []byte
+	for first := true; first || v != 0; first = false {
+		c := byte(v & 0x7f)
+		if !first {
+			c |= 0x80
+		}
+		rev = append(rev, c)
+		v >>= 7
+	}
+	for i := len(rev) - 1; i >= 0; i-- {
+		b = append(b, rev[i])
+	}
+	return b
+}
+
+func TestPutVarint(t *testing.T) {
+	for _, v := range []uint64{0, 1, 127, 128, 16383, 16384, 1 << 40, 1<<56 - 1, 1 << 56, math.MaxUint64} {
+		got, k := varint(putVarint(nil, v))
+		if got != v || k != len(putVarint(nil, v)) {
+			t.Errorf("%d: %d in %d bytes", v, got, k)
+		}
+	}
+}
+
+// scanCrafted opens the store and reads every column of every row of t.
+func scanCrafted(t *testing.T, path string) error {
+	t.Helper()
+	f, err := Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = fileRows(f, 2, 1, math.MinInt64, math.MaxInt64)
+	return err
+}
+
+func wantCorrupt(t *testing.T, err error) {
+	t.Helper()
+	var ce *CorruptError
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %v, want a CorruptError", err)
+	}
+}
+
+// TestHugeRecordHeader: a record header whose size is a varint of 2^63 or
+// more is damage, not a record of no columns.
+func TestHugeRecordHeader(t *testing.T) {
+	cell := putVarint(nil, 20)
+	cell = putVarint(cell, 1)
+	rec := putVarint(nil, math.MaxUint64-5)
+	cell = append(cell, rec...)
+	cell = append(cell, make([]byte, 20-len(rec))...)
+	wantCorrupt(t, scanCrafted(t, craftedStore(t, 0, leafPage(cell))))
 }
