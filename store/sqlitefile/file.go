@@ -27,6 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 )
 
@@ -94,7 +95,32 @@ func Open(path string) (*File, error) {
 		f.Close()
 		return nil, err
 	}
+	if err := f.boundPages(); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return f, nil
+}
+
+// boundPages lowers the page count of the header or of the log's last
+// commit to the pages that exist: those of the file and those in the log.
+// No page past both can be read either way, and the count bounds the
+// work of a scan of a damaged tree whose interior pages share children:
+// each interior page it reaches adds a leaf or reaches a page below, the
+// leaves are at most the pages, so it reads at most maxDepth times as
+// many interior pages as the count; a damaged header's count of up to
+// 2^32-1 is no bound.
+func (f *File) boundPages() error {
+	st, err := f.db.Stat()
+	if err != nil {
+		return err
+	}
+	exist := uint32(min(st.Size()/int64(f.pageSize), math.MaxUint32))
+	for p := range f.frames {
+		exist = max(exist, p)
+	}
+	f.pages = min(f.pages, exist)
+	return nil
 }
 
 // Close closes the files.

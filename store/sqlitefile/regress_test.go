@@ -151,3 +151,16 @@ func TestHugeRecordHeader(t *testing.T) {
 	cell = append(cell, make([]byte, 20-len(rec))...)
 	wantCorrupt(t, scanCrafted(t, craftedStore(t, 0, leafPage(cell))))
 }
+
+// TestInteriorPagesSharingChildren: interior pages ten levels deep whose
+// forty cells all point at the same page below, in a store whose header
+// says it has 2^32-1 pages: the scan would visit 40^10 leaves; it ends
+// with an error after as many leaves as the file has pages.
+func TestInteriorPagesSharingChildren(t *testing.T) {
+	var pages [][]byte
+	for n := uint32(2); n < 12; n++ {
+		pages = append(pages, interiorPage(40, n+1))
+	}
+	pages = append(pages, leafPage([]byte{3, 1, 2, 1, 9}))
+	wantCorrupt(t, scanCrafted(t, craftedStore(t, math.MaxUint32, pages...)))
+}
