@@ -265,6 +265,12 @@ func (s *scanner) leaf(n uint32, page []byte, lo, hi int64, fn func(int64, *Reco
 		if k == 0 {
 			return corrupt(n, "a cell's size is cut off")
 		}
+		// No payload is larger than the database: a size past it is
+		// damage, not an allocation of that size when a value past the
+		// leaf page is read.
+		if size > uint64(f.pages)*uint64(f.pageSize) {
+			return corrupt(n, "a cell's payload of %d bytes is larger than the database", size)
+		}
 		rowid, k2 := varint(cell[k:])
 		if k2 == 0 {
 			return corrupt(n, "a cell's rowid is cut off")

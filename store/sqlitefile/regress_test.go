@@ -141,6 +141,23 @@ func wantCorrupt(t *testing.T, err error) {
 	}
 }
 
+// TestHugePayloadSize: a cell whose payload size says 2^40 bytes, on a
+// store of four pages, is damage, not an allocation of that size when a
+// value past the leaf page is read.
+func TestHugePayloadSize(t *testing.T) {
+	const size = 1 << 40
+	local := (&File{usable: 512}).localPayload(size)
+	cell := putVarint(nil, size)
+	cell = putVarint(cell, 1)
+	// The record: a header of 3 bytes naming one blob of 1,000 bytes.
+	rec := putVarint([]byte{3}, 12+2*1000)
+	rec = append(rec, make([]byte, local-len(rec))...)
+	cell = append(cell, rec...)
+	cell = binary.BigEndian.AppendUint32(cell, 3)
+	overflow := make([]byte, 512)
+	wantCorrupt(t, scanCrafted(t, craftedStore(t, 0, leafPage(cell), overflow, overflow)))
+}
+
 // TestHugeRecordHeader: a record header whose size is a varint of 2^63 or
 // more is damage, not a record of no columns.
 func TestHugeRecordHeader(t *testing.T) {
