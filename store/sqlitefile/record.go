@@ -121,7 +121,7 @@ func (r *Record) Size(i int) int {
 }
 
 // Int is column i as an integer (0 for NULL, a text or a blob; a real
-// truncated).
+// as CAST(x AS INTEGER) gives it: truncated, saturated at int64's ends).
 func (r *Record) Int(i int) (int64, error) {
 	if i >= r.columns {
 		return 0, nil
@@ -148,9 +148,25 @@ func (r *Record) Int(i int) (int64, error) {
 		v = v<<8 | int64(c)
 	}
 	if t == 7 {
-		return int64(math.Float64frombits(uint64(v))), nil
+		return realToInt(math.Float64frombits(uint64(v))), nil
 	}
 	return v, nil
+}
+
+// realToInt converts as SQLite's CAST(x AS INTEGER) does: toward zero,
+// saturating at the ends of int64. Go's own conversion of a real out of
+// range is the machine's (the smallest int64 on amd64, 1e300 included).
+// A NaN, which SQLite stores as NULL, is 0.
+func realToInt(r float64) int64 {
+	switch {
+	case r != r:
+		return 0
+	case r <= math.MinInt64:
+		return math.MinInt64
+	case r >= math.MaxInt64:
+		return math.MaxInt64
+	}
+	return int64(r)
 }
 
 // Bytes is column i's text or blob as stored (nil for NULL; other kinds

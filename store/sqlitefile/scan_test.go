@@ -298,3 +298,43 @@ func TestScanTableSmallAndEmpty(t *testing.T) {
 		t.Fatal("rowids out of order")
 	}
 }
+
+// TestIntOfRealIsSQLiteCast: Int of a real is what CAST(x AS INTEGER)
+// gives in SQLite: truncated toward zero, saturated at the ends of int64
+// for a real beyond them or infinite.
+func TestIntOfRealIsSQLiteCast(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	db := openDB(t, path, `CREATE TABLE r(c0)`)
+	for _, v := range append(realValues, -2.5, 2.999, -1e19, 9.2233720368547e18, -9.2233720368547e18, 1<<63) {
+		mustExec(t, db, `INSERT INTO r VALUES (?)`, v)
+	}
+	f := openFile(t, path)
+	rows, err := db.Query(`SELECT rowid, CAST(c0 AS INTEGER), c0 FROM r ORDER BY rowid`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	want := map[int64]int64{}
+	for rows.Next() {
+		var id, n int64
+		var v float64
+		if err := rows.Scan(&id, &n, &v); err != nil {
+			t.Fatal(err)
+		}
+		want[id] = n
+	}
+	err = f.ScanTable(rootOf(t, db, "r"), math.MinInt64, math.MaxInt64, func(id int64, rec *Record) error {
+		n, err := rec.Int(0)
+		if err != nil {
+			return err
+		}
+		if rec.Kind(0) != Real || n != want[id] {
+			v, _ := rec.value(0, 8)
+			return fmt.Errorf("rowid %d (%x, %v): Int %d, CAST gives %d", id, v, rec.Kind(0), n, want[id])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
