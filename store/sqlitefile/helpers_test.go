@@ -185,7 +185,7 @@ func readValue(rec *Record, i int) (value, error) {
 			bits = bits<<8 | uint64(c)
 		}
 		v.f = math.Float64frombits(bits)
-		if math.Abs(v.f) < 1<<62 && n != int64(v.f) || n != realToInt(v.f) {
+		if n != realToInt(v.f) {
 			return v, fmt.Errorf("real %g reads as integer %d", v.f, n)
 		}
 	case Text, Blob:

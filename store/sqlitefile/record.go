@@ -91,7 +91,10 @@ func valueSize(t uint64) int {
 // as NULL here, as their default is for the tables read).
 func (r *Record) Columns() int { return r.columns }
 
-// Kind is column i's storage class; NULL past the record's columns.
+// Kind is column i's storage class as stored; NULL past the record's
+// columns. A column of REAL affinity stores a real with no fraction as an
+// integer, which SQLite turns back into a real as it reads it: here it is
+// an Integer of the same value.
 func (r *Record) Kind(i int) Kind {
 	if i >= r.columns {
 		return Null

@@ -303,3 +303,51 @@ func TestScanTableLogRestartedWhileOpen(t *testing.T) {
 		})
 	}
 }
+
+// TestScanTableUnderAReadTransaction: the use the package is made for. A
+// File opened while an SQLite connection holds a read transaction reads
+// that transaction's state while the writer commits more and checkpoints
+// what it may (SQLite copies no frame newer than the reader's snapshot
+// into the database file).
+func TestScanTableUnderAReadTransaction(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	w := openWriter(t, path)
+	commitAll(t, w)
+	reader := openDB(t, path)
+	tx, err := reader.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRow(`SELECT count(*) FROM t`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	want := everything(t, w)
+	f := openFile(t, path)
+	for i := range 3 {
+		mustExec(t, w, `UPDATE t SET c1 = ?, c2 = randomblob(40) WHERE rowid % 3 = ?`, fmt.Sprint("later ", i), i)
+		mustExec(t, w, `INSERT INTO t(c0) VALUES (?)`, i)
+		mustExec(t, w, `DELETE FROM t WHERE rowid BETWEEN ? AND ?`, 200+10*i, 205+10*i)
+		var busy, logFrames, copied int
+		if err := w.QueryRow(`PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &logFrames, &copied); err != nil {
+			t.Fatal(err)
+		}
+		if copied == 0 || copied == logFrames {
+			t.Fatalf("the checkpoint copied %d frames of %d: want those up to the reader's", copied, logFrames)
+		}
+	}
+	if err := sameRows(want, everything(t, w)); err == nil {
+		t.Fatal("the writer changed nothing")
+	}
+	got, err := fileRows(f, rootOf(t, w, "t"), walCols, math.MinInt64, math.MaxInt64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sameRows(want, got); err != nil {
+		t.Fatal(err)
+	}
+	if n != len(want) {
+		t.Fatalf("the reader counts %d rows, the File %d", n, len(got))
+	}
+}
