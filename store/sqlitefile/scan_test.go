@@ -338,3 +338,41 @@ func TestIntOfRealIsSQLiteCast(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestScanTableConcurrent: one File scanned from several goroutines at
+// once (run with -race) reads the same rows as alone.
+func TestScanTableConcurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	db := openDB(t, path, `PRAGMA page_size = 512`, `PRAGMA synchronous = OFF`)
+	cols := fill(t, db, 512, 300)
+	root := rootOf(t, db, "t")
+	f := openFile(t, path)
+	all, err := fileRows(f, root, cols, math.MinInt64, math.MaxInt64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			rng := rand.New(rand.NewPCG(uint64(g), 3))
+			for range 20 {
+				a, b := rng.IntN(len(all)), rng.IntN(len(all))
+				lo, hi := all[min(a, b)].id, all[max(a, b)].id
+				got, err := fileRows(f, root, cols, lo, hi)
+				if err == nil {
+					err = sameRows(all[min(a, b):max(a, b)+1], got)
+				}
+				if err != nil {
+					errs <- fmt.Errorf("%d..%d: %w", lo, hi, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
