@@ -376,3 +376,41 @@ func TestScanTableConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestScanTableSchemaAndLargePages: the schema table, whose root is page
+// 1 (its b-tree header after the database header), spread over many
+// pages so that page 1 is an interior page; and a store of 65,536-byte
+// pages (stored as 1 in the header) in WAL mode, with a value spilling
+// over several of them.
+func TestScanTableSchemaAndLargePages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "db")
+	db := openDB(t, path, `PRAGMA page_size = 512`)
+	mustExec(t, db, `BEGIN`)
+	for i := range 80 {
+		mustExec(t, db, fmt.Sprintf(`CREATE TABLE table_with_a_long_name_%d(column_with_a_long_name_%d TEXT, second_column_%d BLOB)`, i, i, i))
+	}
+	mustExec(t, db, `COMMIT`)
+	mustExec(t, db, `DROP TABLE table_with_a_long_name_40`)
+	f := openFile(t, path)
+	if d := treeDepth(t, f, 1); d < 2 {
+		t.Fatalf("the schema's b-tree is %d levels deep", d)
+	}
+	agree(t, db, f, "sqlite_master", 5, math.MinInt64, math.MaxInt64)
+	agree(t, db, f, "sqlite_master", 5, 10, 30)
+
+	path = filepath.Join(t.TempDir(), "db")
+	db = openDB(t, path,
+		`PRAGMA page_size = 65536`,
+		`PRAGMA journal_mode = WAL`,
+		`PRAGMA wal_autocheckpoint = 0`,
+		`CREATE TABLE t(c0, c1)`,
+		`INSERT INTO t VALUES (1, randomblob(300000)), ('two', printf('%.*c', 70000, 'z')), (NULL, x'')`,
+		`PRAGMA wal_checkpoint(TRUNCATE)`,
+		`INSERT INTO t VALUES (4, randomblob(65500)), (5, 'five')`,
+		`DELETE FROM t WHERE rowid = 2`)
+	f = openFile(t, path)
+	if f.PageSize() != 65536 || len(f.frames) == 0 {
+		t.Fatalf("page size %d, %d pages in the log", f.PageSize(), len(f.frames))
+	}
+	agree(t, db, f, "t", 2, math.MinInt64, math.MaxInt64)
+}

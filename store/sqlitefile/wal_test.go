@@ -161,12 +161,18 @@ func TestScanTableReadsOnlyCommittedFrames(t *testing.T) {
 		b[at] ^= 0x40
 		return b
 	}
+	// The same log as a big-endian machine writes it.
+	bigEndian := append([]byte(nil), log...)
+	bigEndian[3] |= 1
+	resignLog(bigEndian, ps)
 	for _, tc := range []struct {
 		name  string
 		log   []byte
 		state int
 	}{
 		{"whole", log, last},
+		{"checksums in big-endian order", bigEndian, last},
+		{"big-endian, commit frame's checksum", flip(bigEndian, walFrame(commits[last], ps)+20), last - 1},
 		{"cut after a frame that commits nothing", log[:walFrame(firstOfLast+1, ps)], last - 1},
 		{"cut inside the commit frame", log[:walFrame(commits[last], ps)+300], last - 1},
 		{"cut after the last commit frame", log[:walFrame(commits[last]+1, ps)], last},
