@@ -87,9 +87,18 @@ func sqlRows(t testing.TB, db *sql.DB, table string, cols int, lo, hi int64) []r
 	if table == "sqlite_master" {
 		names = ", type, name, tbl_name, rootpage, sql"
 	}
-	rs, err := db.Query(fmt.Sprintf(`SELECT rowid%s FROM %s WHERE rowid BETWEEN ? AND ? ORDER BY rowid`, names, table), lo, hi)
+	out, err := queryRows(db, fmt.Sprintf(`SELECT rowid%s FROM %s WHERE rowid BETWEEN ? AND ? ORDER BY rowid`, names, table), cols, lo, hi)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// queryRows runs a query of a rowid and cols columns.
+func queryRows(db *sql.DB, query string, cols int, args ...any) ([]row, error) {
+	rs, err := db.Query(query, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rs.Close()
 	var out []row
@@ -100,9 +109,13 @@ func sqlRows(t testing.TB, db *sql.DB, table string, cols int, lo, hi int64) []r
 			ptrs[i] = &dest[i]
 		}
 		if err := rs.Scan(ptrs...); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
-		r := row{id: dest[0].(int64), vals: make([]value, cols)}
+		id, ok := dest[0].(int64)
+		if !ok {
+			return nil, fmt.Errorf("rowid %T from SQLite", dest[0])
+		}
+		r := row{id: id, vals: make([]value, cols)}
 		for i, d := range dest[1:] {
 			switch d := d.(type) {
 			case nil:
@@ -116,15 +129,12 @@ func sqlRows(t testing.TB, db *sql.DB, table string, cols int, lo, hi int64) []r
 			case []byte:
 				r.vals[i] = value{kind: Blob, b: string(d)}
 			default:
-				t.Fatalf("column %d: %T from SQLite", i, d)
+				return nil, fmt.Errorf("column %d: %T from SQLite", i, d)
 			}
 		}
 		out = append(out, r)
 	}
-	if err := rs.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return out, rs.Err()
 }
 
 // fileRows reads the same through f, every column with every accessor,
