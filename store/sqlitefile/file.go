@@ -207,7 +207,9 @@ func (f *File) readLog(path string) error {
 		whole := int64(n) / frameSize
 		for i := int64(0); i < whole; i++ {
 			fr := buf[i*frameSize : (i+1)*frameSize]
-			if [8]byte(fr[8:16]) != f.salt {
+			// As SQLite's recovery: a frame of another salt or of page 0
+			// ends the log.
+			if [8]byte(fr[8:16]) != f.salt || binary.BigEndian.Uint32(fr) == 0 {
 				return f.commit(frames)
 			}
 			s1, s2 = walChecksum(bigEndian, fr[:8], s1, s2)

@@ -165,6 +165,11 @@ func TestScanTableReadsOnlyCommittedFrames(t *testing.T) {
 	bigEndian := append([]byte(nil), log...)
 	bigEndian[3] |= 1
 	resignLog(bigEndian, ps)
+	// A frame of the last transaction names page 0, its checksum and
+	// those after it recomputed.
+	pageZero := append([]byte(nil), log...)
+	binary.BigEndian.PutUint32(pageZero[walFrame(firstOfLast+1, ps):], 0)
+	resignLog(pageZero, ps)
 	for _, tc := range []struct {
 		name  string
 		log   []byte
@@ -181,6 +186,7 @@ func TestScanTableReadsOnlyCommittedFrames(t *testing.T) {
 		{"page of a frame of the last transaction", flip(log, walFrame(firstOfLast+1, ps)+frameHeader+7), last - 1},
 		{"stale salt in the last transaction", flip(log, walFrame(firstOfLast, ps)+9), last - 1},
 		{"stale salt in the third transaction", flip(log, walFrame(commits[1]+1, ps)+13), 1},
+		{"a frame of page 0, checksums good", pageZero, last - 1},
 		{"header checksum", flip(log, 25), -1},
 		{"header only", log[:walHeaderSize], -1},
 		{"empty", nil, -1},
