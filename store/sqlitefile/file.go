@@ -200,7 +200,12 @@ func (f *File) readLog(path string) error {
 	frames := map[uint32]int64{}
 	pending := map[uint32]int64{}
 	frameSize := int64(frameHeader + f.pageSize)
-	buf := make([]byte, 256*frameSize)
+	// Up to 256 frames a read, and no more than the log holds.
+	chunk := int64(256)
+	if st, err := wal.Stat(); err == nil {
+		chunk = max(1, min(chunk, (st.Size()-walHeaderSize)/frameSize))
+	}
+	buf := make([]byte, chunk*frameSize)
 	at := int64(walHeaderSize)
 	for {
 		n, err := wal.ReadAt(buf, at)
