@@ -95,7 +95,7 @@ type Layout struct {
 var required = map[string][]string{
 	"session_nodes":     {"session_key", "current_session_id", "entry_json"},
 	"session_windows":   {"session_id", "session_key"},
-	"transcript_events": {"session_id", "seq", "event_json"},
+	"transcript_events": {"session_id", "seq", "event_json", "created_at"},
 }
 
 // Open opens path read-only (mode=ro, query_only, a busy timeout; never

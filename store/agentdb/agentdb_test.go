@@ -338,7 +338,15 @@ func TestOpenBadInput(t *testing.T) {
 	db.Exec(`CREATE TABLE schema_meta (meta_key TEXT, role TEXT, schema_version INTEGER, agent_id TEXT, app_version TEXT); INSERT INTO schema_meta VALUES ('primary','agent',9,'ops','2026.7.2');
 CREATE TABLE sessions (session_key TEXT, entry_json TEXT); CREATE TABLE transcript_events (session_id TEXT, seq INTEGER, event_json TEXT)`)
 	db.Close()
+	// Every table there, but the events without a time (as a hand-made
+	// store may be): one sentence, not SQL's "no such column".
+	timeless := filepath.Join(dir, "timeless.sqlite")
+	db, _ = sql.Open("sqlite", "file:"+timeless)
+	db.Exec(`CREATE TABLE session_nodes (session_key TEXT, current_session_id TEXT, entry_json TEXT); CREATE TABLE session_windows (session_id TEXT, session_key TEXT);
+CREATE TABLE transcript_events (session_id TEXT, seq INTEGER, event_json TEXT)`)
+	db.Close()
 	for path, want := range map[string]string{
+		timeless:                             "no schema_meta row, a layout this build does not understand (it lacks transcript_events.created_at)",
 		filepath.Join(dir, "missing.sqlite"): "does not exist",
 		dir:                                  "is not a file",
 		notDB:                                "is not a SQLite database",
