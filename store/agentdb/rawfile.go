@@ -240,11 +240,8 @@ func (r *rawFile) seesAsSQL(ctx context.Context, db *DB, q querier, sessionID st
 	var want [2]sql.NullInt64
 	err := q.QueryRowContext(ctx, `SELECT updated_at, `+optional(db.Layout.windowColumns, "transcript_updated_at")+` FROM session_windows WHERE session_id = ?`,
 		sessionID).Scan(&want[0], &want[1])
-	if err == sql.ErrNoRows {
-		// No window: nothing in it to compare.
-		return false
-	}
 	if err != nil {
+		// No window (nothing to compare the file with), or no answer.
 		return false
 	}
 	var got [2]sql.NullInt64
