@@ -49,3 +49,11 @@ func WriteBeforeRawOpen(write func()) (restore func()) {
 	testHookBeforeRawOpen = write
 	return func() { testHookBeforeRawOpen = old }
 }
+
+// CountRawReads counts the reads from the file itself that were used; the
+// returned function restores the hook.
+func CountRawReads(n *int) (restore func()) {
+	old := testHookRawRead
+	testHookRawRead = func() { *n++ }
+	return func() { testHookRawRead = old }
+}

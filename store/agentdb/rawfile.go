@@ -27,6 +27,10 @@ import (
 // variable for the tests, which read both ways).
 var readRaw = true
 
+// testHookRawRead runs after each read from the file that is used (tests
+// count them: a read that fell back to SQL would pass unseen).
+var testHookRawRead = func() {}
+
 // testHookBeforeRawOpen runs between a transaction's first read and the
 // file's opening (tests write there).
 var testHookBeforeRawOpen = func() {}
@@ -192,6 +196,15 @@ func integer(rec *sqlitefile.Record, col int) (int64, error) {
 	return 0, errNotRaw
 }
 
+// integerOnly is an INTEGER column's value; errNotRaw for any other type,
+// NULL included (a key SQL would not match as this one).
+func integerOnly(rec *sqlitefile.Record, col int) (int64, error) {
+	if rec.Kind(col) != sqlitefile.Integer {
+		return 0, errNotRaw
+	}
+	return rec.Int(col)
+}
+
 // text is a TEXT column's bytes (nil for NULL); errNotRaw for a blob or a
 // number (which SQL would convert).
 func text(rec *sqlitefile.Record, col int) ([]byte, error) {
@@ -268,10 +281,7 @@ func (r *rawFile) identities(sessionID string, rg identityRange, p *identityPart
 		return errNotRaw
 	}
 	return r.sessionRows(t, c[0], sessionID, rg.from, rg.to, func(_ int64, rec *sqlitefile.Record) error {
-		if rec.Kind(c[1]) != sqlitefile.Integer {
-			return errNotRaw
-		}
-		seq, err := rec.Int(c[1])
+		seq, err := integerOnly(rec, c[1])
 		if err != nil {
 			return err
 		}
@@ -305,24 +315,20 @@ func (r *rawFile) activeInTableOrder(sessionID string, lo, hi, offset int64, a *
 		return false, errNotRaw
 	}
 	n := len(a.seqs)
-	whole := true
 	err := r.file.ScanTable(t.root, lo, hi, func(rowid int64, rec *sqlitefile.Record) error {
-		id := rec.Prefix(c[0], len(sessionID)+1)
-		if rec.Kind(c[0]) != sqlitefile.Text || string(id) != sessionID || rec.Kind(c[1]) != sqlitefile.Integer || rec.Kind(c[2]) != sqlitefile.Integer {
-			whole = false
-			return errNotRaw
+		if rec.Kind(c[0]) != sqlitefile.Text || string(rec.Prefix(c[0], len(sessionID)+1)) != sessionID {
+			return errOutOfOrder
 		}
-		pos, err := rec.Int(c[1])
+		pos, err := integerOnly(rec, c[1])
 		if err != nil {
 			return err
 		}
-		seq, err := rec.Int(c[2])
+		seq, err := integerOnly(rec, c[2])
 		if err != nil {
 			return err
 		}
 		if pos-rowid != offset {
-			whole = false
-			return errNotRaw
+			return errOutOfOrder
 		}
 		a.seqs = append(a.seqs, seq)
 		if rec.Kind(c[3]) == sqlitefile.Integer {
@@ -335,19 +341,25 @@ func (r *rawFile) activeInTableOrder(sessionID string, lo, hi, offset int64, a *
 		return nil
 	})
 	if err == nil && int64(len(a.seqs)-n) == hi-lo+1 {
+		testHookRawRead()
 		return true, nil
 	}
 	a.seqs, a.excluded = a.seqs[:n], a.excluded[:0]
-	if !whole {
+	switch {
+	case err == errOutOfOrder:
 		return false, nil
-	}
-	if err == nil {
+	case err == nil:
+		// Rows missing from the span: SQL's read of it says why.
 		err = errNotRaw
 	}
 	return false, err
 }
 
-// facts reads the session's events at seqs (sorted) among rowids lo..hi
+// errOutOfOrder is a row of OpenClaw's branch that is not where reading in
+// the table's order needs it.
+var errOutOfOrder = errors.New("agentdb: the branch does not lie in the table's order")
+
+// rawFacts reads the session's events at seqs (sorted) among rowids lo..hi
 // from the file, in the table's order; the seqs it did not find there are
 // left for SQL.
 func (db *DB) rawFacts(r *rawFile, sessionID string, lo, hi int64, seqs []int64) ([]rawEvent, error) {
@@ -367,10 +379,7 @@ func (db *DB) rawFacts(r *rawFile, sessionID string, lo, hi int64, seqs []int64)
 	}
 	var out []rawEvent
 	err := r.sessionRows(t, c[0], sessionID, lo, hi, func(_ int64, rec *sqlitefile.Record) error {
-		if rec.Kind(c[1]) != sqlitefile.Integer {
-			return errNotRaw
-		}
-		seq, err := rec.Int(c[1])
+		seq, err := integerOnly(rec, c[1])
 		if err != nil {
 			return err
 		}
@@ -464,6 +473,7 @@ func (db *DB) rawBulkStats(ctx context.Context, q querier) (map[string]cachedSta
 		}
 		out[id] = *h
 	}
+	testHookRawRead()
 	return out, true
 }
 
@@ -477,8 +487,12 @@ func rawAggregate(raw *rawFile, t rawTable, c []int, lo, hi int64) (map[string]*
 	var curID []byte
 	err := raw.file.ScanTable(t.root, lo, hi, func(_ int64, rec *sqlitefile.Record) error {
 		id := rec.Prefix(c[0], 256)
-		if rec.Kind(c[0]) != sqlitefile.Text || len(id) < rec.Size(c[0]) || rec.Kind(c[1]) != sqlitefile.Integer {
+		if rec.Kind(c[0]) != sqlitefile.Text || len(id) < rec.Size(c[0]) {
 			return errNotRaw
+		}
+		seq, err := integerOnly(rec, c[1])
+		if err != nil {
+			return err
 		}
 		if cur == nil || !bytes.Equal(id, curID) {
 			if cur = out[string(id)]; cur == nil {
@@ -486,10 +500,6 @@ func rawAggregate(raw *rawFile, t rawTable, c []int, lo, hi int64) (map[string]*
 				out[string(id)] = cur
 			}
 			curID = append(curID[:0], id...)
-		}
-		seq, err := rec.Int(c[1])
-		if err != nil {
-			return err
 		}
 		size, sized, err := rawEventSize(rec, c)
 		if err != nil {

@@ -67,9 +67,14 @@ func TestTranscriptFromTheFileAsThroughSQL(t *testing.T) {
 					if two {
 						defer agentdb.ReadOverTwoConnections(func() {})()
 					}
+					reads := 0
+					defer agentdb.CountRawReads(&reads)()
 					got, err := open(t, path).Transcript(ctx, id)
 					if err != nil {
 						t.Fatal(err)
+					}
+					if reads == 0 {
+						t.Error("nothing was read from the file")
 					}
 					if !slices.Equal(got.Entries, want.Entries) || fmt.Sprint(got.Facts) != fmt.Sprint(want.Facts) || got.FactRows != want.FactRows ||
 						!slices.Equal(got.Active, want.Active) || got.ActiveNote != want.ActiveNote || string(got.HeaderJSON) != string(want.HeaderJSON) ||
@@ -131,9 +136,14 @@ func TestStatsFromTheFileAsThroughSQL(t *testing.T) {
 					if two {
 						defer agentdb.ReadOverTwoConnections(func() {})()
 					}
+					reads := 0
+					defer agentdb.CountRawReads(&reads)()
 					got, err := db.BulkStats(ctx)
 					if err != nil {
 						t.Fatal(err)
+					}
+					if reads != 1 {
+						t.Errorf("two connections %v: %d reads from the file, want 1", two, reads)
 					}
 					if fmt.Sprint(got) != fmt.Sprint(want) {
 						t.Errorf("two connections %v: from the file\n%v\nthrough SQL\n%v", two, got, want)

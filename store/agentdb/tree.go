@@ -88,9 +88,9 @@ type querier interface {
 // it saves. A variable for the tests.
 var parallelMinEvents int64 = 50_000
 
-// rawMinEvents is the size from which a transcript's bulk rows are read from
-// the file itself (rawFile): below it, SQL is as quick. A variable for the
-// tests.
+// rawMinEvents is the size from which bulk rows are read from the file
+// itself (rawFile): a transcript's events, or a store's for a status. Below
+// it, SQL is as quick. A variable for the tests.
 var rawMinEvents int64 = 4096
 
 // testHookBetweenSnapshots runs between the two transactions' first reads
@@ -393,6 +393,7 @@ func (db *DB) readIdentityRange(ctx context.Context, q querier, raw *rawFile, se
 	p.names = model.NewNames()
 	if raw != nil && r.byRowid {
 		if raw.identities(sessionID, r, p) == nil {
+			testHookRawRead()
 			p.sortBySeq()
 			return nil
 		}
@@ -727,6 +728,7 @@ func (db *DB) readFactsRaw(ctx context.Context, q querier, raw *rawFile, t *Tran
 	if errLow != nil || errHigh != nil {
 		return db.readFacts(ctx, q, t, seqs)
 	}
+	testHookRawRead()
 	facts := append(low, high...)
 	slices.SortStableFunc(facts, func(a, b rawEvent) int { return cmp.Compare(a.seq, b.seq) })
 	facts, err := db.fetchRest(ctx, q, t.SessionID, seqs, facts)

@@ -43,11 +43,8 @@ func (f *File) ScanTable(root uint32, lo, hi int64, fn func(rowid int64, rec *Re
 		if err != nil {
 			return err
 		}
-		for i, leaf := range leaves[:n] {
+		for _, leaf := range leaves[:n] {
 			at := int(leaf-leaves[0]) * f.pageSize
-			if i == 0 {
-				at = 0
-			}
 			if err := s.leaf(leaf, s.buf[at:at+f.pageSize], lo, hi, fn); err != nil {
 				return err
 			}
@@ -77,13 +74,6 @@ func (f *File) leavesOf(root uint32, lo, hi int64) ([]uint32, error) {
 	if err := f.readPage(root, buf); err != nil {
 		return nil, err
 	}
-	h := pageHeaderAt(root)
-	if len(buf) <= h {
-		return nil, corrupt(root, "no page header")
-	}
-	if buf[h] == tableLeaf {
-		return []uint32{root}, nil
-	}
 	// depth is that of the leaves below root: every leaf of a b-tree is as
 	// deep as every other, so the leftmost path gives it.
 	depth := 0
@@ -110,6 +100,9 @@ func (f *File) leavesOf(root uint32, lo, hi int64) ([]uint32, error) {
 			return nil, err
 		}
 		n = child
+	}
+	if depth == 0 {
+		return []uint32{root}, nil
 	}
 	var leaves []uint32
 	if err := f.collect(root, buf, depth, lo, hi, &leaves); err != nil {
@@ -149,22 +142,17 @@ func (f *File) collect(n uint32, page []byte, depth int, lo, hi int64, leaves *[
 	// Cell i's child holds the rowids after cell i-1's key up to its own
 	// key; the right-most child those after the last key. The children
 	// past the first key at or after hi hold none in lo..hi.
-	for i := range cells {
-		off := int(cells[i])
-		if off+4 > len(page) {
-			return corrupt(n, "a cell past the page's end")
+	for _, off := range cells {
+		child, key, err := interiorCell(n, page, off)
+		if err != nil {
+			return err
 		}
-		child := binary.BigEndian.Uint32(page[off:])
-		key, k := varint(page[off+4:])
-		if k == 0 {
-			return corrupt(n, "a cell's key is cut off")
-		}
-		if int64(key) >= lo {
+		if key >= lo {
 			if err := visit(child); err != nil {
 				return err
 			}
 		}
-		if int64(key) >= hi {
+		if key >= hi {
 			return nil
 		}
 	}
@@ -181,11 +169,22 @@ func firstChild(n uint32, page []byte) (uint32, error) {
 	if len(cells) == 0 {
 		return binary.BigEndian.Uint32(page[h+8:]), nil
 	}
-	off := int(cells[0])
-	if off+4 > len(page) {
-		return 0, corrupt(n, "a cell past the page's end")
+	child, _, err := interiorCell(n, page, cells[0])
+	return child, err
+}
+
+// interiorCell reads the cell at off of an interior page: its left child
+// and its key, the highest rowid under that child.
+func interiorCell(n uint32, page []byte, off uint16) (child uint32, key int64, err error) {
+	at := int(off)
+	if at+4 > len(page) {
+		return 0, 0, corrupt(n, "a cell past the page's end")
 	}
-	return binary.BigEndian.Uint32(page[off:]), nil
+	v, k := varint(page[at+4:])
+	if k == 0 {
+		return 0, 0, corrupt(n, "a cell's key is cut off")
+	}
+	return binary.BigEndian.Uint32(page[at:]), int64(v), nil
 }
 
 // pageHeaderAt is where page n's b-tree header starts: after the database

@@ -197,7 +197,10 @@ func (f *File) readLog(path string) error {
 		return nil
 	}
 	copy(f.salt[:], h[16:24])
-	frames := map[uint32]int64{}
+	// Only committed frames go into f.frames: a log that ends early (a
+	// frame of another salt or a bad checksum) keeps what it committed.
+	f.frames = map[uint32]int64{}
+	frames := f.frames
 	pending := map[uint32]int64{}
 	frameSize := int64(frameHeader + f.pageSize)
 	// Up to 256 frames a read, and no more than the log holds.
@@ -215,12 +218,12 @@ func (f *File) readLog(path string) error {
 			// As SQLite's recovery: a frame of another salt or of page 0
 			// ends the log.
 			if [8]byte(fr[8:16]) != f.salt || binary.BigEndian.Uint32(fr) == 0 {
-				return f.commit(frames)
+				return nil
 			}
 			s1, s2 = walChecksum(bigEndian, fr[:8], s1, s2)
 			s1, s2 = walChecksum(bigEndian, fr[frameHeader:], s1, s2)
 			if s1 != binary.BigEndian.Uint32(fr[16:]) || s2 != binary.BigEndian.Uint32(fr[20:]) {
-				return f.commit(frames)
+				return nil
 			}
 			pending[binary.BigEndian.Uint32(fr[:4])] = at + i*frameSize
 			if size := binary.BigEndian.Uint32(fr[4:]); size != 0 {
@@ -235,7 +238,7 @@ func (f *File) readLog(path string) error {
 			if err != nil && err != io.EOF {
 				return err
 			}
-			return f.commit(frames)
+			return nil
 		}
 		at += whole * frameSize
 	}
@@ -258,13 +261,6 @@ func (f *File) checkEncoding() error {
 	// 0 is a database with no schema yet, whose text is none.
 	if e := binary.BigEndian.Uint32(enc[:]); e > 1 {
 		return fmt.Errorf("%w: text encoding %d", ErrUnsupported, e)
-	}
-	return nil
-}
-
-func (f *File) commit(frames map[uint32]int64) error {
-	if len(frames) > 0 {
-		f.frames = frames
 	}
 	return nil
 }
@@ -324,11 +320,7 @@ func (f *File) readPage(n uint32, buf []byte) error {
 		}
 		return nil
 	}
-	_, err := f.db.ReadAt(buf, int64(n-1)*int64(f.pageSize))
-	if err == io.EOF {
-		return corrupt(n, "past the end of the file")
-	}
-	return err
+	return f.readRun(n, buf)
 }
 
 // readRun reads the pages first..first+len(buf)/pageSize-1 from the database
