@@ -17,12 +17,13 @@ const module = "clawvault-tui"
 // of this module its non-test files may import (its own sub-packages are
 // always allowed).
 var allowedImports = map[string][]string{
-	"model":    {},
+	"jscompat": {},
+	"model":    {"jscompat"},
 	"themes":   {},
-	"store":    {"model"},
-	"observer": {"model", "store"},
-	"ui":       {"model", "store", "observer", "themes"},
-	"cli":      {"model", "store", "observer", "ui", "themes"},
+	"store":    {"model", "jscompat"},
+	"observer": {"model", "store", "jscompat"},
+	"ui":       {"model", "store", "observer", "themes", "jscompat"},
+	"cli":      {"model", "store", "observer", "ui", "themes", "jscompat"},
 }
 
 // forbiddenInUI are the standard packages through which code opens, stats

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store/demo"
 	"clawvault-tui/store/demo/demotest"
@@ -162,7 +163,7 @@ func TestConformanceObservationLines(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines++
-		o, ok := model.ParseObservationLine(model.JSTrim(rec.Line), "2026-01-01")
+		o, ok := model.ParseObservationLine(jscompat.JSTrim(rec.Line), "2026-01-01")
 		if !ok {
 			if rec.Observation != nil {
 				t.Errorf("%q: ClawVault reads %+v, we read nothing", rec.Line, *rec.Observation)

@@ -22,7 +22,7 @@ import (
 
 // initBudget is what one package's init may allocate. A package of ours
 // that needs more builds its tables on first use instead (sync.OnceValue,
-// model.LazyRegexp, MustJSRegexp's compile on first use).
+// jscompat.LazyRegexp, MustJSRegexp's compile on first use).
 var initBudget = initCost{Bytes: 64 << 10, Allocs: 512}
 
 // initTotalBudget bounds the whole start-up: all packages together, which
@@ -124,7 +124,7 @@ func TestInitBudget(t *testing.T) {
 		}
 		if c.exceeds(initBudget) {
 			t.Errorf("the init of %s allocates %v, over the budget of %v for a package: every command pays it before main runs; "+
-				"build it on first use (sync.OnceValue, model.LazyRegexp), or, for a third-party package we cannot change, add it to initAllowance with the reason",
+				"build it on first use (sync.OnceValue, jscompat.LazyRegexp), or, for a third-party package we cannot change, add it to initAllowance with the reason",
 				pkg, c, initBudget)
 		}
 	}

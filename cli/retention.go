@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/observer"
 	"clawvault-tui/store"
@@ -433,7 +434,7 @@ func appliedJSON(man *model.RetentionManifest, path string) *appliedDoc {
 
 func retentionJSON(p *model.RetentionPlan) retentionDoc {
 	doc := retentionDoc{
-		Now: model.FormatISOTime(p.Now), StateDir: p.StateDir, Vault: p.Vault,
+		Now: jscompat.FormatISOTime(p.Now), StateDir: p.StateDir, Vault: p.Vault,
 		Maintenance: []maintenanceDoc{}, Problems: nonNil(p.Problems),
 		Transcripts: transcriptsDoc{Checked: p.TranscriptsChecked, DropBytes: p.TranscriptBytes(), Plans: []transcriptDoc{}},
 		Totals:      retentionTotalDoc{MaintenanceBytes: p.MaintenanceBytes(), TranscriptBytes: p.TranscriptBytes(), LedgerBytes: p.LedgerBytes()},
@@ -450,14 +451,14 @@ func retentionJSON(p *model.RetentionPlan) retentionDoc {
 			rd := rowActionDoc{Action: string(r.Action), Key: r.Key, SessionID: r.SessionID, Transcript: r.Transcript,
 				TranscriptBytes: r.TranscriptBytes, RowBytes: r.RowBytes, FreedBytes: r.FreedBytes, Protected: r.Protected}
 			if ms := r.UpdatedAt.Ms(); ms > 0 {
-				s := model.FormatISOTime(time.UnixMilli(ms))
+				s := jscompat.FormatISOTime(time.UnixMilli(ms))
 				rd.UpdatedAt = &s
 			}
 			d.Actions = append(d.Actions, rd)
 		}
 		for _, f := range m.Files {
 			d.Files = append(d.Files, fileActionDoc{Step: string(f.Step), Path: f.Path, SizeBytes: f.Size,
-				ModifiedAt: model.FormatISOTime(f.ModTime), Key: f.Key, BudgetToo: f.BudgetToo, UnobservedBytes: f.Unobserved, HeldUntilObserved: f.Held()})
+				ModifiedAt: jscompat.FormatISOTime(f.ModTime), Key: f.Key, BudgetToo: f.BudgetToo, UnobservedBytes: f.Unobserved, HeldUntilObserved: f.Held()})
 		}
 		doc.Maintenance = append(doc.Maintenance, d)
 	}
@@ -500,7 +501,7 @@ func writeRetentionText(w io.Writer, p *model.RetentionPlan, applied *appliedDoc
 	if applied != nil {
 		verb = "Applied (see the end)."
 	}
-	fmt.Fprintf(w, "Retention plan at %s. %s\n", model.FormatISOTime(p.Now), verb)
+	fmt.Fprintf(w, "Retention plan at %s. %s\n", jscompat.FormatISOTime(p.Now), verb)
 	if len(p.Maintenance) > 0 {
 		fmt.Fprintf(w, "\n== OpenClaw session maintenance: what `openclaw sessions cleanup --enforce` would do, then the cron reaper ==\n")
 		for _, m := range p.Maintenance {

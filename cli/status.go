@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/observer"
 	"clawvault-tui/store"
@@ -256,7 +257,7 @@ func writeStatusJSON(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 	}
 	s.End('}')
 	s.Key("takenAt")
-	s.String(model.FormatISOTime(snap.TakenAt))
+	s.String(jscompat.FormatISOTime(snap.TakenAt))
 	s.Key("warnings")
 	writeStrings(s, ws.Warnings)
 	s.End('}')
@@ -286,7 +287,7 @@ func writeSessionJSON(s *jsonStream, r *model.SessionRow) {
 	s.Key("lastObservedAt")
 	switch {
 	case r.SeqCursor != nil: // a SQLite-era session's seq cursor
-		s.String(model.FormatISOTime(r.SeqCursor.ObservedAt))
+		s.String(jscompat.FormatISOTime(r.SeqCursor.ObservedAt))
 	case r.Cursor != nil:
 		s.String(r.Cursor.LastObservedAt)
 	default:
@@ -352,7 +353,7 @@ func agentJSON(snap *store.Snapshot, i int, a store.Agent, sessions int) agentDo
 	ad := agentDoc{ID: a.ID, SessionsDir: a.SessionsDir, SessionsJSON: a.StorePath, Workspace: a.Workspace, SQLite: a.SQLitePath,
 		Sessions: sessions, Memory: []memoryDoc{}, Diagnosis: nonNil(snap.AgentDiagnoses[a.ID])}
 	for _, m := range snap.Memory[a.ID] {
-		ad.Memory = append(ad.Memory, memoryDoc{Path: m.Path, SizeBytes: m.Size, ModifiedAt: model.FormatISOTime(m.ModTime), Daily: m.Daily})
+		ad.Memory = append(ad.Memory, memoryDoc{Path: m.Path, SizeBytes: m.Size, ModifiedAt: jscompat.FormatISOTime(m.ModTime), Daily: m.Daily})
 	}
 	if i < len(snap.Agents) {
 		ad.StoreMissing, ad.StoreProblem = snap.Agents[i].StoreMissing, snap.Agents[i].StoreProblem
@@ -401,13 +402,13 @@ func writeMetaJSON(s *jsonStream, e *model.StatusEntry) {
 	s.End('}')
 }
 
-// writeISOTime writes model.FormatISOTime(t) as a JSON string without
+// writeISOTime writes jscompat.FormatISOTime(t) as a JSON string without
 // making the string: two for each of 50,000 rows. The format has nothing
 // JSON escapes.
 func writeISOTime(s *jsonStream, t time.Time) {
 	s.value()
 	s.b = append(s.b, '"')
-	s.b = t.UTC().AppendFormat(s.b, model.ISOTimeLayout)
+	s.b = t.UTC().AppendFormat(s.b, jscompat.ISOTimeLayout)
 	s.b = append(s.b, '"')
 }
 

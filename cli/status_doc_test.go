@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 )
@@ -89,7 +90,7 @@ func statusJSON(snap *store.Snapshot, rows []model.SessionRow) statusDoc {
 		Problems: nonNil(snap.Problems),
 		Warnings: nonNil(ws.Warnings),
 		Counts:   map[string]int{},
-		TakenAt:  model.FormatISOTime(snap.TakenAt),
+		TakenAt:  jscompat.FormatISOTime(snap.TakenAt),
 		Sessions: []sessionDoc{},
 	}
 	if err := snap.Cursors.Seq.ReadError; err != nil {
@@ -109,7 +110,7 @@ func statusJSON(snap *store.Snapshot, rows []model.SessionRow) statusDoc {
 			doc.Counts[string(d.Code)]++
 		}
 		for _, m := range snap.Memory[a.ID] {
-			ad.Memory = append(ad.Memory, memoryDoc{Path: m.Path, SizeBytes: m.Size, ModifiedAt: model.FormatISOTime(m.ModTime), Daily: m.Daily})
+			ad.Memory = append(ad.Memory, memoryDoc{Path: m.Path, SizeBytes: m.Size, ModifiedAt: jscompat.FormatISOTime(m.ModTime), Daily: m.Daily})
 		}
 		if i < len(snap.Agents) {
 			ad.StoreMissing, ad.StoreProblem = snap.Agents[i].StoreMissing, snap.Agents[i].StoreProblem
@@ -138,7 +139,7 @@ func sessionJSON(r model.SessionRow) sessionDoc {
 		d.Diagnosis = []model.Diagnosis{}
 	}
 	if !r.ModTime.IsZero() {
-		d.ModifiedAt = model.FormatISOTime(r.ModTime)
+		d.ModifiedAt = jscompat.FormatISOTime(r.ModTime)
 	}
 	if r.Cursor != nil {
 		off := r.Cursor.LastObservedOffset // as the file says (1e19 too), JSON.stringify's way
@@ -150,7 +151,7 @@ func sessionJSON(r model.SessionRow) sessionDoc {
 			Events: g.Events, LastSeq: g.LastSeq, PendingEvents: g.PendingEvents}
 	}
 	if c := r.SeqCursor; c != nil {
-		seq, at := c.LastSeq, model.FormatISOTime(c.ObservedAt)
+		seq, at := c.LastSeq, jscompat.FormatISOTime(c.ObservedAt)
 		d.LastObservedSeq, d.LastObservedAt = &seq, &at
 	}
 	if e := r.Entry; e != nil {
@@ -160,7 +161,7 @@ func sessionJSON(r model.SessionRow) sessionDoc {
 			MemoryFlushCompactionCount: e.MemoryFlushCompactionCount, EstimatedCostUSD: e.EstimatedCostUSD,
 		}
 		if ms := e.UpdatedAt.Ms(); ms > 0 {
-			s := model.FormatISOTime(time.UnixMilli(ms))
+			s := jscompat.FormatISOTime(time.UnixMilli(ms))
 			m.UpdatedAt = &s
 		}
 		d.Meta = m

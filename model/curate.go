@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"clawvault-tui/jscompat"
 )
 
 // Curating MEMORY.md by hand: a line from an observation, a daily note or a
@@ -22,7 +24,7 @@ func CleanLine(line string) string {
 		s = text
 	}
 	s = trimBullet(s)
-	if o, ok := ParseObservationLine(JSTrim(s), ""); ok {
+	if o, ok := ParseObservationLine(jscompat.JSTrim(s), ""); ok {
 		s = o.Content
 	}
 	s = trimBullet(s) // "- [ ] …" after an emoji line's marker is rare but harmless
@@ -30,7 +32,7 @@ func CleanLine(line string) string {
 	s = trimSourceTag(s)
 	s = trimRole(s)
 	s = UnwikiLinks(s)
-	return CollapseRuns(strings.TrimSpace(s), unicode.IsSpace)
+	return jscompat.CollapseRuns(strings.TrimSpace(s), unicode.IsSpace)
 }
 
 // trimBullet removes a list marker ("- ", "* ", "+ ", "1. ") and a task
@@ -131,7 +133,7 @@ func UnwikiLinks(s string) string {
 func MatchKey(line string) string {
 	s := CleanLine(line)
 	s = strings.NewReplacer("**", "", "__", "", "`", "", "*", "", "~~", "").Replace(s)
-	s = strings.ToLower(CollapseRuns(s, unicode.IsSpace))
+	s = strings.ToLower(jscompat.CollapseRuns(s, unicode.IsSpace))
 	return strings.TrimRightFunc(s, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(".;:!,", r) })
 }
 
@@ -194,9 +196,9 @@ func frontMatterLines(lines []string) int {
 // FindHeading returns the first heading titled title (case and spaces
 // ignored).
 func FindHeading(hs []Heading, title string) (Heading, bool) {
-	want := strings.ToLower(CollapseRuns(strings.TrimSpace(title), unicode.IsSpace))
+	want := strings.ToLower(jscompat.CollapseRuns(strings.TrimSpace(title), unicode.IsSpace))
 	for _, h := range hs {
-		if strings.ToLower(CollapseRuns(h.Title, unicode.IsSpace)) == want {
+		if strings.ToLower(jscompat.CollapseRuns(h.Title, unicode.IsSpace)) == want {
 			return h, true
 		}
 	}
@@ -276,7 +278,7 @@ func InsertItem(text, section, item string, create bool) (Insertion, error) {
 	if item == "" || strings.ContainsAny(item, "\r\n") {
 		return Insertion{}, fmt.Errorf("nothing to add: the text is empty once its markup is stripped")
 	}
-	title := CollapseRuns(strings.TrimSpace(section), unicode.IsSpace)
+	title := jscompat.CollapseRuns(strings.TrimSpace(section), unicode.IsSpace)
 	if title == "" {
 		return Insertion{}, fmt.Errorf("a section title is needed")
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"clawvault-tui/jscompat"
 )
 
 // ValidSessionID is ClawVault 3.5.2's SESSION_ID_RE, ^[a-zA-Z0-9._-]{1,200}$:
@@ -43,19 +45,19 @@ type Cursor struct {
 // finite offset ≥ 0, 1e300 included, and compares it with the file's size
 // as a double: an offset beyond int64 saturates, so it lies past the end of
 // any file as it does there (and the file is re-read from byte 0).
-func (c Cursor) Offset() int64 { return SaturatingInt64(c.LastObservedOffset) }
+func (c Cursor) Offset() int64 { return jscompat.SaturatingInt64(c.LastObservedOffset) }
 
 // FileSize is the file size recorded when the cursor was written
 // (saturating as Offset).
-func (c Cursor) FileSize() int64 { return SaturatingInt64(c.LastFileSize) }
+func (c Cursor) FileSize() int64 { return jscompat.SaturatingInt64(c.LastFileSize) }
 
 // OffsetText is the offset for people: digits grouped when it is a whole
 // number int64 holds, else as JavaScript prints it (1e+300, 12.5).
 func (c Cursor) OffsetText() string {
-	if n, ok := Int64Of(c.LastObservedOffset); ok && float64(n) == c.LastObservedOffset {
+	if n, ok := jscompat.Int64Of(c.LastObservedOffset); ok && float64(n) == c.LastObservedOffset {
 		return Count(n)
 	}
-	return string(AppendJSNumber(nil, c.LastObservedOffset))
+	return string(jscompat.AppendJSNumber(nil, c.LastObservedOffset))
 }
 
 // WholeOffset reports whether the offset is a whole number of bytes.
@@ -67,7 +69,7 @@ func (c Cursor) WholeOffset() bool {
 
 // ObservedAt parses LastObservedAt; ok is false when it does not parse.
 func (c Cursor) ObservedAt() (time.Time, bool) {
-	ms, ok := ParseISOTime(c.LastObservedAt)
+	ms, ok := jscompat.ParseISOTime(c.LastObservedAt)
 	if !ok {
 		return time.Time{}, false
 	}
@@ -117,7 +119,7 @@ func (s *CursorStore) Set(sessionID string, c Cursor) {
 
 // Keys returns the session ids in the order JSON.stringify writes them.
 func (s *CursorStore) Keys() []string {
-	return JSPropertyOrder(append([]string(nil), s.keys...))
+	return jscompat.JSPropertyOrder(append([]string(nil), s.keys...))
 }
 
 // CursorProblem names a cursor entry that fails ClawVault's validation and
@@ -195,10 +197,10 @@ func (s *CursorStore) SetParsed(sessionID string, c Cursor) {
 // FinishParsed puts the keys in the order JavaScript enumerates a parsed
 // object's properties: integer-like keys first.
 func (s *CursorStore) FinishParsed() {
-	if !slices.ContainsFunc(s.keys, IsArrayIndexKey) {
+	if !slices.ContainsFunc(s.keys, jscompat.IsArrayIndexKey) {
 		return
 	}
-	keys := JSPropertyOrder(slices.Clone(s.keys))
+	keys := jscompat.JSPropertyOrder(slices.Clone(s.keys))
 	vals := make([]Cursor, len(keys))
 	for i, k := range keys {
 		vals[i], _ = s.Get(k)
@@ -219,15 +221,15 @@ func MarshalCursorStore(s *CursorStore) []byte {
 	for i, id := range keys {
 		c, _ := s.Get(id)
 		b = append(b, "  "...)
-		b = AppendJSString(b, id)
+		b = jscompat.AppendJSString(b, id)
 		b = append(b, ": {\n    \"lastObservedOffset\": "...)
-		b = AppendJSNumber(b, c.LastObservedOffset)
+		b = jscompat.AppendJSNumber(b, c.LastObservedOffset)
 		b = append(b, ",\n    \"lastObservedAt\": "...)
-		b = AppendJSString(b, c.LastObservedAt)
+		b = jscompat.AppendJSString(b, c.LastObservedAt)
 		b = append(b, ",\n    \"sessionKey\": "...)
-		b = AppendJSString(b, c.SessionKey)
+		b = jscompat.AppendJSString(b, c.SessionKey)
 		b = append(b, ",\n    \"lastFileSize\": "...)
-		b = AppendJSNumber(b, c.LastFileSize)
+		b = jscompat.AppendJSNumber(b, c.LastFileSize)
 		b = append(b, "\n  }"...)
 		if i < len(keys)-1 {
 			b = append(b, ',')

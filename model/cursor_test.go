@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"clawvault-tui/jscompat"
 )
 
 func TestCursorStorePropertyOrder(t *testing.T) {
@@ -54,7 +56,7 @@ func TestAppendJSNumber(t *testing.T) {
 		math.MaxInt64: "9223372036854776000", math.Inf(1): "null",
 	}
 	for f, want := range tests {
-		if got := string(AppendJSNumber(nil, f)); got != want {
+		if got := string(jscompat.AppendJSNumber(nil, f)); got != want {
 			t.Errorf("AppendJSNumber(%v) = %s, want %s", f, got, want)
 		}
 	}
@@ -71,7 +73,7 @@ func TestAppendJSString(t *testing.T) {
 		"\b\f\r\x1f\x7f": "\"\\b\\f\\r\\u001f\x7f\"",
 	}
 	for in, want := range tests {
-		if got := string(AppendJSString(nil, in)); got != want {
+		if got := string(jscompat.AppendJSString(nil, in)); got != want {
 			t.Errorf("AppendJSString(%q) = %s, want %s", in, got, want)
 		}
 	}
@@ -79,7 +81,7 @@ func TestAppendJSString(t *testing.T) {
 
 func TestIsArrayIndexKey(t *testing.T) {
 	for k, want := range map[string]bool{"0": true, "42": true, "4294967294": true, "4294967295": false, "01": false, "": false, "-1": false, "1a": false} {
-		if got := IsArrayIndexKey(k); got != want {
+		if got := jscompat.IsArrayIndexKey(k); got != want {
 			t.Errorf("IsArrayIndexKey(%q) = %v", k, got)
 		}
 	}
@@ -102,7 +104,7 @@ func TestParseISOTime(t *testing.T) {
 		{"", 0, false},
 	}
 	for _, tt := range tests {
-		got, ok := ParseISOTime(tt.in)
+		got, ok := jscompat.ParseISOTime(tt.in)
 		if ok != tt.ok || (ok && got != tt.want) {
 			t.Errorf("ParseISOTime(%q) = %d,%v want %d,%v", tt.in, got, ok, tt.want, tt.ok)
 		}
@@ -150,18 +152,18 @@ func TestInt64Of(t *testing.T) {
 		{1 << 63, 0, false}, {1e19, 0, false}, {-1e19, 0, false}, {1e300, 0, false},
 		{math.Inf(1), 0, false}, {math.Inf(-1), 0, false}, {math.NaN(), 0, false},
 	} {
-		got, ok := Int64Of(c.in)
+		got, ok := jscompat.Int64Of(c.in)
 		if got != c.want || ok != c.ok {
 			t.Errorf("Int64Of(%g) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
 		}
 	}
-	if got := SaturatingInt64(1e19); got != math.MaxInt64 {
+	if got := jscompat.SaturatingInt64(1e19); got != math.MaxInt64 {
 		t.Errorf("SaturatingInt64(1e19) = %d", got)
 	}
-	if got := SaturatingInt64(-1e19); got != math.MinInt64 {
+	if got := jscompat.SaturatingInt64(-1e19); got != math.MinInt64 {
 		t.Errorf("SaturatingInt64(-1e19) = %d", got)
 	}
-	if got := SaturatingInt64(math.NaN()); got != 0 {
+	if got := jscompat.SaturatingInt64(math.NaN()); got != 0 {
 		t.Errorf("SaturatingInt64(NaN) = %d", got)
 	}
 }
@@ -178,7 +180,7 @@ func TestJSNumberMsOutOfRange(t *testing.T) {
 			t.Errorf("%s: Ms() = %d, want 0", raw, n.Ms())
 		}
 	}
-	if ms, ok := (FrontValue{Kind: FrontNumber, Num: 1e19}).DateMillis(); ok {
+	if ms, ok := (jscompat.FrontValue{Kind: jscompat.FrontNumber, Num: 1e19}).DateMillis(); ok {
 		t.Errorf("DateMillis(1e19) = %d, true", ms)
 	}
 }

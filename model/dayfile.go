@@ -3,6 +3,8 @@ package model
 import (
 	"slices"
 	"strings"
+
+	"clawvault-tui/jscompat"
 )
 
 // DayFile is a day file of observations (ledger/observations/YYYY/MM/DD.md)
@@ -41,11 +43,11 @@ func ParseDayFile(markdown string, keepOther bool) *DayFile {
 			d.Merge(*obs)
 		case !keepOther:
 		case date == "":
-			if JSTrim(line) != "" {
+			if jscompat.JSTrim(line) != "" {
 				d.preamble = append(d.preamble, line)
 			}
 		default:
-			if _, heading := ParseDateHeading(line); !heading && JSTrim(line) != "" {
+			if _, heading := ParseDateHeading(line); !heading && jscompat.JSTrim(line) != "" {
 				s := d.section(date)
 				s.extra = append(s.extra, line)
 			}
@@ -69,7 +71,7 @@ func (d *DayFile) section(date string) *daySection {
 // important of the two (the newer on a tie) and the longer text (the older
 // on a tie). It reports whether the file changed.
 func (d *DayFile) Merge(o Observation) bool {
-	o.Content = JSTrim(o.Content)
+	o.Content = jscompat.JSTrim(o.Content)
 	o.Confidence, o.Importance = Clamp01(o.Confidence), Clamp01(o.Importance)
 	s := d.section(o.Date)
 	key := NormalizeObservationContent(o.Content)
@@ -87,7 +89,7 @@ func (d *DayFile) Merge(o Observation) bool {
 	}
 	merged.Confidence = max(old.Confidence, o.Confidence)
 	merged.Importance = max(old.Importance, o.Importance)
-	if UTF16Len(old.Content) < UTF16Len(o.Content) {
+	if jscompat.UTF16Len(old.Content) < jscompat.UTF16Len(o.Content) {
 		merged.Content = o.Content
 	}
 	s.records[i] = merged
@@ -169,9 +171,9 @@ func (d *DayFile) Render() string {
 	}
 	// ClawVault trims the result; a kept first line keeps its indentation
 	// (trimmed, "  ## 2026-…" would read back as a heading).
-	out := strings.TrimRightFunc(strings.Join(chunks, "\n"), IsJSSpace)
+	out := strings.TrimRightFunc(strings.Join(chunks, "\n"), jscompat.IsJSSpace)
 	if len(d.preamble) == 0 {
-		out = JSTrim(out)
+		out = jscompat.JSTrim(out)
 	}
 	return out
 }

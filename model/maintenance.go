@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"clawvault-tui/jscompat"
 )
 
 // OpenClaw's session maintenance (spec §3), simulated: what
@@ -352,7 +354,7 @@ func IsCronRunKey(key string) bool {
 // ArchiveStamp is the timestamp OpenClaw puts in archive names:
 // toISOString with ':' replaced by '-'.
 func ArchiveStamp(t time.Time) string {
-	return strings.ReplaceAll(FormatISOTime(t), ":", "-")
+	return strings.ReplaceAll(jscompat.FormatISOTime(t), ":", "-")
 }
 
 // ArchiveTime reads the time of a <name>.<reason>.<ts> archive name, as
@@ -368,7 +370,7 @@ func ArchiveTime(name, reason string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	date, clock, _ := strings.Cut(raw, "T")
-	ms, ok := ParseISOTime(date + "T" + strings.ReplaceAll(clock, "-", ":"))
+	ms, ok := jscompat.ParseISOTime(date + "T" + strings.ReplaceAll(clock, "-", ":"))
 	if !ok {
 		return time.Time{}, false
 	}

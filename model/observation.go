@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"clawvault-tui/jscompat"
 )
 
 // The observation syntax of ClawVault 3.5.2 (src/lib/observation-format.ts):
@@ -63,21 +65,21 @@ func IsObservationType(s string) bool {
 }
 
 var (
-	dateHeadingRE = MustJSRegexp(`^##\s+(\d{4}-\d{2}-\d{2})\s*$`, "")
-	emojiLineRE   = MustJSRegexp(`^(?:-\s*)?(🔴|🟡|🟢)\s+(\d{2}:\d{2})?\s*(.+)$`, "")
+	dateHeadingRE = jscompat.MustJSRegexp(`^##\s+(\d{4}-\d{2}-\d{2})\s*$`, "")
+	emojiLineRE   = jscompat.MustJSRegexp(`^(?:-\s*)?(🔴|🟡|🟢)\s+(\d{2}:\d{2})?\s*(.+)$`, "")
 
-	decisionRE       = MustJSRegexp(`\b(decis(?:ion|ions)?|decid(?:e|ed|ing)|chose|selected|opted|went with|picked)\b`, "i").Needs("decis", "decid", "chose", "selected", "opted", "went with", "picked")
-	preferenceRE     = MustJSRegexp(`\b(prefer(?:ence|s|red)?|likes?|dislikes?|default to|always use|never use)\b`, "i").Needs("prefer", "like", "default to", "always use", "never use")
-	commitmentRE     = MustJSRegexp(`\b(commit(?:ment|ted)?|promised|deadline|due|scheduled|will deliver|agreed to)\b`, "i").Needs("commit", "promised", "deadline", "due", "scheduled", "will deliver", "agreed to")
-	todoRE           = MustJSRegexp(`(?:\btodo:\s*|\bwe need to\b|\bdon't forget(?: to)?\b|\bremember to\b|\bmake sure to\b)`, "i").Needs("todo:", "we need to", "don't forget", "remember to", "make sure to")
-	commitmentTaskRE = MustJSRegexp(`\b(?:i'?ll|i will|let me|(?:i'?m\s+)?going to|plan to|should)\b`, "i").Needs("ill", "i'll", "i will", "let me", "going to", "plan to", "should")
-	unresolvedRE     = MustJSRegexp(`\b(?:need to figure out|tbd|to be determined)\b`, "i").Needs("need to figure out", "tbd", "to be determined")
-	deadlineRE       = MustJSRegexp(`\b(?:by\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)|before\s+the\s+\w+|deadline is)\b`, "i").Needs(weekdayWords...)
-	milestoneRE      = MustJSRegexp(`\b(released?|shipped|launched|merged|published|milestone|v\d+\.\d+)\b`, "i").Needs("release", "shipped", "launched", "merged", "published", "milestone", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9")
-	lessonRE         = MustJSRegexp(`\b(learn(?:ed|ing|t)|lesson|insight|realized|discovered|never again)\b`, "i").Needs("learn", "lesson", "insight", "realized", "discovered", "never again")
-	relationshipRE   = MustJSRegexp(`\b(talked to|met with|spoke with|asked|client|partner|teammate|colleague)\b`, "i").Needs("talked to", "met with", "spoke with", "asked", "client", "partner", "teammate", "colleague")
-	projectRE        = MustJSRegexp(`\b(project|feature|service|repo|api|roadmap|sprint)\b`, "i").Needs("project", "feature", "service", "repo", "api", "roadmap", "sprint")
-	leadingTimeRE    = MustJSRegexp(`^\d{2}:\d{2}\s+`, "")
+	decisionRE       = jscompat.MustJSRegexp(`\b(decis(?:ion|ions)?|decid(?:e|ed|ing)|chose|selected|opted|went with|picked)\b`, "i").Needs("decis", "decid", "chose", "selected", "opted", "went with", "picked")
+	preferenceRE     = jscompat.MustJSRegexp(`\b(prefer(?:ence|s|red)?|likes?|dislikes?|default to|always use|never use)\b`, "i").Needs("prefer", "like", "default to", "always use", "never use")
+	commitmentRE     = jscompat.MustJSRegexp(`\b(commit(?:ment|ted)?|promised|deadline|due|scheduled|will deliver|agreed to)\b`, "i").Needs("commit", "promised", "deadline", "due", "scheduled", "will deliver", "agreed to")
+	todoRE           = jscompat.MustJSRegexp(`(?:\btodo:\s*|\bwe need to\b|\bdon't forget(?: to)?\b|\bremember to\b|\bmake sure to\b)`, "i").Needs("todo:", "we need to", "don't forget", "remember to", "make sure to")
+	commitmentTaskRE = jscompat.MustJSRegexp(`\b(?:i'?ll|i will|let me|(?:i'?m\s+)?going to|plan to|should)\b`, "i").Needs("ill", "i'll", "i will", "let me", "going to", "plan to", "should")
+	unresolvedRE     = jscompat.MustJSRegexp(`\b(?:need to figure out|tbd|to be determined)\b`, "i").Needs("need to figure out", "tbd", "to be determined")
+	deadlineRE       = jscompat.MustJSRegexp(`\b(?:by\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)|before\s+the\s+\w+|deadline is)\b`, "i").Needs(weekdayWords...)
+	milestoneRE      = jscompat.MustJSRegexp(`\b(released?|shipped|launched|merged|published|milestone|v\d+\.\d+)\b`, "i").Needs("release", "shipped", "launched", "merged", "published", "milestone", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9")
+	lessonRE         = jscompat.MustJSRegexp(`\b(learn(?:ed|ing|t)|lesson|insight|realized|discovered|never again)\b`, "i").Needs("learn", "lesson", "insight", "realized", "discovered", "never again")
+	relationshipRE   = jscompat.MustJSRegexp(`\b(talked to|met with|spoke with|asked|client|partner|teammate|colleague)\b`, "i").Needs("talked to", "met with", "spoke with", "asked", "client", "partner", "teammate", "colleague")
+	projectRE        = jscompat.MustJSRegexp(`\b(project|feature|service|repo|api|roadmap|sprint)\b`, "i").Needs("project", "feature", "service", "repo", "api", "roadmap", "sprint")
+	leadingTimeRE    = jscompat.MustJSRegexp(`^\d{2}:\d{2}\s+`, "")
 )
 
 // weekdayWords are what a deadline phrase ("by Friday", "before the …",
@@ -91,11 +93,11 @@ func WeekdayWords() []string { return weekdayWords }
 // InferObservationType is inferObservationType: the first rule that
 // matches, in ClawVault's order, else fact.
 func InferObservationType(content string) string {
-	return InferObservationTypeText(NewText(content))
+	return InferObservationTypeText(jscompat.NewText(content))
 }
 
 // InferObservationTypeText is InferObservationType on a prepared text.
-func InferObservationTypeText(t *Text) string {
+func InferObservationTypeText(t *jscompat.Text) string {
 	switch {
 	case decisionRE.MatchText(t):
 		return "decision"
@@ -125,7 +127,7 @@ func InferObservationTypeText(t *Text) string {
 // ClawVault's per-day dedup: without a leading HH:MM, white space
 // collapsed, lower-cased.
 func NormalizeObservationContent(content string) string {
-	return JSToLower(CollapseJSSpace(leadingTimeRE.ReplaceFirst(content, "")))
+	return jscompat.JSToLower(jscompat.CollapseJSSpace(leadingTimeRE.ReplaceFirst(content, "")))
 }
 
 // ParseDateHeading returns the date of a "## YYYY-MM-DD" heading.
@@ -151,7 +153,7 @@ func ParseObservationLine(line, date string) (Observation, bool) {
 	// expression.
 	body := line
 	if strings.HasPrefix(body, "-") {
-		body = strings.TrimLeftFunc(body[1:], IsJSSpace)
+		body = strings.TrimLeftFunc(body[1:], jscompat.IsJSSpace)
 	}
 	if strings.HasPrefix(body, "[") {
 		typ, c, i, content, ok := scoredLine(body)
@@ -160,10 +162,10 @@ func ParseObservationLine(line, date string) (Observation, bool) {
 		}
 		return Observation{
 			Date:       date,
-			Type:       JSToLower(typ),
+			Type:       jscompat.JSToLower(typ),
 			Confidence: Clamp01(parseJSFloat(c)),
 			Importance: Clamp01(parseJSFloat(i)),
-			Content:    JSTrim(content),
+			Content:    jscompat.JSTrim(content),
 			Format:     ObservationScored,
 		}, true
 	}
@@ -174,9 +176,9 @@ func ParseObservationLine(line, date string) (Observation, bool) {
 	if m == nil {
 		return Observation{}, false
 	}
-	text := JSTrim(m[3])
+	text := jscompat.JSTrim(m[3])
 	content := text
-	if t := JSTrim(m[2]); t != "" {
+	if t := jscompat.JSTrim(m[2]); t != "" {
 		content = t + " " + text
 	}
 	o := Observation{Date: date, Type: InferObservationType(content), Content: content, Format: ObservationEmoji, Priority: m[1]}
@@ -227,7 +229,7 @@ func scoredLine(body string) (typ, c, i, content string, ok bool) {
 	// \s+(.+)$: the white space, then at least one character and no line
 	// terminator to the end; when the white space runs to the end, .+
 	// takes back its last character.
-	content = strings.TrimLeftFunc(s, IsJSSpace)
+	content = strings.TrimLeftFunc(s, jscompat.IsJSSpace)
 	if len(content) == len(s) {
 		return "", "", "", "", false
 	}
@@ -286,7 +288,7 @@ func ForEachMarkdownLine(markdown string, fn func(date, line string, obs *Observ
 			fn(date, line, nil)
 		} else if date == "" {
 			fn("", line, nil)
-		} else if o, ok := ParseObservationLine(JSTrim(line), date); ok {
+		} else if o, ok := ParseObservationLine(jscompat.JSTrim(line), date); ok {
 			fn(date, line, &o)
 		} else {
 			fn(date, line, nil)
@@ -300,7 +302,7 @@ func ForEachMarkdownLine(markdown string, fn func(date, line string, obs *Observ
 
 // RenderObservationLine is renderScoredObservationLine.
 func RenderObservationLine(o Observation) string {
-	return "- [" + o.Type + "|c=" + FormatScore(o.Confidence) + "|i=" + FormatScore(o.Importance) + "] " + JSTrim(o.Content)
+	return "- [" + o.Type + "|c=" + FormatScore(o.Confidence) + "|i=" + FormatScore(o.Importance) + "] " + jscompat.JSTrim(o.Content)
 }
 
 // FormatScore is clamp01(value).toFixed(2).

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"clawvault-tui/jscompat"
 )
 
 func TestInferObservationType(t *testing.T) {
@@ -90,7 +92,7 @@ func TestParseObservationLine(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, ok := ParseObservationLine(JSTrim(c.line), "")
+			got, ok := ParseObservationLine(jscompat.JSTrim(c.line), "")
 			if c.want == nil {
 				if ok {
 					t.Fatalf("parsed %+v, want no observation", got)
@@ -119,19 +121,19 @@ func FuzzParseObservationLine(f *testing.F) {
 	scoredRE := regexp.MustCompile(`^(?:-` + jsSpace + `*)?\[(?i:(` + types + `))\|(?i:c)=` + num + `\|(?i:i)=` + num + `\]` + jsSpace + `+(` + dot + `+)$`)
 	emojiRE := regexp.MustCompile(`^(?:-` + jsSpace + `*)?(🔴|🟡|🟢)` + jsSpace + `+([0-9]{2}:[0-9]{2})?` + jsSpace + `*(` + dot + `+)$`)
 	f.Fuzz(func(t *testing.T, line string) {
-		trimmed := JSTrim(line)
+		trimmed := jscompat.JSTrim(line)
 		got, ok := ParseObservationLine(trimmed, "")
 		if m := scoredRE.FindStringSubmatch(trimmed); m != nil && isASCIIString(m[1]) {
 			c, _ := strconv.ParseFloat(m[2], 64)
 			i, _ := strconv.ParseFloat(m[3], 64)
-			want := Observation{Type: strings.ToLower(m[1]), Confidence: c, Importance: i, Content: JSTrim(m[4]), Format: ObservationScored}
+			want := Observation{Type: strings.ToLower(m[1]), Confidence: c, Importance: i, Content: jscompat.JSTrim(m[4]), Format: ObservationScored}
 			if !ok || got != want {
 				t.Fatalf("%q: got %+v (%v), want %+v", line, got, ok, want)
 			}
 			return
 		}
 		if m := emojiRE.FindStringSubmatch(trimmed); m != nil {
-			content := JSTrim(m[3])
+			content := jscompat.JSTrim(m[3])
 			if m[2] != "" {
 				content = m[2] + " " + content
 			}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"clawvault-tui/jscompat"
 )
 
 func TestThresholdBytes(t *testing.T) {
@@ -57,7 +59,7 @@ func TestSelect(t *testing.T) {
 func TestIsStale(t *testing.T) {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	c := func(age time.Duration, size float64) *Cursor {
-		return &Cursor{LastObservedOffset: size, LastObservedAt: FormatISOTime(now.Add(-age)), SessionKey: "k", LastFileSize: size}
+		return &Cursor{LastObservedOffset: size, LastObservedAt: jscompat.FormatISOTime(now.Add(-age)), SessionKey: "k", LastFileSize: size}
 	}
 	tests := []struct {
 		name   string

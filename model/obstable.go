@@ -3,6 +3,8 @@ package model
 import (
 	"strings"
 	"time"
+
+	"clawvault-tui/jscompat"
 )
 
 // ObservationRow is an observation line of a Markdown file, taken apart
@@ -53,7 +55,7 @@ func ObservationRows(markdown, fallbackDate string) []ObservationRow {
 			section = title
 			continue
 		}
-		o, ok := ParseObservationLine(JSTrim(line), date)
+		o, ok := ParseObservationLine(jscompat.JSTrim(line), date)
 		if !ok {
 			continue
 		}

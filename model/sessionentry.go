@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"clawvault-tui/jscompat"
 )
 
 // SessionEntry is one row of sessions.json: the fields clawvault-tui reads,
@@ -154,7 +156,7 @@ func (n *JSNumber) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON writes the number, or null when it is not finite.
 func (n JSNumber) MarshalJSON() ([]byte, error) {
-	return AppendJSNumber(nil, n.v), nil
+	return jscompat.AppendJSNumber(nil, n.v), nil
 }
 
 // Value is the number (0 when absent).
@@ -162,7 +164,7 @@ func (n JSNumber) Value() float64 { return n.v }
 
 // Ms is the number as epoch milliseconds, 0 when absent or not finite.
 func (n JSNumber) Ms() int64 {
-	ms, _ := Int64Of(n.v)
+	ms, _ := jscompat.Int64Of(n.v)
 	return ms
 }
 

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"clawvault-tui/jscompat"
 )
 
 var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -30,7 +32,7 @@ func file(name string, size int64) DirFile {
 }
 
 func cursor(off, size int64, age time.Duration, key string) Cursor {
-	return Cursor{LastObservedOffset: float64(off), LastObservedAt: FormatISOTime(testNow.Add(-age)), SessionKey: key, LastFileSize: float64(size)}
+	return Cursor{LastObservedOffset: float64(off), LastObservedAt: jscompat.FormatISOTime(testNow.Add(-age)), SessionKey: key, LastFileSize: float64(size)}
 }
 
 // scenario builds one agent with the given rows, files and cursors.

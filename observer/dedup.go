@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"clawvault-tui/model"
+	"clawvault-tui/jscompat"
 )
 
 // The router's duplicate checks, indexed. ClawVault compares a new line
@@ -85,7 +85,7 @@ func indexLines(existing string, date string) *lineIndex {
 func (x *lineIndex) add(norm string) {
 	id := int32(len(x.norms))
 	x.norms = append(x.norms, norm)
-	x.lens = append(x.lens, model.UTF16Len(norm))
+	x.lens = append(x.lens, jscompat.UTF16Len(norm))
 	x.seen = append(x.seen, 0)
 	x.exact[norm] = true
 	if x.lens[id] <= 10 {
@@ -130,7 +130,7 @@ func (x *lineIndex) isDuplicate(n string) bool {
 	if x.exact[n] {
 		return true
 	}
-	nl := model.UTF16Len(n)
+	nl := jscompat.UTF16Len(n)
 	if nl <= 10 {
 		return false
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"clawvault-tui/model"
+	"clawvault-tui/jscompat"
 )
 
 // quadraticLineIndex is the category dedup as it was ported from
@@ -29,7 +29,7 @@ func (x *quadraticLineIndex) add(norm string) {
 	}
 	id := len(x.norms)
 	x.norms = append(x.norms, norm)
-	x.lens = append(x.lens, model.UTF16Len(norm))
+	x.lens = append(x.lens, jscompat.UTF16Len(norm))
 	x.exact[norm] = true
 	grams := bigrams(norm)
 	x.nGrams = append(x.nGrams, len(grams))
@@ -45,7 +45,7 @@ func (x *quadraticLineIndex) isDuplicate(n string) bool {
 	if x.exact[n] {
 		return true
 	}
-	nl := model.UTF16Len(n)
+	nl := jscompat.UTF16Len(n)
 	if nl <= 10 {
 		return false
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 )
@@ -199,7 +200,7 @@ func chunkMessages(messages []string, tokens int) [][]string {
 		if i > start {
 			chars++ // the newline joining it
 		}
-		chars += model.UTF16Len(m)
+		chars += jscompat.UTF16Len(m)
 		if (chars+3)/4 >= tokens {
 			out = append(out, messages[start:i+1])
 			start, chars = i+1, 0
@@ -312,7 +313,7 @@ func (c *LLMCompressor) request(ctx context.Context, prompt string) (string, err
 
 func snippet(b []byte) string {
 	s := strings.Join(strings.Fields(string(b)), " ")
-	return model.SliceUTF16(s, 200)
+	return jscompat.SliceUTF16(s, 200)
 }
 
 // replyText extracts the text as ClawVault does: Anthropic's text blocks
@@ -334,7 +335,7 @@ func replyText(provider string, payload []byte) (string, error) {
 				parts = append(parts, p.Text)
 			}
 		}
-		return model.JSTrim(strings.Join(parts, "\n")), nil
+		return jscompat.JSTrim(strings.Join(parts, "\n")), nil
 	}
 	var r struct {
 		Choices []struct {
@@ -352,7 +353,7 @@ func replyText(provider string, payload []byte) (string, error) {
 	raw := r.Choices[0].Message.Content
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		return model.JSTrim(s), nil
+		return jscompat.JSTrim(s), nil
 	}
 	var parts []json.RawMessage
 	if json.Unmarshal(raw, &parts) != nil {
@@ -369,38 +370,38 @@ func replyText(provider string, payload []byte) (string, error) {
 				t = *obj.Text
 			}
 		}
-		if model.JSTrim(t) != "" {
+		if jscompat.JSTrim(t) != "" {
 			texts = append(texts, t)
 		}
 	}
-	return model.JSTrim(strings.Join(texts, "\n")), nil
+	return jscompat.JSTrim(strings.Join(texts, "\n")), nil
 }
 
 var (
-	fenceOpenRE     = model.MustJSRegexp("^```(?:markdown)?\\s*", "i")
-	fenceCloseRE    = model.MustJSRegexp("\\s*```$", "")
-	emojiStartRE    = model.MustJSRegexp(`^(?:-\s*)?(🔴|🟡|🟢)\s+`, "")
-	fusedLinkOpenRE = model.MustJSRegexp(`\w+\[\[`, "g")
-	fusedLinkEndRE  = model.MustJSRegexp(`\]\]\w+`, "g")
-	multiSpaceRE    = model.MustJSRegexp(` {2,}`, "g")
-	commitmentTagRE = model.MustJSRegexp(`\[COMMITMENT\]`, "i")
-	decisionPrefRE  = model.MustJSRegexp(`^Decision:\s`, "i")
-	todoPrefRE      = model.MustJSRegexp(`^TODO:\s`, "i")
-	sceneSetterRE   = model.MustJSRegexp(`\b(?:meeting (?:recap|started|begins)|session (?:started|opened|begins)|kickoff (?:started|begins)|standup (?:started|begins))\b`, "i")
-	ackNoiseRE      = model.MustJSRegexp(`^(?:(?:acknowledged|confirmed|noted|ok(?:ay)?|sounds good|got it|understood|thanks|thank you)\b.*[.!]?\s*$)`, "i")
+	fenceOpenRE     = jscompat.MustJSRegexp("^```(?:markdown)?\\s*", "i")
+	fenceCloseRE    = jscompat.MustJSRegexp("\\s*```$", "")
+	emojiStartRE    = jscompat.MustJSRegexp(`^(?:-\s*)?(🔴|🟡|🟢)\s+`, "")
+	fusedLinkOpenRE = jscompat.MustJSRegexp(`\w+\[\[`, "g")
+	fusedLinkEndRE  = jscompat.MustJSRegexp(`\]\]\w+`, "g")
+	multiSpaceRE    = jscompat.MustJSRegexp(` {2,}`, "g")
+	commitmentTagRE = jscompat.MustJSRegexp(`\[COMMITMENT\]`, "i")
+	decisionPrefRE  = jscompat.MustJSRegexp(`^Decision:\s`, "i")
+	todoPrefRE      = jscompat.MustJSRegexp(`^TODO:\s`, "i")
+	sceneSetterRE   = jscompat.MustJSRegexp(`\b(?:meeting (?:recap|started|begins)|session (?:started|opened|begins)|kickoff (?:started|begins)|standup (?:started|begins))\b`, "i")
+	ackNoiseRE      = jscompat.MustJSRegexp(`^(?:(?:acknowledged|confirmed|noted|ok(?:ay)?|sounds good|got it|understood|thanks|thank you)\b.*[.!]?\s*$)`, "i")
 )
 
 // normalizeReply is normalizeLlmOutput: fences stripped, a date heading
 // added when missing, fused wiki-links repaired, then the importance rules
 // and the noise filter applied. "" means the reply is unusable.
 func (s *llmSession) normalizeReply(output string) string {
-	if model.JSTrim(output) == "" {
+	if jscompat.JSTrim(output) == "" {
 		return ""
 	}
-	cleaned := model.JSTrim(fenceCloseRE.ReplaceFirst(fenceOpenRE.ReplaceFirst(output, ""), ""))
+	cleaned := jscompat.JSTrim(fenceCloseRE.ReplaceFirst(fenceOpenRE.ReplaceFirst(output, ""), ""))
 	hasObservation, hasHeading := false, false
 	for _, line := range strings.Split(cleaned, "\n") {
-		line = model.JSTrim(strings.TrimSuffix(line, "\r"))
+		line = jscompat.JSTrim(strings.TrimSuffix(line, "\r"))
 		if line == "" {
 			continue
 		}
@@ -441,7 +442,7 @@ func enforceImportance(o model.Observation) model.Observation {
 	case todoPrefRE.MatchString(o.Content):
 		typ = "todo"
 	}
-	t := model.NewText(o.Content)
+	t := jscompat.NewText(o.Content)
 	task := inferTaskType(t)
 	importance, confidence := o.Importance, o.Confidence
 	if isCritical(t) {
@@ -473,7 +474,7 @@ func enforceImportance(o model.Observation) model.Observation {
 func buildPrompt(messages []string, existing string) string {
 	var b strings.Builder
 	b.WriteString(promptHead)
-	if e := model.JSTrim(existing); e != "" {
+	if e := jscompat.JSTrim(existing); e != "" {
 		b.WriteString(e)
 	} else {
 		b.WriteString("(none)")

@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"clawvault-tui/model"
+	"clawvault-tui/jscompat"
 )
 
 // NormalizeLine is ClawVault 3.5.2's parseOpenClawJsonLine: one transcript
@@ -49,7 +49,7 @@ func joinRole(rawRole, rawContent json.RawMessage) string {
 	}
 	var role string
 	if json.Unmarshal(rawRole, &role) == nil {
-		role = model.JSToLower(jsTrim(role))
+		role = jscompat.JSToLower(jsTrim(role))
 	}
 	if role == "" {
 		return content
@@ -100,10 +100,10 @@ func extractContentText(raw json.RawMessage) string {
 }
 
 // normalizeWhitespace is value.replace(/\s+/g, " ").trim().
-func normalizeWhitespace(s string) string { return model.CollapseJSSpace(s) }
+func normalizeWhitespace(s string) string { return jscompat.CollapseJSSpace(s) }
 
 // jsTrim is String.prototype.trim.
-func jsTrim(s string) string { return model.JSTrim(s) }
+func jsTrim(s string) string { return jscompat.JSTrim(s) }
 
 // toValidUTF8 decodes bytes as Node's Buffer.toString("utf-8") does.
-func toValidUTF8(b []byte) string { return model.DecodeUTF8(b) }
+func toValidUTF8(b []byte) string { return jscompat.DecodeUTF8(b) }

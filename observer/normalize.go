@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"clawvault-tui/model"
+	"clawvault-tui/jscompat"
 	"clawvault-tui/store/jsonscan"
 )
 
@@ -117,10 +117,10 @@ func keyIs(key []byte, name string) bool {
 func unquote(lit []byte) string {
 	body := lit[1 : len(lit)-1]
 	if bytes.IndexByte(body, '\\') < 0 {
-		return model.DecodeUTF8(body)
+		return jscompat.DecodeUTF8(body)
 	}
 	if !utf8.Valid(lit) {
-		lit = []byte(model.DecodeUTF8(lit))
+		lit = []byte(jscompat.DecodeUTF8(lit))
 	}
 	return jsonscan.Unquote(lit)
 }
@@ -132,7 +132,7 @@ func joinRoleRaw(rawRole, rawContent []byte) string {
 	}
 	role := ""
 	if len(rawRole) > 0 && rawRole[0] == '"' {
-		role = model.JSToLower(model.JSTrim(unquote(rawRole)))
+		role = jscompat.JSToLower(jscompat.JSTrim(unquote(rawRole)))
 	}
 	if role == "" {
 		return text
@@ -149,7 +149,7 @@ func extractContentRaw(raw []byte) string {
 	}
 	switch raw[0] {
 	case '"':
-		return model.CollapseJSSpace(unquote(raw))
+		return jscompat.CollapseJSSpace(unquote(raw))
 	case '[':
 		var parts []string
 		jsonscan.Array(raw, 0, func(v []byte) bool {
@@ -164,7 +164,7 @@ func extractContentRaw(raw []byte) string {
 		case 1:
 			return parts[0] // already collapsed; joining adds nothing
 		}
-		return model.CollapseJSSpace(strings.Join(parts, " "))
+		return jscompat.CollapseJSSpace(strings.Join(parts, " "))
 	case '{':
 		var text, content []byte
 		jsonscan.Object(raw, 0, func(key, value []byte) bool {
@@ -177,10 +177,10 @@ func extractContentRaw(raw []byte) string {
 			return true
 		})
 		if len(text) > 0 && text[0] == '"' {
-			return model.CollapseJSSpace(unquote(text))
+			return jscompat.CollapseJSSpace(unquote(text))
 		}
 		if len(content) > 0 && content[0] == '"' {
-			return model.CollapseJSSpace(unquote(content))
+			return jscompat.CollapseJSSpace(unquote(content))
 		}
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 )
@@ -91,6 +92,6 @@ func cursorPredates(c model.Cursor, stamp string) bool {
 		return false
 	}
 	iso := stamp[:13] + ":" + stamp[14:16] + ":" + stamp[17:]
-	ms, ok := model.ParseISOTime(iso)
+	ms, ok := jscompat.ParseISOTime(iso)
 	return ok && !at.After(time.UnixMilli(ms))
 }

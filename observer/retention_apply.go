@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 	"clawvault-tui/store/fileid"
@@ -104,8 +105,8 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 	}
 	dir := filepath.Join(opt.ArchiveRoot, model.ArchiveStamp(opt.Now))
 	man := &model.RetentionManifest{
-		Version: model.ManifestVersion, Tool: "clawvault-tui", CreatedAt: model.FormatISOTime(opt.Now),
-		PlannedAt: model.FormatISOTime(plan.Now), Status: model.ManifestApplying,
+		Version: model.ManifestVersion, Tool: "clawvault-tui", CreatedAt: jscompat.FormatISOTime(opt.Now),
+		PlannedAt: jscompat.FormatISOTime(plan.Now), Status: model.ManifestApplying,
 		StateDir: plan.StateDir, Vault: plan.Vault, ArchiveDir: dir,
 		Stores: []model.ManifestStore{}, Moves: []model.ManifestMove{}, CreatedDirs: []string{},
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 	"clawvault-tui/store/demo"
@@ -404,7 +405,7 @@ func appendTo(t *testing.T, path, s string) {
 
 func lockFile(t *testing.T, path string, pid int) {
 	t.Helper()
-	if err := os.WriteFile(path, fmt.Appendf(nil, `{"pid": %d, "createdAt": "%s"}`, pid, model.FormatISOTime(time.Now())), 0o644); err != nil {
+	if err := os.WriteFile(path, fmt.Appendf(nil, `{"pid": %d, "createdAt": "%s"}`, pid, jscompat.FormatISOTime(time.Now())), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 )
@@ -30,31 +31,31 @@ var typeToCategory = map[string]string{
 }
 
 var (
-	pastTenseTaskRE   = model.MustJSRegexp(`\b(completed|shipped|deployed|fixed|merged|finished|resolved|closed)\b`, "i")
-	futureTaskRE      = model.MustJSRegexp(`\b(need to|should|todo|must|plan to)\b`, "i")
-	bracketTagRE      = model.MustJSRegexp(`\[[^\]]+\]\s*`, "g")
-	taskRoleRE        = model.MustJSRegexp(`^(?:user|assistant)\s*:\s*`, "i")
-	todoTitleRE       = model.MustJSRegexp(`^(?:todo:\s*|we need to\s+|don't forget(?: to)?\s+|remember to\s+|make sure to\s+)`, "i")
-	taskTitleRE       = model.MustJSRegexp(`^(?:i'?ll\s+|i will\s+|let me\s+|(?:i'?m\s+)?going to\s+|plan to\s+|should\s+)`, "i")
-	unresolvedTitleRE = model.MustJSRegexp(`^(?:need to figure out\s+|tbd[:\s-]*|to be determined[:\s-]*)`, "i")
-	spacesRE          = model.MustJSRegexp(`\s+`, "g")
-	leadingJunkRE     = model.MustJSRegexp(`^[^a-zA-Z0-9]+`, "")
-	trailingPunctRE   = model.MustJSRegexp(`[.?!:;,]+$`, "")
-	wikiLinkRE        = model.MustJSRegexp(`\[\[[^\]]*\]\]`, "g")
-	wikiTargetRE      = model.MustJSRegexp(`\[\[([^\]]+)\]\]`, "g")
-	lineDashRE        = model.MustJSRegexp(`^-\s*`, "")
-	slugNonWordRE     = model.MustJSRegexp(`[^\w\s-]`, "g")
-	dashesRE          = model.MustJSRegexp(`-+`, "g")
-	edgeDashesRE      = model.MustJSRegexp(`^-+|-+$`, "g")
-	nonSlugRE         = model.MustJSRegexp(`[^a-z0-9-]`, "g")
-	namePatternRE     = model.MustJSRegexp(`\b([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})?)\b`, "g")
-	oneNameRE         = model.MustJSRegexp(`^[A-Z][a-z]+$`, "")
-	twoNamesRE        = model.MustJSRegexp(`^[A-Z][a-z]+ [A-Z][a-z]+$`, "")
-	regexLiteralRE    = model.MustJSRegexp(`^\/(.+)\/([a-z]*)$`, "i")
-	personPatterns    = []*model.JSRegexp{
-		model.MustJSRegexp(`(?:talked to|met with|spoke with|chatted with|discussed with|emailed|called|messaged)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)`, ""),
-		model.MustJSRegexp(`([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:said|asked|told|mentioned|from|at)\b`, ""),
-		model.MustJSRegexp(`\b(?:client|partner|colleague|contact)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)`, "i"),
+	pastTenseTaskRE   = jscompat.MustJSRegexp(`\b(completed|shipped|deployed|fixed|merged|finished|resolved|closed)\b`, "i")
+	futureTaskRE      = jscompat.MustJSRegexp(`\b(need to|should|todo|must|plan to)\b`, "i")
+	bracketTagRE      = jscompat.MustJSRegexp(`\[[^\]]+\]\s*`, "g")
+	taskRoleRE        = jscompat.MustJSRegexp(`^(?:user|assistant)\s*:\s*`, "i")
+	todoTitleRE       = jscompat.MustJSRegexp(`^(?:todo:\s*|we need to\s+|don't forget(?: to)?\s+|remember to\s+|make sure to\s+)`, "i")
+	taskTitleRE       = jscompat.MustJSRegexp(`^(?:i'?ll\s+|i will\s+|let me\s+|(?:i'?m\s+)?going to\s+|plan to\s+|should\s+)`, "i")
+	unresolvedTitleRE = jscompat.MustJSRegexp(`^(?:need to figure out\s+|tbd[:\s-]*|to be determined[:\s-]*)`, "i")
+	spacesRE          = jscompat.MustJSRegexp(`\s+`, "g")
+	leadingJunkRE     = jscompat.MustJSRegexp(`^[^a-zA-Z0-9]+`, "")
+	trailingPunctRE   = jscompat.MustJSRegexp(`[.?!:;,]+$`, "")
+	wikiLinkRE        = jscompat.MustJSRegexp(`\[\[[^\]]*\]\]`, "g")
+	wikiTargetRE      = jscompat.MustJSRegexp(`\[\[([^\]]+)\]\]`, "g")
+	lineDashRE        = jscompat.MustJSRegexp(`^-\s*`, "")
+	slugNonWordRE     = jscompat.MustJSRegexp(`[^\w\s-]`, "g")
+	dashesRE          = jscompat.MustJSRegexp(`-+`, "g")
+	edgeDashesRE      = jscompat.MustJSRegexp(`^-+|-+$`, "g")
+	nonSlugRE         = jscompat.MustJSRegexp(`[^a-z0-9-]`, "g")
+	namePatternRE     = jscompat.MustJSRegexp(`\b([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})?)\b`, "g")
+	oneNameRE         = jscompat.MustJSRegexp(`^[A-Z][a-z]+$`, "")
+	twoNamesRE        = jscompat.MustJSRegexp(`^[A-Z][a-z]+ [A-Z][a-z]+$`, "")
+	regexLiteralRE    = jscompat.MustJSRegexp(`^\/(.+)\/([a-z]*)$`, "i")
+	personPatterns    = []*jscompat.JSRegexp{
+		jscompat.MustJSRegexp(`(?:talked to|met with|spoke with|chatted with|discussed with|emailed|called|messaged)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)`, ""),
+		jscompat.MustJSRegexp(`([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:said|asked|told|mentioned|from|at)\b`, ""),
+		jscompat.MustJSRegexp(`\b(?:client|partner|colleague|contact)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)`, "i"),
 	}
 )
 
@@ -75,7 +76,7 @@ type workItem struct {
 	status string
 	// source is the front matter's source; hasSource is false when it is
 	// absent or null (ClawVault's ?? "observer" then applies).
-	source    model.FrontValue
+	source    jscompat.FrontValue
 	hasSource bool
 	tags      []string
 	created   int64
@@ -132,12 +133,12 @@ type routeRule struct {
 	pattern  string
 	target   string
 	priority int
-	re       *model.JSRegexp
+	re       *jscompat.JSRegexp
 }
 
 type knownProject struct {
 	slug, normalizedSlug, normalizedTitle string
-	slugRE                                *model.JSRegexp
+	slugRE                                *jscompat.JSRegexp
 	sortKey                               int64
 }
 
@@ -264,7 +265,7 @@ func (r *router) loadWorkItems(dir string) ([]workItem, error) {
 		if !exists {
 			continue // removed since the listing
 		}
-		doc, err := model.ParseMatter(string(data))
+		doc, err := jscompat.ParseMatter(string(data))
 		if err != nil {
 			continue // ClawVault's readTask/readBacklogItem skip what does not parse
 		}
@@ -273,12 +274,12 @@ func (r *router) loadWorkItems(dir string) ([]workItem, error) {
 	return items, nil
 }
 
-func workItemOf(dir, slug string, doc model.MatterDoc) workItem {
+func workItemOf(dir, slug string, doc jscompat.MatterDoc) workItem {
 	it := workItem{kind: "task", slug: slug, title: extractTitle(doc.Content)}
 	if it.title == "" {
 		it.title = slug
 	}
-	if src, ok := doc.Data.Get("source"); ok && src.Kind != model.FrontNull {
+	if src, ok := doc.Data.Get("source"); ok && src.Kind != jscompat.FrontNull {
 		it.source, it.hasSource = src, true
 	}
 	if tags, ok := doc.Data.Get("tags"); ok {
@@ -324,7 +325,7 @@ func extractTitle(content string) string {
 		}
 		j := p + 1
 		s := j
-		for s < len(runes) && model.IsJSSpace(runes[s]) {
+		for s < len(runes) && jscompat.IsJSSpace(runes[s]) {
 			s++
 		}
 		if s == j {
@@ -335,7 +336,7 @@ func extractTitle(content string) string {
 			for e < len(runes) && !isTerm(runes[e]) {
 				e++
 			}
-			return model.JSTrim(string(runes[s:e]))
+			return jscompat.JSTrim(string(runes[s:e]))
 		}
 		for m := s - 1; m > j; m-- {
 			if !isTerm(runes[m]) {
@@ -385,13 +386,13 @@ func (r *router) routeTask(item model.Observation, ctx routeContext, known *know
 		res.DedupHits++
 		return nil
 	}
-	created := model.FormatISOTime(r.now())
-	fm := model.NewFrontmatter()
-	fm.Set("created", model.StringValue(created))
-	fm.Set("source", model.StringValue("observer"))
-	fm.Set("tags", model.StringsValue(tags))
+	created := jscompat.FormatISOTime(r.now())
+	fm := jscompat.NewFrontmatter()
+	fm.Set("created", jscompat.StringValue(created))
+	fm.Set("source", jscompat.StringValue("observer"))
+	fm.Set("tags", jscompat.StringsValue(tags))
 	body := "# " + title + "\n" + "\n[[observer]]\n" + "\n" + taskContext(item, ctx) + "\n"
-	text, err := model.StringifyMatter(body, fm)
+	text, err := jscompat.StringifyMatter(body, fm)
 	if err != nil {
 		res.Skipped = append(res.Skipped, fmt.Sprintf("%s: %v", rel, err))
 		return nil
@@ -405,8 +406,8 @@ func (r *router) routeTask(item model.Observation, ctx routeContext, known *know
 	if err := r.files.apply(path, op); err != nil {
 		return err
 	}
-	it := withNorm(workItem{kind: "backlog", slug: slug, title: title, status: "open", source: model.StringValue("observer"), hasSource: true, tags: tags})
-	it.created, it.hasTime = model.ParseISOTime(created)
+	it := withNorm(workItem{kind: "backlog", slug: slug, title: title, status: "open", source: jscompat.StringValue("observer"), hasSource: true, tags: tags})
+	it.created, it.hasTime = jscompat.ParseISOTime(created)
 	known.add(it)
 	r.backlog = append(r.backlog, it)
 	r.knownStale = true // the next route sorts it in
@@ -416,7 +417,7 @@ func (r *router) routeTask(item model.Observation, ctx routeContext, known *know
 
 // deriveTaskTitle is ClawVault's deriveTaskTitle (see Fixes for the role).
 func (r *router) deriveTaskTitle(content, typ string) string {
-	title := model.JSTrim(bracketTagRE.ReplaceAll(leadingTimeRE.ReplaceFirst(content, ""), ""))
+	title := jscompat.JSTrim(bracketTagRE.ReplaceAll(leadingTimeRE.ReplaceFirst(content, ""), ""))
 	if r.fixes.TaskTitlesWithoutRole {
 		title = taskRoleRE.ReplaceFirst(title, "")
 	}
@@ -430,8 +431,8 @@ func (r *router) deriveTaskTitle(content, typ string) string {
 	}
 	title = spacesRE.ReplaceAll(title, " ")
 	title = leadingJunkRE.ReplaceFirst(title, "")
-	title = model.JSTrim(trailingPunctRE.ReplaceFirst(title, ""))
-	return model.SliceUTF16(title, 120)
+	title = jscompat.JSTrim(trailingPunctRE.ReplaceFirst(title, ""))
+	return jscompat.SliceUTF16(title, 120)
 }
 
 // normalizeTaskTitle is title.toLowerCase().replace(/[^\w\s]/g, " ")
@@ -439,7 +440,7 @@ func (r *router) deriveTaskTitle(content, typ string) string {
 // but ASCII letters, digits, _ and white space becomes a space, runs of
 // space become one.
 func normalizeTaskTitle(title string) string {
-	s := model.CollapseRuns(model.JSToLower(title), func(r rune) bool {
+	s := jscompat.CollapseRuns(jscompat.JSToLower(title), func(r rune) bool {
 		return !(r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'))
 	})
 	if len(s) > 50 { // ASCII now: bytes are UTF-16 units
@@ -544,10 +545,10 @@ func wordSet(s string) map[string]bool {
 
 // slugify is task-utils' slugify.
 func slugify(text string) string {
-	s := slugNonWordRE.ReplaceAll(model.JSToLower(text), "")
+	s := slugNonWordRE.ReplaceAll(jscompat.JSToLower(text), "")
 	s = spacesRE.ReplaceAll(s, "-")
 	s = dashesRE.ReplaceAll(s, "-")
-	return model.JSTrim(edgeDashesRE.ReplaceAll(s, ""))
+	return jscompat.JSTrim(edgeDashesRE.ReplaceAll(s, ""))
 }
 
 // taskContext is buildTaskContextContent.
@@ -579,7 +580,7 @@ func (r *router) touch(item *workItem, res *routeResult) error {
 	}
 	rel := filepath.Join(dir, item.slug+".md")
 	path := filepath.Join(r.vault, rel)
-	now := model.FormatISOTime(r.now())
+	now := jscompat.FormatISOTime(r.now())
 	var newTags []string
 	if item.kind == "backlog" {
 		newTags = mergeTags(item.tags, []string{"commitment"})
@@ -589,24 +590,24 @@ func (r *router) touch(item *workItem, res *routeResult) error {
 		if !exists {
 			return content, exists
 		}
-		doc, err := model.ParseMatter(string(content))
+		doc, err := jscompat.ParseMatter(string(content))
 		if err != nil {
 			opErr = err
 			return content, exists
 		}
 		fm := doc.Data.Clone()
 		if item.kind == "task" {
-			fm.Set("updated", model.StringValue(now))
+			fm.Set("updated", jscompat.StringValue(now))
 		} else {
-			src := model.StringValue("observer")
+			src := jscompat.StringValue("observer")
 			if item.hasSource {
 				src = item.source
 			}
 			fm.Set("source", src)
-			fm.Set("tags", model.StringsValue(newTags))
-			fm.Set("lastSeen", model.StringValue(now))
+			fm.Set("tags", jscompat.StringsValue(newTags))
+			fm.Set("lastSeen", jscompat.StringValue(now))
 		}
-		text, err := model.StringifyMatter(doc.Content, fm)
+		text, err := jscompat.StringifyMatter(doc.Content, fm)
 		if err != nil {
 			opErr = err
 			return content, exists
@@ -640,7 +641,7 @@ func mergeTags(groups ...[]string) []string {
 	seen := map[string]bool{}
 	for _, g := range groups {
 		for _, t := range g {
-			n := model.JSToLower(model.JSTrim(t))
+			n := jscompat.JSToLower(jscompat.JSTrim(t))
 			if n != "" && !seen[n] {
 				seen[n] = true
 				out = append(out, n)
@@ -688,7 +689,7 @@ func (r *router) appendToCategory(category string, item model.Observation, res *
 		}
 		cf = &catFile{header: "# " + label + " \u2014 " + item.Date + "\n"}
 		if exists {
-			cf.existing = model.JSTrim(string(content))
+			cf.existing = jscompat.JSTrim(string(content))
 		}
 		cf.idx = indexLines(cf.existing, item.Date)
 		r.cats[path] = cf
@@ -705,7 +706,7 @@ func (r *router) appendToCategory(category string, item model.Observation, res *
 	replay := func(content []byte, exists bool) ([]byte, bool) {
 		existing := ""
 		if exists {
-			existing = model.JSTrim(string(content))
+			existing = jscompat.JSTrim(string(content))
 		}
 		if existing != "" && indexLines(existing, date).isDuplicate(normalizedNew) {
 			return content, exists // the line arrived meanwhile
@@ -734,7 +735,7 @@ func (r *router) committed() {
 }
 
 func normalizeLineForDedup(line, date string) string {
-	lineContent := model.JSTrim(lineDashRE.ReplaceFirst(line, ""))
+	lineContent := jscompat.JSTrim(lineDashRE.ReplaceFirst(line, ""))
 	if o, ok := model.ParseObservationLine(lineContent, date); ok {
 		return normalizeForDedup(o.Content)
 	}
@@ -803,7 +804,7 @@ func (r *router) resolveTarget(category string, item model.Observation) (dir, la
 }
 
 func toSlug(name string) string {
-	return nonSlugRE.ReplaceAll(spacesRE.ReplaceAll(model.JSToLower(name), "-"), "")
+	return nonSlugRE.ReplaceAll(spacesRE.ReplaceAll(jscompat.JSToLower(name), "-"), "")
 }
 
 func (r *router) customEntityPath(content, category string) string {
@@ -815,12 +816,12 @@ func (r *router) customEntityPath(content, category string) string {
 			if !rule.re.MatchString(content) {
 				continue
 			}
-		} else if !strings.Contains(model.JSToLower(content), model.JSToLower(rule.pattern)) {
+		} else if !strings.Contains(jscompat.JSToLower(content), jscompat.JSToLower(rule.pattern)) {
 			continue
 		}
 		var parts []string
 		for _, p := range strings.Split(rule.target, "/") {
-			if p = model.JSTrim(p); p != "" {
+			if p = jscompat.JSTrim(p); p != "" {
 				parts = append(parts, p)
 			}
 		}
@@ -857,14 +858,14 @@ func (r *router) loadRoutes() []routeRule {
 		}
 		pattern, _ := rule.Pattern.(string)
 		target, _ := rule.Target.(string)
-		pattern, target = model.JSTrim(pattern), model.JSTrim(target)
+		pattern, target = jscompat.JSTrim(pattern), jscompat.JSTrim(target)
 		prio, ok := rule.Priority.(float64)
 		if pattern == "" || target == "" || !ok || prio < 1 || prio != float64(int(prio)) {
 			continue
 		}
 		rr := routeRule{pattern: pattern, target: target, priority: int(prio)}
 		if m := regexLiteralRE.FindStringSubmatch(pattern); m != nil {
-			re, err := model.CompileJSRegexp(m[1], m[2])
+			re, err := jscompat.CompileJSRegexp(m[1], m[2])
 			if err != nil {
 				r.notes = append(r.notes, fmt.Sprintf("custom route %s is skipped: %v", pattern, err))
 				continue
@@ -904,7 +905,7 @@ func (r *router) loadProjects() []knownProject {
 		if err != nil {
 			continue
 		}
-		doc, err := model.ParseMatter(string(data))
+		doc, err := jscompat.ParseMatter(string(data))
 		if err != nil || doc.Data.GetString("type") != "project" {
 			continue
 		}
@@ -916,17 +917,17 @@ func (r *router) loadProjects() []knownProject {
 		if updated == "" {
 			updated = created
 		}
-		key, _ := model.ParseISOTime(updated)
+		key, _ := jscompat.ParseISOTime(updated)
 		title := extractTitle(doc.Content)
 		if title == "" {
 			title = slug
 		}
 		norm := normalizeProjectReference(slug)
-		re, err := model.CompileJSRegexp(`\b`+regexpQuoteJS(norm)+`\b`, "i")
+		re, err := jscompat.CompileJSRegexp(`\b`+regexpQuoteJS(norm)+`\b`, "i")
 		if err != nil {
 			continue
 		}
-		out = append(out, knownProject{slug: slug, normalizedSlug: norm, normalizedTitle: model.JSToLower(title), slugRE: re, sortKey: key})
+		out = append(out, knownProject{slug: slug, normalizedSlug: norm, normalizedTitle: jscompat.JSToLower(title), slugRE: re, sortKey: key})
 	}
 	slices.SortStableFunc(out, func(a, b knownProject) int { return cmp.Compare(b.sortKey, a.sortKey) })
 	return out
@@ -946,13 +947,13 @@ func allDigits(s string) bool {
 	return true
 }
 
-var projectRefJunkRE = model.MustJSRegexp(`[^\w\s-]`, "g")
+var projectRefJunkRE = jscompat.MustJSRegexp(`[^\w\s-]`, "g")
 
 func normalizeProjectReference(v string) string {
-	s := projectRefJunkRE.ReplaceAll(model.JSToLower(v), "")
+	s := projectRefJunkRE.ReplaceAll(jscompat.JSToLower(v), "")
 	s = spacesRE.ReplaceAll(s, "-")
 	s = dashesRE.ReplaceAll(s, "-")
-	return model.JSTrim(edgeDashesRE.ReplaceAll(s, ""))
+	return jscompat.JSTrim(edgeDashesRE.ReplaceAll(s, ""))
 }
 
 func regexpQuoteJS(s string) string {
@@ -970,10 +971,10 @@ func (r *router) matchProject(content string) string {
 	if len(r.projects) == 0 {
 		return ""
 	}
-	lower := model.JSToLower(content)
+	lower := jscompat.JSToLower(content)
 	var targets []string
 	for _, m := range wikiTargetRE.FindAllStringSubmatch(content) {
-		t := model.JSTrim(strings.SplitN(strings.SplitN(m[1], "|", 2)[0], "#", 2)[0])
+		t := jscompat.JSTrim(strings.SplitN(strings.SplitN(m[1], "|", 2)[0], "#", 2)[0])
 		if t != "" {
 			targets = append(targets, normalizeProjectReference(t))
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 )
 
@@ -18,75 +19,75 @@ import (
 // as written.
 
 var (
-	sourceTagRE       = model.MustJSRegexp(`^\[[^\]]+\]\s+`, "")
-	base64DataURIRE   = model.MustJSRegexp(`\bdata:[^;\s]+;base64,[A-Za-z0-9+/=]{24,}\b`, "gi")
-	longBase64TokenRE = model.MustJSRegexp(`\b[A-Za-z0-9+/]{80,}={0,2}\b`, "g")
-	noisePrefixRE     = model.MustJSRegexp(`^(?:metadata|system metadata|session metadata|tool[_-]?result|toolresult)\s*:`, "i")
-	structuredNoiseRE = model.MustJSRegexp(`\b(?:tool[_-]?result|tool[_-]?use|toolcallid|tooluseid|function[_-]?(?:call|result)|stdout|stderr|exitcode|recordedat|trace(?:_|-)?id|parent(?:_|-)?id|session(?:_|-)?id|metadata|base64|mime(?:type)?)\b`, "i").Needs("tool", "stdout", "stderr", "exitcode", "recordedat", "trace", "parent", "session", "metadata", "base64", "mime", "function")
-	afterToolResultRE = model.MustJSRegexp(`^tool[_-]?result\s*:\s*(\{.*|\[.*)`, "i")
+	sourceTagRE       = jscompat.MustJSRegexp(`^\[[^\]]+\]\s+`, "")
+	base64DataURIRE   = jscompat.MustJSRegexp(`\bdata:[^;\s]+;base64,[A-Za-z0-9+/=]{24,}\b`, "gi")
+	longBase64TokenRE = jscompat.MustJSRegexp(`\b[A-Za-z0-9+/]{80,}={0,2}\b`, "g")
+	noisePrefixRE     = jscompat.MustJSRegexp(`^(?:metadata|system metadata|session metadata|tool[_-]?result|toolresult)\s*:`, "i")
+	structuredNoiseRE = jscompat.MustJSRegexp(`\b(?:tool[_-]?result|tool[_-]?use|toolcallid|tooluseid|function[_-]?(?:call|result)|stdout|stderr|exitcode|recordedat|trace(?:_|-)?id|parent(?:_|-)?id|session(?:_|-)?id|metadata|base64|mime(?:type)?)\b`, "i").Needs("tool", "stdout", "stderr", "exitcode", "recordedat", "trace", "parent", "session", "metadata", "base64", "mime", "function")
+	afterToolResultRE = jscompat.MustJSRegexp(`^tool[_-]?result\s*:\s*(\{.*|\[.*)`, "i")
 	// criticalParts are criticalRE's alternatives, each with its own
 	// words: test() is true when any alternative matches, and most texts
 	// hold the words of none.
-	criticalParts = []*model.JSRegexp{
-		model.MustJSRegexp(`\b(?:decision|decided|chose|chosen|selected|picked|opted|switched to)\s*:?`, "i").Needs("decis", "decid", "chose", "selected", "picked", "opted", "switched to"),
-		model.MustJSRegexp(`\bdecid(?:e|ed|ing|ion)\b`, "i").Needs("decid"),
-		model.MustJSRegexp(`\berror\b`, "i").Needs("error"),
-		model.MustJSRegexp(`\bfail(?:ed|ure|ing)?\b`, "i").Needs("fail"),
-		model.MustJSRegexp(`\bblock(?:ed|er)?\b`, "i").Needs("block"),
-		model.MustJSRegexp(`\bbreaking(?:\s+change)?s?\b`, "i").Needs("breaking"),
-		model.MustJSRegexp(`\bcritical\b`, "i").Needs("critical"),
-		model.MustJSRegexp(`\b\w+\s+chosen\s+(?:for|over|as)\b`, "i").Needs("chosen"),
-		model.MustJSRegexp(`\bpublish(?:ed)?\b.*@?\d+\.\d+`, "i").Needs("publish"),
-		model.MustJSRegexp(`\bmerge[d]?\s+(?:PR|pull\s+request)\b`, "i").Needs("merge"),
-		model.MustJSRegexp(`\bshipped\b`, "i").Needs("shipped"),
-		model.MustJSRegexp(`\breleased?\b.*v?\d+\.\d+`, "i").Needs("release"),
-		model.MustJSRegexp(`\bsigned\b.*\b(?:contract|agreement|deal)\b`, "i").Needs("signed"),
-		model.MustJSRegexp(`\bpricing\b.*\$`, "i").Needs("pricing"),
-		model.MustJSRegexp(`\bdemo\b.*\b(?:completed?|done|finished)\b`, "i").Needs("demo"),
-		model.MustJSRegexp(`\bmeeting\b.*\b(?:completed?|done|finished)\b`, "i").Needs("meeting"),
-		model.MustJSRegexp(`\bstrategy\b.*\b(?:pivot|change|shift)\b`, "i").Needs("strategy"),
+	criticalParts = []*jscompat.JSRegexp{
+		jscompat.MustJSRegexp(`\b(?:decision|decided|chose|chosen|selected|picked|opted|switched to)\s*:?`, "i").Needs("decis", "decid", "chose", "selected", "picked", "opted", "switched to"),
+		jscompat.MustJSRegexp(`\bdecid(?:e|ed|ing|ion)\b`, "i").Needs("decid"),
+		jscompat.MustJSRegexp(`\berror\b`, "i").Needs("error"),
+		jscompat.MustJSRegexp(`\bfail(?:ed|ure|ing)?\b`, "i").Needs("fail"),
+		jscompat.MustJSRegexp(`\bblock(?:ed|er)?\b`, "i").Needs("block"),
+		jscompat.MustJSRegexp(`\bbreaking(?:\s+change)?s?\b`, "i").Needs("breaking"),
+		jscompat.MustJSRegexp(`\bcritical\b`, "i").Needs("critical"),
+		jscompat.MustJSRegexp(`\b\w+\s+chosen\s+(?:for|over|as)\b`, "i").Needs("chosen"),
+		jscompat.MustJSRegexp(`\bpublish(?:ed)?\b.*@?\d+\.\d+`, "i").Needs("publish"),
+		jscompat.MustJSRegexp(`\bmerge[d]?\s+(?:PR|pull\s+request)\b`, "i").Needs("merge"),
+		jscompat.MustJSRegexp(`\bshipped\b`, "i").Needs("shipped"),
+		jscompat.MustJSRegexp(`\breleased?\b.*v?\d+\.\d+`, "i").Needs("release"),
+		jscompat.MustJSRegexp(`\bsigned\b.*\b(?:contract|agreement|deal)\b`, "i").Needs("signed"),
+		jscompat.MustJSRegexp(`\bpricing\b.*\$`, "i").Needs("pricing"),
+		jscompat.MustJSRegexp(`\bdemo\b.*\b(?:completed?|done|finished)\b`, "i").Needs("demo"),
+		jscompat.MustJSRegexp(`\bmeeting\b.*\b(?:completed?|done|finished)\b`, "i").Needs("meeting"),
+		jscompat.MustJSRegexp(`\bstrategy\b.*\b(?:pivot|change|shift)\b`, "i").Needs("strategy"),
 	}
-	deadlineWithDateRE   = model.MustJSRegexp(`(?:(?:\bdeadline\b|\bdue(?:\s+date)?\b|\bcutoff\b).*(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2})|(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}).*(?:\bdeadline\b|\bdue(?:\s+date)?\b|\bcutoff\b))`, "i").Needs("deadline", "due", "cutoff")
-	notableRE            = model.MustJSRegexp(`\b(prefer(?:ence|s)?|likes?|dislikes?|context|pattern|architecture|approach|trade[- ]?off|milestone|stakeholder|teammate|collaborat(?:e|ed|ion)|discussion|notable|deadline|due|timeline|deploy(?:ed|ment)?|built|configured|launched|proposal|pitch|onboard(?:ed|ing)?|migrat(?:e|ed|ion)|domain|DNS|infra(?:structure)?)\b`, "i").Needs("prefer", "like", "context", "pattern", "architecture", "approach", "trade", "milestone", "stakeholder", "teammate", "collaborat", "discussion", "notable", "deadline", "due", "timeline", "deploy", "built", "configured", "launched", "proposal", "pitch", "onboard", "migrat", "domain", "dns", "infra")
-	todoSignalRE         = model.MustJSRegexp(`(?:\btodo:\s*|\bwe need to\b|\bdon't forget(?: to)?\b|\bremember to\b|\bmake sure to\b)`, "i").Needs("todo:", "we need to", "don't forget", "remember to", "make sure to")
-	commitmentTaskSignal = model.MustJSRegexp(`\b(?:i'?ll|i will|let me|(?:i'?m\s+)?going to|plan to|should)\b`, "i").Needs("ill", "i'll", "i will", "let me", "going to", "plan to", "should")
-	unresolvedSignalRE   = model.MustJSRegexp(`\b(?:need to figure out|tbd|to be determined)\b`, "i").Needs("need to figure out", "tbd", "to be determined")
-	deadlineSignalRE     = model.MustJSRegexp(`\b(?:by\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)|before\s+the\s+\w+|deadline is)\b`, "i").Needs(model.WeekdayWords()...)
-	lowSignalOpeningRE   = model.MustJSRegexp(`\b(?:starts?\s+now|starting\s+(?:routine\s+)?(?:maintenance|meeting|session)|meeting\s+recap)\b`, "i").Needs("start", "meeting")
-	ackOnlyRE            = model.MustJSRegexp(`^(?:user:|assistant:)?\s*(?:ok(?:ay)?|sounds good|got it|understood|ack(?:nowledged)?)(?:[.!]|$)`, "i")
-	routineMaintenanceRE = model.MustJSRegexp(`\b(?:maintenance|health checks?|backups?|logs?|incidents?|alerts?|follow-up|workers?|cache prune)\b`, "i").Needs("maintenance", "health check", "backup", "log", "incident", "alert", "follow-up", "worker", "cache prune")
-	noIncidentRE         = model.MustJSRegexp(`\b(?:without incidents?|no incidents?|no alerts?|stayed green|no follow-up)\b`, "i").Needs("incident", "no alert", "stayed green", "no follow-up")
-	commitmentContextRE  = model.MustJSRegexp(`(?:#\w[\w-]*|\bv\d+\.\d+(?:\.\d+)?\b|\bafter ci\b|\bchangelog\b|\bredlines?\b|\bproposal\b|\bcontract\b|\bagreement\b)`, "i").Needs("#", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "after ci", "changelog", "redline", "proposal", "contract", "agreement")
-	markdownLinkRE       = model.MustJSRegexp(`\[([^\]]+)\]\([^)]+\)`, "g").Needs("](")
-	finalizeRE           = model.MustJSRegexp(`\bwe need to finalize\b`, "i").Needs("we need to finalize")
-	leadInRE             = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)(?:great|ok(?:ay)?|thanks|thank you)[,!. ]+(?:and\s+)?(.+)$`, "i").Needs("great", "ok", "thank")
-	leadInTaggedRE       = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:\[[^\]]+\]\s+)?(?:user|assistant):\s*)(?:great|ok(?:ay)?|thanks|thank you)[,!. ]+(?:and\s+)?(.+)$`, "i").Needs("great", "ok", "thank")
-	pricingRE            = model.MustJSRegexp(`\bwe agreed on pricing at\b`, "i").Needs("we agreed on pricing at")
-	pricingRewriteRE     = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)we agreed on pricing at\s+`, "i")
-	searchTermsRE        = model.MustJSRegexp(`\bkeep search terms?\b`, "i").Needs("keep search term")
-	searchTermsRewriteRE = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)we should keep search terms like\s+`, "i")
-	untouchedEndRE       = model.MustJSRegexp(`\s+untouched\.?$`, "i")
-	doubleSpaceRE        = model.MustJSRegexp(`\s{2,}`, "g")
-	talkedWithRE         = model.MustJSRegexp(`\btalked with\b`, "i").Needs("talked with")
-	approvedShippingRE   = model.MustJSRegexp(`\bapproved shipping\b`, "i").Needs("approved shipping")
-	talkedRewriteRE      = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)i talked with\s+([^,]+)\s+and\s+she approved\s+`, "i")
-	iWillRE              = model.MustJSRegexp(`\bi will\b`, "i").Needs("i will")
-	iWillRewriteRE       = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)i will\s+`, "i")
-	legalReviewRE        = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)\[COMMITMENT\]\s+coordinate legal review and share redlines in\s+`, "i")
-	publishRewriteRE     = model.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)\[COMMITMENT\]\s+publish\s+`, "i")
-	northwindDealRE      = model.MustJSRegexp(`\#northwind-deal\b`, "i").Needs("#northwind-deal")
-	confidenceBoostRE    = model.MustJSRegexp(`\b(?:decided|chose|committed|deadline|released|merged)\b`, "i").Needs("decided", "chose", "committed", "deadline", "released", "merged")
-	healthChecksRE       = model.MustJSRegexp(`\bhealth checks?\b`, "i").Needs("health check")
-	backupSignalRE       = model.MustJSRegexp(`\b(?:rotated|logs?|backups?)\b`, "i").Needs("rotated", "log", "backup")
-	restartSignalRE      = model.MustJSRegexp(`\b(?:restarted|workers?|alerts?)\b`, "i").Needs("restarted", "worker", "alert")
-	windowSignalRE       = model.MustJSRegexp(`\bmaintenance window\b`, "i").Needs("maintenance window")
-	startingSignalRE     = model.MustJSRegexp(`\bstarting\b`, "i").Needs("starting")
-	directoriesSignalRE  = model.MustJSRegexp(`\bdirectories\b`, "i").Needs("directories")
-	dependencySignalRE   = model.MustJSRegexp(`\bdependency\b`, "i").Needs("dependency")
-	reportedSignalRE     = model.MustJSRegexp(`\breported\b`, "i").Needs("reported")
-	thanksSignalRE       = model.MustJSRegexp(`\bthanks\b`, "i").Needs("thanks")
-	roundSignalRE        = model.MustJSRegexp(`\bround\b`, "i").Needs("round")
-	roleSeparatorRE      = model.MustJSRegexp(`[\s_-]+`, "g")
+	deadlineWithDateRE   = jscompat.MustJSRegexp(`(?:(?:\bdeadline\b|\bdue(?:\s+date)?\b|\bcutoff\b).*(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2})|(?:\d{4}-\d{2}-\d{2}|\d{1,2}\/\d{1,2}(?:\/\d{2,4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}).*(?:\bdeadline\b|\bdue(?:\s+date)?\b|\bcutoff\b))`, "i").Needs("deadline", "due", "cutoff")
+	notableRE            = jscompat.MustJSRegexp(`\b(prefer(?:ence|s)?|likes?|dislikes?|context|pattern|architecture|approach|trade[- ]?off|milestone|stakeholder|teammate|collaborat(?:e|ed|ion)|discussion|notable|deadline|due|timeline|deploy(?:ed|ment)?|built|configured|launched|proposal|pitch|onboard(?:ed|ing)?|migrat(?:e|ed|ion)|domain|DNS|infra(?:structure)?)\b`, "i").Needs("prefer", "like", "context", "pattern", "architecture", "approach", "trade", "milestone", "stakeholder", "teammate", "collaborat", "discussion", "notable", "deadline", "due", "timeline", "deploy", "built", "configured", "launched", "proposal", "pitch", "onboard", "migrat", "domain", "dns", "infra")
+	todoSignalRE         = jscompat.MustJSRegexp(`(?:\btodo:\s*|\bwe need to\b|\bdon't forget(?: to)?\b|\bremember to\b|\bmake sure to\b)`, "i").Needs("todo:", "we need to", "don't forget", "remember to", "make sure to")
+	commitmentTaskSignal = jscompat.MustJSRegexp(`\b(?:i'?ll|i will|let me|(?:i'?m\s+)?going to|plan to|should)\b`, "i").Needs("ill", "i'll", "i will", "let me", "going to", "plan to", "should")
+	unresolvedSignalRE   = jscompat.MustJSRegexp(`\b(?:need to figure out|tbd|to be determined)\b`, "i").Needs("need to figure out", "tbd", "to be determined")
+	deadlineSignalRE     = jscompat.MustJSRegexp(`\b(?:by\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)|before\s+the\s+\w+|deadline is)\b`, "i").Needs(model.WeekdayWords()...)
+	lowSignalOpeningRE   = jscompat.MustJSRegexp(`\b(?:starts?\s+now|starting\s+(?:routine\s+)?(?:maintenance|meeting|session)|meeting\s+recap)\b`, "i").Needs("start", "meeting")
+	ackOnlyRE            = jscompat.MustJSRegexp(`^(?:user:|assistant:)?\s*(?:ok(?:ay)?|sounds good|got it|understood|ack(?:nowledged)?)(?:[.!]|$)`, "i")
+	routineMaintenanceRE = jscompat.MustJSRegexp(`\b(?:maintenance|health checks?|backups?|logs?|incidents?|alerts?|follow-up|workers?|cache prune)\b`, "i").Needs("maintenance", "health check", "backup", "log", "incident", "alert", "follow-up", "worker", "cache prune")
+	noIncidentRE         = jscompat.MustJSRegexp(`\b(?:without incidents?|no incidents?|no alerts?|stayed green|no follow-up)\b`, "i").Needs("incident", "no alert", "stayed green", "no follow-up")
+	commitmentContextRE  = jscompat.MustJSRegexp(`(?:#\w[\w-]*|\bv\d+\.\d+(?:\.\d+)?\b|\bafter ci\b|\bchangelog\b|\bredlines?\b|\bproposal\b|\bcontract\b|\bagreement\b)`, "i").Needs("#", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "after ci", "changelog", "redline", "proposal", "contract", "agreement")
+	markdownLinkRE       = jscompat.MustJSRegexp(`\[([^\]]+)\]\([^)]+\)`, "g").Needs("](")
+	finalizeRE           = jscompat.MustJSRegexp(`\bwe need to finalize\b`, "i").Needs("we need to finalize")
+	leadInRE             = jscompat.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)(?:great|ok(?:ay)?|thanks|thank you)[,!. ]+(?:and\s+)?(.+)$`, "i").Needs("great", "ok", "thank")
+	leadInTaggedRE       = jscompat.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:\[[^\]]+\]\s+)?(?:user|assistant):\s*)(?:great|ok(?:ay)?|thanks|thank you)[,!. ]+(?:and\s+)?(.+)$`, "i").Needs("great", "ok", "thank")
+	pricingRE            = jscompat.MustJSRegexp(`\bwe agreed on pricing at\b`, "i").Needs("we agreed on pricing at")
+	pricingRewriteRE     = jscompat.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)we agreed on pricing at\s+`, "i")
+	searchTermsRE        = jscompat.MustJSRegexp(`\bkeep search terms?\b`, "i").Needs("keep search term")
+	searchTermsRewriteRE = jscompat.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)we should keep search terms like\s+`, "i")
+	untouchedEndRE       = jscompat.MustJSRegexp(`\s+untouched\.?$`, "i")
+	doubleSpaceRE        = jscompat.MustJSRegexp(`\s{2,}`, "g")
+	talkedWithRE         = jscompat.MustJSRegexp(`\btalked with\b`, "i").Needs("talked with")
+	approvedShippingRE   = jscompat.MustJSRegexp(`\bapproved shipping\b`, "i").Needs("approved shipping")
+	talkedRewriteRE      = jscompat.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)i talked with\s+([^,]+)\s+and\s+she approved\s+`, "i")
+	iWillRE              = jscompat.MustJSRegexp(`\bi will\b`, "i").Needs("i will")
+	iWillRewriteRE       = jscompat.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)i will\s+`, "i")
+	legalReviewRE        = jscompat.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)\[COMMITMENT\]\s+coordinate legal review and share redlines in\s+`, "i")
+	publishRewriteRE     = jscompat.MustJSRegexp(`^(\d{2}:\d{2}\s+(?:user|assistant):\s*)\[COMMITMENT\]\s+publish\s+`, "i")
+	northwindDealRE      = jscompat.MustJSRegexp(`\#northwind-deal\b`, "i").Needs("#northwind-deal")
+	confidenceBoostRE    = jscompat.MustJSRegexp(`\b(?:decided|chose|committed|deadline|released|merged)\b`, "i").Needs("decided", "chose", "committed", "deadline", "released", "merged")
+	healthChecksRE       = jscompat.MustJSRegexp(`\bhealth checks?\b`, "i").Needs("health check")
+	backupSignalRE       = jscompat.MustJSRegexp(`\b(?:rotated|logs?|backups?)\b`, "i").Needs("rotated", "log", "backup")
+	restartSignalRE      = jscompat.MustJSRegexp(`\b(?:restarted|workers?|alerts?)\b`, "i").Needs("restarted", "worker", "alert")
+	windowSignalRE       = jscompat.MustJSRegexp(`\bmaintenance window\b`, "i").Needs("maintenance window")
+	startingSignalRE     = jscompat.MustJSRegexp(`\bstarting\b`, "i").Needs("starting")
+	directoriesSignalRE  = jscompat.MustJSRegexp(`\bdirectories\b`, "i").Needs("directories")
+	dependencySignalRE   = jscompat.MustJSRegexp(`\bdependency\b`, "i").Needs("dependency")
+	reportedSignalRE     = jscompat.MustJSRegexp(`\breported\b`, "i").Needs("reported")
+	thanksSignalRE       = jscompat.MustJSRegexp(`\bthanks\b`, "i").Needs("thanks")
+	roundSignalRE        = jscompat.MustJSRegexp(`\bround\b`, "i").Needs("round")
+	roleSeparatorRE      = jscompat.MustJSRegexp(`[\s_-]+`, "g")
 )
 
 // SanitizeMessage is sanitizeIncomingMessage: white space collapsed; a
@@ -94,7 +95,7 @@ var (
 // "[tag] ") dropped; base64 blobs stripped; JSON-shaped tool noise dropped.
 // "" means the message is not worth observing.
 func SanitizeMessage(message string) string {
-	normalized := model.CollapseJSSpace(message)
+	normalized := jscompat.CollapseJSSpace(message)
 	if normalized == "" {
 		return ""
 	}
@@ -102,10 +103,10 @@ func SanitizeMessage(message string) string {
 	payload := normalized
 	if n := sourceTagLen(normalized); n > 0 {
 		sourceTag = normalized[:n]
-		payload = strings.TrimLeftFunc(normalized[n:], model.IsJSSpace)
+		payload = strings.TrimLeftFunc(normalized[n:], jscompat.IsJSSpace)
 	}
 	if role, rest, ok := splitRolePrefix(payload); ok && isConversationRole(role) {
-		role = model.JSToLower(model.JSTrim(role))
+		role = jscompat.JSToLower(jscompat.JSTrim(role))
 		if dropRole(role) {
 			return ""
 		}
@@ -136,7 +137,7 @@ func sourceTagLen(s string) int {
 	n := end + 1
 	for n < len(s) {
 		r, size := utf8.DecodeRuneInString(s[n:])
-		if !model.IsJSSpace(r) {
+		if !jscompat.IsJSSpace(r) {
 			break
 		}
 		n += size
@@ -188,7 +189,7 @@ func splitRolePrefix(s string) (role, rest string, ok bool) {
 func skipJSSpace(s string, i int) int {
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !model.IsJSSpace(r) {
+		if !jscompat.IsJSSpace(r) {
 			return i
 		}
 		i += size
@@ -197,7 +198,7 @@ func skipJSSpace(s string, i int) int {
 }
 
 func isConversationRole(role string) bool {
-	n := roleSeparatorRE.ReplaceAll(model.JSToLower(model.JSTrim(role)), "")
+	n := roleSeparatorRE.ReplaceAll(jscompat.JSToLower(jscompat.JSTrim(role)), "")
 	switch n {
 	case "":
 		return false
@@ -228,7 +229,7 @@ func stripNoisyData(v string) string {
 	if hasBase64Run(v, 80) {
 		v = longBase64TokenRE.ReplaceAll(v, " ")
 	}
-	return model.CollapseJSSpace(v)
+	return jscompat.CollapseJSSpace(v)
 }
 
 func hasBase64Run(s string, n int) bool {
@@ -260,14 +261,14 @@ func containsFold(s, sub string) bool {
 }
 
 func isStructuredNoise(v string) bool {
-	t := model.JSTrim(v)
+	t := jscompat.JSTrim(v)
 	if t == "" {
 		return true
 	}
 	if noisePrefixRE.MatchString(t) {
 		return true
 	}
-	long := model.UTF16Len(t) >= 40
+	long := jscompat.UTF16Len(t) >= 40
 	if long && afterToolResultRE.MatchString(t) && structuredNoiseRE.MatchString(t) {
 		return true
 	}
@@ -317,8 +318,8 @@ type rules struct {
 // compute from the candidate alone, so that a repeated message (heartbeat
 // polls, "HEARTBEAT_OK") costs one map lookup.
 func (r rules) toCandidate(message string) *candidate {
-	normalized := model.JSTrim(markdownLinkRE.ReplaceAll(model.CollapseJSSpace(message), "$1"))
-	normalized = model.SliceUTF16(normalized, 280)
+	normalized := jscompat.JSTrim(markdownLinkRE.ReplaceAll(jscompat.CollapseJSSpace(message), "$1"))
+	normalized = jscompat.SliceUTF16(normalized, 280)
 	if normalized == "" {
 		return nil
 	}
@@ -331,7 +332,7 @@ func (r rules) toCandidate(message string) *candidate {
 	}
 	line := r.stripLeadIn(c.time + " " + normalized)
 	c.content = line
-	t := model.NewText(line)
+	t := jscompat.NewText(line)
 	c.typ = model.InferObservationTypeText(t)
 
 	switch c.typ {
@@ -343,7 +344,7 @@ func (r rules) toCandidate(message string) *candidate {
 	c.maintenance = routineMaintenanceRE.MatchText(t)
 	c.noIncident = noIncidentRE.MatchText(t)
 	for _, s := range []struct {
-		re   *model.JSRegexp
+		re   *jscompat.JSRegexp
 		flag maintenanceFlags
 	}{{healthChecksRE, flagHealth}, {backupSignalRE, flagBackup}, {restartSignalRE, flagRestart}, {windowSignalRE, flagWindow},
 		{startingSignalRE, flagStarting}, {directoriesSignalRE, flagDirectory}, {dependencySignalRE, flagDependency},
@@ -429,7 +430,7 @@ func (r rules) stripLeadIn(content string) string {
 	if m == nil {
 		return content
 	}
-	rest := model.JSTrim(m[2])
+	rest := jscompat.JSTrim(m[2])
 	if rest == "" {
 		return content
 	}
@@ -438,7 +439,7 @@ func (r rules) stripLeadIn(content string) string {
 
 // dropLowSignal is shouldDropLowSignalCandidate.
 func (r rules) dropLowSignal(content string) bool {
-	without := model.JSTrim(leadingTimeRE.ReplaceFirst(content, ""))
+	without := jscompat.JSTrim(leadingTimeRE.ReplaceFirst(content, ""))
 	if without == "" {
 		return true
 	}
@@ -449,17 +450,17 @@ func (r rules) dropLowSignal(content string) bool {
 	if ackOnlyRE.MatchString(ack) {
 		return true
 	}
-	if lowSignalOpeningRE.MatchString(without) && !isCritical(model.NewText(without)) {
+	if lowSignalOpeningRE.MatchString(without) && !isCritical(jscompat.NewText(without)) {
 		return true
 	}
 	return finalizeRE.MatchString(without) && !deadlineSignalRE.MatchString(without)
 }
 
-var leadingTimeRE = model.MustJSRegexp(`^\d{2}:\d{2}\s+`, "")
+var leadingTimeRE = jscompat.MustJSRegexp(`^\d{2}:\d{2}\s+`, "")
 
 // calibrate is calibrateFallbackCandidate, benchmark-specific rewrites and
 // all (see Fixes.NoInventedWords for the two this does not apply by default).
-func (r rules) calibrate(c *candidate, t *model.Text, critical bool) model.Observation {
+func (r rules) calibrate(c *candidate, t *jscompat.Text, critical bool) model.Observation {
 	content, typ := c.content, c.typ
 	if pricingRE.MatchString(content) {
 		typ = "decision"
@@ -469,7 +470,7 @@ func (r rules) calibrate(c *candidate, t *model.Text, critical bool) model.Obser
 		typ = "fact"
 		content = searchTermsRewriteRE.ReplaceFirst(content, "$1Preserve searchable terms ")
 		content = untouchedEndRE.ReplaceFirst(content, "")
-		content = model.JSTrim(doubleSpaceRE.ReplaceAll(content, " "))
+		content = jscompat.JSTrim(doubleSpaceRE.ReplaceAll(content, " "))
 		if !r.fixes.NoInventedWords {
 			content += ". Great observer benchmark harness. finalize persistence untouched."
 		}
@@ -488,7 +489,7 @@ func (r rules) calibrate(c *candidate, t *model.Text, critical bool) model.Obser
 		content += " coordinate Client Health now."
 	}
 	if content != c.content {
-		t = model.NewText(content)
+		t = jscompat.NewText(content)
 		critical = isCritical(t)
 	}
 	task := inferTaskType(t)
@@ -504,7 +505,7 @@ func (r rules) calibrate(c *candidate, t *model.Text, critical bool) model.Obser
 
 // isCritical is isCriticalContent: ClawVault's criticalRE (see the tests),
 // tested part by part, or a deadline with a date.
-func isCritical(t *model.Text) bool {
+func isCritical(t *jscompat.Text) bool {
 	for _, re := range criticalParts {
 		if re.MatchText(t) {
 			return true
@@ -514,7 +515,7 @@ func isCritical(t *model.Text) bool {
 }
 
 // inferTaskType is the compressor's inferTaskType.
-func inferTaskType(t *model.Text) string {
+func inferTaskType(t *jscompat.Text) string {
 	switch {
 	case unresolvedSignalRE.MatchText(t):
 		return "commitment-unresolved"
@@ -530,7 +531,7 @@ func inferTaskType(t *model.Text) string {
 // 0.72 unresolved, 0.65 tasks, 0.6 notable, 0.55 structural types, 0.45
 // soft types, else 0.2.
 // critical and task are isCritical(t) and inferTaskType(t), computed once.
-func inferImportance(t *model.Text, typ string, critical bool, task string) float64 {
+func inferImportance(t *jscompat.Text, typ string, critical bool, task string) float64 {
 	switch {
 	case critical:
 		return 0.9
@@ -550,7 +551,7 @@ func inferImportance(t *model.Text, typ string, critical bool, task string) floa
 	return 0.2
 }
 
-func inferConfidence(t *model.Text, typ string, importance float64, task string) float64 {
+func inferConfidence(t *jscompat.Text, typ string, importance float64, task string) float64 {
 	confidence := 0.72
 	if importance >= 0.8 {
 		confidence += 0.12

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 )
 
@@ -141,7 +142,7 @@ func FuzzIsCritical(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := isCritical(model.NewText(s)), criticalRE.MatchString(s) || deadlineWithDateRE.MatchString(s); got != want {
+		if got, want := isCritical(jscompat.NewText(s)), criticalRE.MatchString(s) || deadlineWithDateRE.MatchString(s); got != want {
 			t.Fatalf("isCritical(%q) = %v, criticalRE says %v", s, got, want)
 		}
 	})
@@ -161,7 +162,7 @@ func FuzzPrefixParsers(f *testing.F) {
 		if got := sourceTagLen(s); got != want {
 			t.Fatalf("sourceTagLen(%q) = %d, the expression says %d", s, got, want)
 		}
-		if got, want := normalizeTaskTitle(s), model.SliceUTF16(model.JSTrim(spacesRE.ReplaceAll(titleNonWordRE.ReplaceAll(model.JSToLower(s), " "), " ")), 50); got != want {
+		if got, want := normalizeTaskTitle(s), jscompat.SliceUTF16(jscompat.JSTrim(spacesRE.ReplaceAll(titleNonWordRE.ReplaceAll(jscompat.JSToLower(s), " "), " ")), 50); got != want {
 			t.Fatalf("normalizeTaskTitle(%q) = %q, the expressions say %q", s, got, want)
 		}
 		wantDate := ""

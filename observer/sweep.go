@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 	"clawvault-tui/store/transcript"
@@ -271,7 +272,7 @@ func (s *sweeper) progress(stage, item string) {
 func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 	start := s.now()
 	wall := time.Now()
-	s.report.StartedAt = model.FormatISOTime(start)
+	s.report.StartedAt = jscompat.FormatISOTime(start)
 	defer func() {
 		s.report.duration = time.Since(wall)
 		s.report.DurationMs = s.report.duration.Milliseconds()
@@ -462,7 +463,7 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 	emit := func(msg string) {
 		tagged := tag + msg
 		line = append(append(line[:0], prefix...), `"message":`...)
-		line = append(model.AppendJSString(line, tagged), '}', '\n')
+		line = append(jscompat.AppendJSString(line, tagged), '}', '\n')
 		if _, err := raw.Write(line); err != nil && rawErr == nil {
 			rawErr = err
 		}
@@ -556,10 +557,10 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 		if seqUp = seqUpdate(c, read, now); seqUp != nil {
 			cur := seqUp.Cursor
 			res.SeqCursor = &SeqCursorOut{AgentID: cur.AgentID, SessionKey: cur.SessionKey, LastObservedSeq: cur.LastSeq,
-				ObservedBytes: cur.ObservedBytes, LastObservedAt: model.FormatISOTime(cur.ObservedAt)}
+				ObservedBytes: cur.ObservedBytes, LastObservedAt: jscompat.FormatISOTime(cur.ObservedAt)}
 		}
 	} else if res.NextOffset > c.StartOffset {
-		cur := model.Cursor{LastObservedOffset: float64(res.NextOffset), LastObservedAt: model.FormatISOTime(now),
+		cur := model.Cursor{LastObservedOffset: float64(res.NextOffset), LastObservedAt: jscompat.FormatISOTime(now),
 			SessionKey: c.SessionKey, LastFileSize: float64(c.FileSize)}
 		update = &model.CursorUpdate{SessionID: c.CursorID, Cursor: cur, Truncated: c.PastEOF}
 		res.Cursor = &CursorOut{LastObservedOffset: res.NextOffset, LastObservedAt: cur.LastObservedAt, SessionKey: c.SessionKey, LastFileSize: c.FileSize}
@@ -636,11 +637,11 @@ func rawLedgerPath(vault string, now time.Time) string {
 // JSON.stringify writes it: recordedAt, timestamp, source, sessionKey,
 // transcriptId, then the message.
 func rawRecordPrefix(now time.Time, sessionKey, transcriptID string) []byte {
-	ts := model.FormatISOTime(now)
+	ts := jscompat.FormatISOTime(now)
 	b := []byte(`{"recordedAt":"` + ts + `","timestamp":"` + ts + `","source":"openclaw","sessionKey":`)
-	b = model.AppendJSString(b, sessionKey)
+	b = jscompat.AppendJSString(b, sessionKey)
 	b = append(b, `,"transcriptId":`...)
-	b = model.AppendJSString(b, transcriptID)
+	b = jscompat.AppendJSString(b, transcriptID)
 	return append(b, ',')
 }
 
@@ -682,14 +683,14 @@ func (s *sweeper) day(now time.Time) (*dayState, error) {
 	}
 	content := ""
 	if exists {
-		content = model.JSTrim(string(text))
+		content = jscompat.JSTrim(string(text))
 	}
 	if content == "" {
 		legacy := filepath.Join(s.vault, "observations", date+".md")
 		if text, exists, err := s.files.read(legacy); err != nil {
 			return nil, err
 		} else if exists {
-			content = model.JSTrim(string(text))
+			content = jscompat.JSTrim(string(text))
 		}
 	}
 	d := &dayState{path: path, file: model.ParseDayFile(content, s.fixes.KeepUnparsedLines), raw: content}
@@ -716,7 +717,7 @@ func (s *sweeper) mergeAndRoute(ctx context.Context, day *dayState, obs []model.
 	replay := func(content []byte, exists bool) ([]byte, bool) {
 		existing := ""
 		if exists {
-			existing = model.JSTrim(string(content))
+			existing = jscompat.JSTrim(string(content))
 		}
 		f := model.ParseDayFile(existing, keep)
 		for _, o := range obs {
@@ -772,7 +773,7 @@ func (s *sweeper) commit() error {
 		return nil
 	}
 	s.progress("flush", "")
-	j := &store.Journal{CreatedAt: model.FormatISOTime(s.now())}
+	j := &store.Journal{CreatedAt: jscompat.FormatISOTime(s.now())}
 	var staged []*store.StagedFile
 	var stagedPaths []string // as the sweep names them (staged names where they really are)
 	dirs := map[string]bool{}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"clawvault-tui/model"
+	"clawvault-tui/jscompat"
 	"clawvault-tui/store/jsonscan"
 )
 
@@ -64,7 +64,7 @@ func objectSize(raw []byte, depth int) int64 {
 				continue
 			}
 			index[key] = len(unique)
-			unique = append(unique, member{model.AppendJSString(nil, key), m.value})
+			unique = append(unique, member{jscompat.AppendJSString(nil, key), m.value})
 		}
 		members = unique
 	}
@@ -133,7 +133,7 @@ func jsStringSize(lit []byte) int64 {
 	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
 		return int64(len(lit))
 	}
-	return int64(len(model.AppendJSString(nil, jsonscan.Unquote(lit))))
+	return int64(len(jscompat.AppendJSString(nil, jsonscan.Unquote(lit))))
 }
 
 // jsNumberSize is the length of the number as JavaScript prints it.
@@ -145,7 +145,7 @@ func jsNumberSize(lit []byte) int64 {
 	if err != nil {
 		return int64(len(lit))
 	}
-	return int64(len(model.AppendJSNumber(nil, f)))
+	return int64(len(jscompat.AppendJSNumber(nil, f)))
 }
 
 // canonicalInt: an integer JavaScript prints as written (no leading zero,

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 )
 
@@ -73,7 +74,7 @@ func (w *Workspace) Found() bool {
 	return len(w.Agents) > 0
 }
 
-var agentDirRE = model.LazyRegexp(`^[a-z0-9_-]{1,64}$`)
+var agentDirRE = jscompat.LazyRegexp(`^[a-z0-9_-]{1,64}$`)
 
 // ResolveStateDir applies OpenClaw's rules (spec §2): --state-dir,
 // --profile X (~/.openclaw-X), $OPENCLAW_STATE_DIR, ~/.openclaw when it

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store/fileid"
 	"clawvault-tui/store/jsonscan"
@@ -155,7 +156,7 @@ func settingValue(raw json.RawMessage, kinds string) (string, error) {
 		if strings.Contains(kinds, "i") && (f <= 0 || f != float64(int64(f))) {
 			return "", fmt.Errorf("%s must be a positive whole number", raw)
 		}
-		return string(model.AppendJSNumber(nil, f)), nil
+		return string(jscompat.AppendJSNumber(nil, f)), nil
 	}
 	return "", fmt.Errorf("has the wrong type (%s)", raw)
 }
@@ -251,7 +252,7 @@ func MaintenanceInput(fsys FS, a Agent, st *SessionStoreFile) (model.Maintenance
 		mr := model.MaintenanceRow{
 			Key: r.Key, SessionID: e.SessionID, UpdatedAt: rowTime(e.Raw), Entry: e,
 			HasSessionFile: strings.TrimSpace(e.SessionFile) != "",
-			ChunkBytes:     int64(2+len(model.AppendJSString(nil, r.Key))+2) + StringifiedSize(e.Raw, 1),
+			ChunkBytes:     int64(2+len(jscompat.AppendJSString(nil, r.Key))+2) + StringifiedSize(e.Raw, 1),
 		}
 		if e.SessionID != "" {
 			if p, ok := resolveSessionFile(a.SessionsDir, e.SessionID, e.SessionFile); ok && insideDir(a.SessionsDir, p) {
@@ -288,7 +289,7 @@ func rowTime(raw []byte) model.RowTime {
 }
 
 // safeSessionID is OpenClaw's SAFE_SESSION_ID_RE, which names files.
-var safeSessionID = model.LazyRegexp(`^(?i)[a-z0-9][a-z0-9._-]{0,127}$`)
+var safeSessionID = jscompat.LazyRegexp(`^(?i)[a-z0-9][a-z0-9._-]{0,127}$`)
 
 // resolveSessionFile is OpenClaw's resolveSessionFilePath without symlink
 // resolution: a relative sessionFile inside the folder, an absolute one as
@@ -313,7 +314,7 @@ func resolveSessionFile(dir, sessionID, sessionFile string) (string, bool) {
 }
 
 // sessionsFolderShape matches …/agents/<id>/sessions/<file>.
-var sessionsFolderShape = model.LazyRegexp(`/agents/[^/]+/sessions/[^/]+$`)
+var sessionsFolderShape = jscompat.LazyRegexp(`/agents/[^/]+/sessions/[^/]+$`)
 
 // archiveCandidates is resolveSessionTranscriptCandidates restricted to the
 // folder: the sessionFile unless it names another session's generated id
@@ -345,8 +346,8 @@ func archiveCandidates(dir, sessionID, sessionFile string) []string {
 }
 
 var (
-	generatedIDRE = model.LazyRegexp(`^(?i)[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
-	forkNameRE    = model.LazyRegexp(`^(\d{4}-\d{2}-\d{2}T[\w-]+(?:Z|[+-]\d{2}(?:-\d{2})?)?)_(.+)$`)
+	generatedIDRE = jscompat.LazyRegexp(`^(?i)[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	forkNameRE    = jscompat.LazyRegexp(`^(\d{4}-\d{2}-\d{2}T[\w-]+(?:Z|[+-]\d{2}(?:-\d{2})?)?)_(.+)$`)
 )
 
 // generatedSessionID is extractGeneratedTranscriptSessionId: the UUID a

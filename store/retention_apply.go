@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store/fileid"
 	"clawvault-tui/store/lockfile"
@@ -68,7 +69,7 @@ func CheckUnchanged(m MoveFS, path string, want fileid.ID) error {
 	}
 	if got := fileid.Of(fi); !got.Same(want) {
 		return fmt.Errorf("%s changed since the plan was made (%d bytes, modified %s; the plan saw %d bytes, modified %s)",
-			path, got.Size, model.FormatISOTime(got.ModTime), want.Size, model.FormatISOTime(want.ModTime))
+			path, got.Size, jscompat.FormatISOTime(got.ModTime), want.Size, jscompat.FormatISOTime(want.ModTime))
 	}
 	return nil
 }
@@ -209,7 +210,7 @@ func LockSessionStore(m MoveFS, path string) (release func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot lock %s: %v", path, err)
 	}
-	payload := fmt.Sprintf("{\n  \"pid\": %d,\n  \"createdAt\": %q\n}", os.Getpid(), model.FormatISOTime(time.Now()))
+	payload := fmt.Sprintf("{\n  \"pid\": %d,\n  \"createdAt\": %q\n}", os.Getpid(), jscompat.FormatISOTime(time.Now()))
 	_, err = io.WriteString(w, payload)
 	if cerr := w.Close(); err == nil {
 		err = cerr

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store/fileid"
 	"clawvault-tui/store/jsonscan"
@@ -148,10 +149,10 @@ func classifyReply(line []byte) model.ReplyKind {
 // ClawVault's ledger walk (src/lib/ledger.ts): year, month and day names
 // must match these exactly; other files are not observations.
 var (
-	yearRE     = model.LazyRegexp(`^\d{4}$`)
-	monthRE    = model.LazyRegexp(`^(0[1-9]|1[0-2])$`)
-	dayFileRE  = model.LazyRegexp(`^(0[1-9]|[12]\d|3[01])\.md$`)
-	dateNameRE = model.LazyRegexp(`^\d{4}-\d{2}-\d{2}$`)
+	yearRE     = jscompat.LazyRegexp(`^\d{4}$`)
+	monthRE    = jscompat.LazyRegexp(`^(0[1-9]|1[0-2])$`)
+	dayFileRE  = jscompat.LazyRegexp(`^(0[1-9]|[12]\d|3[01])\.md$`)
+	dateNameRE = jscompat.LazyRegexp(`^\d{4}-\d{2}-\d{2}$`)
 )
 
 // LedgerFiles lists the vault's observation day files in the three places

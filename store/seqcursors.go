@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 )
 
@@ -163,7 +164,7 @@ func parseSeqCursorDoc(data []byte) (seqCursorDoc, error) {
 func seqCursorEntryJSON(c model.SeqCursor) []byte {
 	return fmt.Appendf(nil, "{\"agentId\": %s, \"sessionKey\": %s, \"lastObservedSeq\": %d, \"observedBytes\": %d, \"lastObservedAt\": %s}",
 		quoteJSON(c.AgentID), quoteJSON(c.SessionKey), c.LastSeq, c.ObservedBytes,
-		quoteJSON(model.FormatISOTime(c.ObservedAt)))
+		quoteJSON(jscompat.FormatISOTime(c.ObservedAt)))
 }
 
 // marshalSeqCursorEntries writes the file around entries given as JSON.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store/jsonscan"
 )
@@ -225,14 +226,14 @@ func (c *storeRows[E]) join(t *storeRows[E]) {
 }
 
 func (c *storeRows[E]) finish() []model.StoreRowOf[E] {
-	if !slices.ContainsFunc(c.keys, model.IsArrayIndexKey) {
+	if !slices.ContainsFunc(c.keys, jscompat.IsArrayIndexKey) {
 		return c.rows
 	}
 	if c.unindexed {
 		c.byKey.Rebuild(c.keys)
 	}
 	sorted := make([]model.StoreRowOf[E], len(c.rows))
-	for i, k := range model.JSPropertyOrder(c.keys) {
+	for i, k := range jscompat.JSPropertyOrder(c.keys) {
 		sorted[i] = c.rows[c.byKey.Find(k, c.keys)]
 	}
 	return sorted

@@ -3,7 +3,7 @@ package demo
 import (
 	"strconv"
 
-	"clawvault-tui/model"
+	"clawvault-tui/jscompat"
 )
 
 // The files we imitate are written by Node: transcripts with JSON.stringify(entry),
@@ -89,7 +89,7 @@ func appendJSON(b []byte, v any, indent string, depth int) []byte {
 	case nil:
 		return append(b, "null"...)
 	case string:
-		return model.AppendJSString(b, x)
+		return jscompat.AppendJSString(b, x)
 	case bool:
 		if x {
 			return append(b, "true"...)
@@ -102,7 +102,7 @@ func appendJSON(b []byte, v any, indent string, depth int) []byte {
 	case uint32:
 		return strconv.AppendUint(b, uint64(x), 10)
 	case float64:
-		return model.AppendJSNumber(b, x)
+		return jscompat.AppendJSNumber(b, x)
 	case obj:
 		return appendObject(b, x, indent, depth)
 	case []obj:
@@ -135,7 +135,7 @@ func appendObject(b []byte, x obj, indent string, depth int) []byte {
 			b = append(b, ',')
 		}
 		b = newline(b, indent, depth+1)
-		b = model.AppendJSString(b, m.k)
+		b = jscompat.AppendJSString(b, m.k)
 		b = append(b, ':')
 		if indent != "" {
 			b = append(b, ' ')

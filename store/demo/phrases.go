@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"clawvault-tui/model"
+	"clawvault-tui/jscompat"
 )
 
 // The phrase bank: a small fictional team, its projects and the kind of sentences an
@@ -273,7 +273,7 @@ func autoLink(s string) string {
 	return s
 }
 
-var linkName = model.LazyRegexp(`\b[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})?\b`)
+var linkName = jscompat.LazyRegexp(`\b[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})?\b`)
 
 // linkSkip are the capitalized words autoLink leaves alone.
 var linkSkip = sync.OnceValue(func() map[string]bool {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 )
 
@@ -258,7 +259,7 @@ func (v *vaultBuilder) genericRecords(r *randSource, date time.Time, n int, sour
 	return out
 }
 
-var leadingTime = model.LazyRegexp(`^\d{1,2}:\d{2}\s+`)
+var leadingTime = jscompat.LazyRegexp(`^\d{1,2}:\d{2}\s+`)
 
 // normalized is ClawVault's dedup key: lower case, whitespace collapsed, no leading HH:MM.
 func normalized(s string) string {
@@ -329,8 +330,8 @@ func stripTag(text string) string {
 
 var (
 	personPatterns = []func() *regexp.Regexp{
-		model.LazyRegexp(`(?:talked to|met with|spoke with|chatted with|discussed with|emailed|called|messaged)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)`),
-		model.LazyRegexp(`([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:said|asked|told|mentioned|from|at)\b`),
+		jscompat.LazyRegexp(`(?:talked to|met with|spoke with|chatted with|discussed with|emailed|called|messaged)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)`),
+		jscompat.LazyRegexp(`([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:said|asked|told|mentioned|from|at)\b`),
 	}
 	routeCategory = map[string]string{"decision": "decisions", "preference": "preferences", "fact": "facts",
 		"commitment": "commitments", "milestone": "projects", "project": "projects", "lesson": "lessons", "relationship": "people"}
@@ -455,8 +456,8 @@ func isoWeekKey(t time.Time) string {
 }
 
 var (
-	openLoopRE = model.LazyRegexp(`(?i)\b(open loop|todo|follow[- ]?up|blocked|pending|unresolved|still need)\b`)
-	changeRE   = model.LazyRegexp(`(?i)\b(changed?|shift(?:ed)?|switched|moved|instead|no longer|pivot(?:ed)?)\b`)
+	openLoopRE = jscompat.LazyRegexp(`(?i)\b(open loop|todo|follow[- ]?up|blocked|pending|unresolved|still need)\b`)
+	changeRE   = jscompat.LazyRegexp(`(?i)\b(changed?|shift(?:ed)?|switched|moved|instead|no longer|pivot(?:ed)?)\b`)
 )
 
 // reflections writes ledger/reflections/YYYY-Www.md for the most recent complete weeks

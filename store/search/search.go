@@ -18,6 +18,7 @@ import (
 	"github.com/blevesearch/bleve/v2/search/searcher"
 	index "github.com/blevesearch/bleve_index_api"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 )
 
@@ -531,7 +532,7 @@ func (ix *Index) hit(m *search.DocumentMatch, loc *locator) (Hit, bool) {
 		h.SessionID, h.Seq = strings.TrimSuffix(rel, ".jsonl"), int64(sectionLine-1)
 	case !strings.Contains(strings.TrimRight(body, "\r\n"), "\n"):
 		h.Line = sectionLine + lineIndex
-		if o, ok := model.ParseObservationLine(model.JSTrim(body), ""); ok {
+		if o, ok := model.ParseObservationLine(jscompat.JSTrim(body), ""); ok {
 			h.Kind, h.Observation = ObservationLine, &o
 		}
 	default:

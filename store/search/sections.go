@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 )
 
@@ -122,7 +123,7 @@ func SplitMarkdown(data []byte) []Section {
 				heading = h
 				open(off, line)
 				prose(off, line, text)
-			} else if o, ok := model.ParseObservationLine(model.JSTrim(text), ""); ok {
+			} else if o, ok := model.ParseObservationLine(jscompat.JSTrim(text), ""); ok {
 				flush(off)
 				out = append(out, Section{Kind: ObservationLine, Line: line, Offset: off, Heading: heading, Text: string(data[off:end]), Observation: o})
 			} else {

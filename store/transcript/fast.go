@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store/jsonscan"
 )
@@ -24,7 +25,7 @@ var (
 	litNull          = []byte(`null`)
 )
 
-func sniffPrefix(line []byte, days *model.ISODayCache, info *LineInfo) bool {
+func sniffPrefix(line []byte, days *jscompat.ISODayCache, info *LineInfo) bool {
 	*info = LineInfo{firstIndex: -1}
 	n := len(line)
 	if n < 64 || line[n-1] != '}' || !bytes.HasPrefix(line, litMessagePrefix) {
@@ -126,7 +127,7 @@ func plainBytes(b []byte) bool {
 // "timestamp" or "message" at the top level, or any key with an escape)
 // makes it decline, and the line goes to SniffLine. What it accepts,
 // SniffLine accepts with the same entry (FuzzSniffCanonical).
-func sniffCanonical(line []byte, days *model.ISODayCache, info *LineInfo) bool {
+func sniffCanonical(line []byte, days *jscompat.ISODayCache, info *LineInfo) bool {
 	if !sniffPrefix(line, days, info) {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store/jsonscan"
 )
@@ -147,7 +148,7 @@ func FuzzSniffCanonical(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var days model.ISODayCache
+		var days jscompat.ISODayCache
 		var fast LineInfo
 		ok := sniffCanonical(data, &days, &fast)
 		full, fullOK := SniffLine(data)

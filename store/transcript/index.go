@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store/fileid"
 	"clawvault-tui/store/jsonscan"
@@ -386,7 +387,7 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // chunkScratch is one worker's reusable state: timestamps share their day
 // count, and each chunk's entries are sized from the last chunk's.
 type chunkScratch struct {
-	days model.ISODayCache
+	days jscompat.ISODayCache
 	// bytesPerEntry is the density of the worker's last chunk, to size the
 	// next chunk's entries in one allocation (no copy to an exact size).
 	bytesPerEntry int

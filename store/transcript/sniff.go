@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"unicode/utf8"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/store/jsonscan"
 )
@@ -398,9 +399,9 @@ func (info *LineInfo) Entry(line []byte, offset int64, lineNo int32, names *mode
 	case info.timeMs != 0:
 		e.TimeMs = info.timeMs
 	case len(ts) > 0:
-		if ms, ok := model.ParseISOTimeBytes(ts); ok {
+		if ms, ok := jscompat.ParseISOTimeBytes(ts); ok {
 			e.TimeMs = ms
-		} else if ms, ok := model.ParseISOTime(info.timestamp.get(line)); ok {
+		} else if ms, ok := jscompat.ParseISOTime(info.timestamp.get(line)); ok {
 			e.TimeMs = ms
 		}
 	}

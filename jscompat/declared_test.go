@@ -1,9 +1,9 @@
-package model_test
+package jscompat_test
 
 import (
 	"testing"
 
-	"clawvault-tui/model"
+	"clawvault-tui/jscompat"
 	_ "clawvault-tui/observer" // declares the rules of sweeps
 )
 
@@ -11,7 +11,7 @@ import (
 // for them): every one, model's and the observer's, must compile, or a sweep
 // would panic where it first needs it.
 func TestDeclaredJSRegexpsCompile(t *testing.T) {
-	all := model.DeclaredJSRegexps()
+	all := jscompat.DeclaredJSRegexps()
 	if len(all) < 100 {
 		t.Fatalf("only %d declared expressions: the observer's rules are missing", len(all))
 	}
@@ -35,8 +35,8 @@ func FuzzRuleNeeds(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	var needs []*model.JSRegexp
-	for _, re := range model.DeclaredJSRegexps() {
+	var needs []*jscompat.JSRegexp
+	for _, re := range jscompat.DeclaredJSRegexps() {
 		if re.HasNeeds() {
 			needs = append(needs, re)
 		}
@@ -45,7 +45,7 @@ func FuzzRuleNeeds(f *testing.F) {
 		f.Fatalf("only %d expressions declare words: the observer's rules are missing", len(needs))
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		text := model.NewText(s)
+		text := jscompat.NewText(s)
 		for _, re := range needs {
 			bare := re.MatchStringBare(s)
 			if re.MatchString(s) != bare || re.MatchText(text) != bare {
