@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/regfile"
 )
 
 // FS is the file system the store reads through. OS is the real one; tests
@@ -35,7 +36,8 @@ type File interface {
 	Stat() (fs.FileInfo, error)
 }
 
-// OS reads the real file system.
+// OS reads the real file system. It opens regular files only, never
+// blocking on a FIFO planted where a file should be (store/regfile).
 var OS FS = osFS{}
 
 type osFS struct{}
@@ -43,8 +45,8 @@ type osFS struct{}
 func (osFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
 func (osFS) Lstat(name string) (fs.FileInfo, error)     { return os.Lstat(name) }
 func (osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
-func (osFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(name) }
-func (osFS) Open(name string) (File, error)             { return os.Open(name) }
+func (osFS) ReadFile(name string) ([]byte, error)       { return regfile.ReadFile(name) }
+func (osFS) Open(name string) (File, error)             { return regfile.Open(name) }
 
 // WriteFS is what an atomic write needs. OSWriter is the real one; tests
 // inject failures (a full disk midway) through it.
