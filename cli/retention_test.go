@@ -189,15 +189,13 @@ func TestRetentionErrors(t *testing.T) {
 	}
 }
 
-// The README's retention examples run as written on a fresh demo.
-func TestREADMERetentionExamples(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+// The retention guide's examples run as written on a fresh demo.
+func TestRetentionGuideExamples(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join("..", "docs", "RETENTION.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	section := string(readme)
-	section = section[strings.Index(section, "## Retention dry-runs"):]
-	section = section[:strings.Index(section[3:], "\n## ")+3]
+	section := string(guide)
 	var commands [][]string
 	joined := strings.ReplaceAll(section, "\\\n", " ")
 	for _, line := range strings.Split(joined, "\n") {
@@ -206,7 +204,7 @@ func TestREADMERetentionExamples(t *testing.T) {
 		}
 	}
 	if len(commands) < 5 {
-		t.Fatalf("found %d retention examples in the README", len(commands))
+		t.Fatalf("found %d retention examples in docs/RETENTION.md", len(commands))
 	}
 	state, vault := demoCopy(t)
 	t.Setenv("OPENCLAW_STATE_DIR", state)

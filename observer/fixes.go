@@ -1,7 +1,7 @@
 package observer
 
 // Fixes are the places where a sweep deliberately writes something other
-// than ClawVault 3.5.2 would, each a bug of ClawVault's (the README lists
+// than ClawVault 3.5.2 would, each a bug of ClawVault's (docs/SWEEPS.md lists
 // them with their reasons). DefaultFixes turns them all on; the zero value
 // is ClawVault's behaviour byte for byte, which the conformance tests
 // compare against and --clawvault-compat selects.

@@ -151,7 +151,7 @@ func testdataSession(t *testing.T) string {
 
 // One session, swept in ClawVault-compat mode, gives exactly the files
 // ClawVault 3.5.2 wrote for it (testdata/sweep/clawvault; facts.jsonl aside,
-// see the README).
+// see docs/SWEEPS.md).
 func TestSweepWritesWhatClawVaultWrites(t *testing.T) {
 	f := newFixture(t)
 	f.session("agent:main:main", "s1", testdataSession(t))
