@@ -1,6 +1,11 @@
 # clawvault-tui — the two commands that matter: `make run` and `make test`.
 GO      ?= go
 BIN     := bin/clawvault-tui
+VERSION := $(shell cat VERSION)
+LDFLAGS := -X clawvault-tui/cli.releaseVersion=$(VERSION)
+# make install: PREFIX and DESTDIR as usual (DESTDIR for staged installs).
+PREFIX  ?= /usr/local
+DESTDIR ?=
 PKGS    := ./...
 # Benchmarks generate their data with the demo generator in a temp folder;
 # BENCH_SCALE=100 is the budget scale of docs/ARCHITECTURE.md, Budgets (10,000 sessions, 300 MB transcript).
@@ -8,10 +13,13 @@ BENCH_SCALE ?= 100
 BENCH_TIME  ?= 3s
 FUZZTIME    ?= 10s
 
-.PHONY: build run test bench bench-compare fuzz conformance lint cross clean
+.PHONY: build run test bench bench-compare fuzz conformance lint cross clean install uninstall dist dist-check
 
+# The first build downloads and compiles every dependency: a few minutes,
+# once; later builds take seconds.
 build:
-	$(GO) build -buildvcs=auto -o $(BIN) .
+	@test -d "$$($(GO) env GOMODCACHE)/charm.land" || echo "First build: downloading and compiling the dependencies (a few minutes, once)…"
+	$(GO) build -buildvcs=auto -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 # Opens the TUI on your OpenClaw workspace, or on a generated demo workspace
 # when none is found. Pass flags with ARGS="--state-dir DIR -v VAULT".
@@ -65,5 +73,32 @@ lint: cross
 	  test -z "$$dead" || (echo "deadcode: no command reaches these (move what only tests use into _test.go files):"; echo "$$dead"; exit 1)
 	$(GO) mod tidy -diff
 
+# The binary, the man page and completions for bash, zsh and fish.
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/clawvault-tui
+	./$(BIN) man > $(DESTDIR)$(PREFIX)/share/man/man1/clawvault-tui.1
+	./$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/clawvault-tui
+	./$(BIN) completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_clawvault-tui
+	./$(BIN) completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clawvault-tui.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/clawvault-tui $(DESTDIR)$(PREFIX)/share/man/man1/clawvault-tui.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/clawvault-tui \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_clawvault-tui \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/clawvault-tui.fish
+
+# Release archives for linux, darwin and windows on amd64 and arm64,
+# SHA256SUMS, and the npm packages in dist/npm (docs/INSTALL.md).
+dist:
+	./scripts/dist.sh dist
+
+# Installs this machine's npm packages from dist/npm into an empty folder,
+# offline, and runs the command they install.
+dist-check:
+	./scripts/dist-check.sh dist
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

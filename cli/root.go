@@ -307,7 +307,21 @@ func (a *app) printError(w io.Writer, styles fang.Styles, err error) {
 // from, as the Go toolchain recorded them. `go build` in a git checkout
 // records both; a build without version control information says so.
 func version(info *debug.BuildInfo, ok bool) string {
+	return versionOf(releaseVersion, info, ok)
+}
+
+// releaseVersion is the release a build is of (the VERSION file), set by
+// the Makefile's -ldflags "-X clawvault-tui/cli.releaseVersion=…"; a plain
+// go build leaves it empty and the module's version is shown instead.
+var releaseVersion string
+
+// versionOf is what --version prints: the release (or the module's
+// version) and the commit it was built from, as go build records it.
+func versionOf(release string, info *debug.BuildInfo, ok bool) string {
 	if !ok {
+		if release != "" {
+			return release
+		}
 		return "(devel), without build information"
 	}
 	settings := map[string]string{}
@@ -315,6 +329,9 @@ func version(info *debug.BuildInfo, ok bool) string {
 		settings[s.Key] = s.Value
 	}
 	v := info.Main.Version
+	if release != "" {
+		v = release
+	}
 	commit := settings["vcs.revision"]
 	if commit == "" {
 		if v == "" || v == "(devel)" {

@@ -168,8 +168,23 @@ func TestVersion(t *testing.T) {
 			Settings: settings("vcs.revision", "1bf5f62a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e", "vcs.time", "2026-11-21T12:00:00Z", "vcs.modified", "true")},
 			"v0.0.0-20261121120000-1bf5f62a0b1c+dirty, commit 1bf5f62a0b1c of 2026-11-21T12:00:00Z, with uncommitted changes"},
 	} {
-		if got := version(tt.info, tt.info != nil); !strings.HasPrefix(got, tt.want) {
-			t.Errorf("version(%+v) = %q, want %q", tt.info, got, tt.want)
+		if got := versionOf("", tt.info, tt.info != nil); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("versionOf(%+v) = %q, want %q", tt.info, got, tt.want)
+		}
+	}
+	// A release build names its release, then the commit.
+	release := &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261121120000-1bf5f62a0b1c"},
+		Settings: settings("vcs.revision", "1bf5f62a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e", "vcs.time", "2026-11-21T12:00:00Z")}
+	for _, tt := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{release, "0.1.0, commit 1bf5f62a0b1c of 2026-11-21T12:00:00Z"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "0.1.0"},
+		{nil, "0.1.0"},
+	} {
+		if got := versionOf("0.1.0", tt.info, tt.info != nil); got != tt.want {
+			t.Errorf("versionOf(0.1.0, %+v) = %q, want %q", tt.info, got, tt.want)
 		}
 	}
 }
