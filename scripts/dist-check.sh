@@ -19,6 +19,6 @@ got=$("$work/clawvault-tui_${version}_${os}_${arch}/clawvault-tui" --version)
 case $got in *"version $version"*) echo "archive: $got" ;; *) echo "archive's binary says: $got" >&2; exit 1 ;; esac
 
 mkdir "$work/npm" && cd "$work/npm"
-HOME="$work/home" npm_config_cache="$work/npm-cache" npm install --offline --no-audit --no-fund "$dist"/npm/*.tgz >/dev/null
-got=$(HOME="$work/home" npm_config_cache="$work/npm-cache" npx --offline clawvault-tui --version)
+HOME="$work/home" npm_config_cache="$work/npm-cache" npm_config_update_notifier=false npm install --offline --no-audit --no-fund "$dist"/npm/*.tgz >/dev/null
+got=$(HOME="$work/home" npm_config_cache="$work/npm-cache" npm_config_update_notifier=false npx --offline clawvault-tui --version)
 case $got in *"version $version"*) echo "npx clawvault-tui --version: $got" ;; *) echo "npx clawvault-tui says: $got" >&2; exit 1 ;; esac
