@@ -372,95 +372,124 @@ func (a *App) typing() bool {
 		(a.screen == screenSearch && a.search.typing)
 }
 
+// handleKey routes a key: to what is open over the screens (a dialog, the
+// help, the picker, the editor, the palette, a focused input), else to the
+// keys every screen shares, else to the screen's pane.
 func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := a.c.Keys
 	if a.statusUntilKey {
 		a.status, a.statusUntilKey = "", false
 	}
-	if d := a.confirm; d != nil {
-		switch {
-		case key.Matches(msg, k.Confirm):
-			a.confirm = nil
-			return d.onYes(a)
-		case key.Matches(msg, k.Deny), key.Matches(msg, k.Quit):
-			a.confirm = nil
-		}
-		return nil
+	if cmd, used := a.overlayKey(msg); used {
+		return cmd
 	}
-	if a.showHelp {
+	if a.typing() {
+		return a.typingKey(msg)
+	}
+	if cmd, used := a.globalKey(msg); used {
+		return cmd
+	}
+	cmd, used := a.pane().Update(msg)
+	if used {
+		a.layout()
+	} else if key.Matches(msg, a.c.Keys.Back) {
+		return a.back()
+	}
+	return cmd
+}
+
+// overlayKey gives a key to what has the keyboard over the screens, if
+// anything does: each holds it until it closes.
+func (a *App) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case a.confirm != nil:
+		return a.confirmKey(msg), true
+	case a.showHelp:
+		k := a.c.Keys
 		if key.Matches(msg, k.Help) || key.Matches(msg, k.Back) || key.Matches(msg, k.Quit) {
 			a.showHelp = false
 		} else {
 			a.scrollHelp(msg)
 		}
-		return nil
-	}
-	if p := a.picker; p != nil {
-		cmd, done := p.Update(msg)
+		return nil, true
+	case a.picker != nil:
+		cmd, done := a.picker.Update(msg)
 		if done {
 			a.picker = nil
 		}
-		return cmd
+		return cmd, true
+	case a.editor != nil:
+		return a.editorKey(msg), true
+	case msg.String() == "ctrl+c":
+		return a.quit(), true
+	case a.palette != nil:
+		return a.paletteKey(msg), true
 	}
-	if a.editor != nil {
-		return a.editorKey(msg)
+	return nil, false
+}
+
+// confirmKey answers the confirmation dialog; other keys wait.
+func (a *App) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	d, k := a.confirm, a.c.Keys
+	switch {
+	case key.Matches(msg, k.Confirm):
+		a.confirm = nil
+		return d.onYes(a)
+	case key.Matches(msg, k.Deny), key.Matches(msg, k.Quit):
+		a.confirm = nil
 	}
-	if msg.String() == "ctrl+c" {
-		return a.quit()
-	}
-	if a.palette != nil {
-		return a.paletteKey(msg)
-	}
-	if a.typing() {
-		// The query of the Search screen has no use for tab: it still
-		// moves between screens there.
-		if a.screen == screenSearch && (key.Matches(msg, k.NextScreen) || key.Matches(msg, k.PrevScreen)) {
-			next := (a.screen + 1) % screens
-			if key.Matches(msg, k.PrevScreen) {
-				next = (a.screen + screens - 1) % screens
-			}
-			return a.switchTo(next)
+	return nil
+}
+
+// typingKey gives a key to the focused input of the pane.
+func (a *App) typingKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := a.c.Keys
+	// The query of the Search screen has no use for tab: it still moves
+	// between screens there.
+	if a.screen == screenSearch && (key.Matches(msg, k.NextScreen) || key.Matches(msg, k.PrevScreen)) {
+		next := (a.screen + 1) % screens
+		if key.Matches(msg, k.PrevScreen) {
+			next = (a.screen + screens - 1) % screens
 		}
-		cmd, _ := a.pane().Update(msg)
-		a.layout()
-		return cmd
+		return a.switchTo(next)
 	}
+	cmd, _ := a.pane().Update(msg)
+	a.layout()
+	return cmd
+}
+
+// globalKey handles the keys every screen answers (quit, help, the
+// palette, moving between screens) and the app's keys of the Sessions
+// and Jobs screens.
+func (a *App) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := a.c.Keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return a.quit()
+		return a.quit(), true
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.helpOffset = true, 0
-		return nil
+		return nil, true
 	case key.Matches(msg, k.Palette):
-		return a.openPalette()
+		return a.openPalette(), true
 	case key.Matches(msg, k.Sessions):
-		return a.switchTo(screenSessions)
+		return a.switchTo(screenSessions), true
 	case key.Matches(msg, k.Transcript):
-		return a.switchTo(screenTranscript)
+		return a.switchTo(screenTranscript), true
 	case key.Matches(msg, k.Vault):
-		return a.switchTo(screenVault)
+		return a.switchTo(screenVault), true
 	case key.Matches(msg, k.SearchScreen):
-		return a.switchTo(screenSearch)
+		return a.switchTo(screenSearch), true
 	case key.Matches(msg, k.Jobs):
-		return a.switchTo(screenJobs)
+		return a.switchTo(screenJobs), true
 	case key.Matches(msg, k.NextScreen):
-		return a.switchTo((a.screen + 1) % screens)
+		return a.switchTo((a.screen + 1) % screens), true
 	case key.Matches(msg, k.PrevScreen):
-		return a.switchTo((a.screen + screens - 1) % screens)
+		return a.switchTo((a.screen + screens - 1) % screens), true
 	case a.screen == screenSessions && key.Matches(msg, k.Rescan):
-		return a.startScan()
+		return a.startScan(), true
 	case a.screen == screenJobs:
-		if cmd, ok := a.jobKey(msg); ok {
-			return cmd
-		}
+		return a.jobKey(msg)
 	}
-	cmd, used := a.pane().Update(msg)
-	if used {
-		a.layout()
-	} else if key.Matches(msg, k.Back) {
-		return a.back()
-	}
-	return cmd
+	return nil, false
 }
 
 // quit ends the program, but never under a running job: each is cancelled
