@@ -488,32 +488,46 @@ func (p *transcriptPane) afterMove() tea.Cmd {
 
 // Update handles a key; it reports whether the key was used.
 func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k := p.c.Keys
 	if p.searching {
-		switch {
-		case msg.String() == "enter":
-			p.searching = false
-			p.searchInput.Blur()
-			return p.startSearch(p.searchInput.Value()), true
-		case key.Matches(msg, k.Back):
-			p.searching = false
-			p.searchInput.Blur()
-			p.clamp()
-			return nil, true
-		}
-		var cmd tea.Cmd
-		p.searchInput, cmd = p.searchInput.Update(msg)
-		return cmd, true
+		return p.searchKey(msg), true
 	}
 	if p.ix == nil {
 		return nil, false
 	}
-	v := p.view()
-	entries := p.ix.Entries
-	if cursor, ok := listMove(k, msg, p.cursor, p.treeHeight(), len(v.Rows)); ok {
+	if cursor, ok := listMove(p.c.Keys, msg, p.cursor, p.treeHeight(), len(p.view().Rows)); ok {
 		p.cursor = cursor
 		return p.afterMove(), true
 	}
+	if cmd, used := p.jumpKey(msg); used {
+		return cmd, true
+	}
+	return p.actionKey(msg)
+}
+
+// searchKey gives a key to the search input: enter searches, Back leaves
+// it.
+func (p *transcriptPane) searchKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case msg.String() == "enter":
+		p.searching = false
+		p.searchInput.Blur()
+		return p.startSearch(p.searchInput.Value())
+	case key.Matches(msg, p.c.Keys.Back):
+		p.searching = false
+		p.searchInput.Blur()
+		p.clamp()
+		return nil
+	}
+	var cmd tea.Cmd
+	p.searchInput, cmd = p.searchInput.Update(msg)
+	return cmd
+}
+
+// jumpKey moves the selection to the next landmark a key names:
+// compaction, branch point, user message, search match, the observer's
+// cursor; or switches between the tree and the model-context view.
+func (p *transcriptPane) jumpKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k, v := p.c.Keys, p.view()
 	switch {
 	case key.Matches(msg, k.NextCompaction), key.Matches(msg, k.PrevCompaction):
 		p.cursor = jumpAmong(rowsOf(v, p.ix.Tree.Compactions), p.cursor, key.Matches(msg, k.PrevCompaction))
@@ -522,24 +536,45 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.NextUser), key.Matches(msg, k.PrevUser):
 		return p.jumpToUser(key.Matches(msg, k.PrevUser)), true
 	case key.Matches(msg, k.Context):
-		keep := p.selectedOffset()
-		if !p.contextMode {
-			p.setContext(true)
-			p.reselect(keep)
-			cmd := p.afterMove()
-			p.restore = keep
-			return cmd, true
-		}
-		p.setContext(false)
-		if p.restore >= 0 {
-			keep = p.restore
-		}
-		p.reselect(keep)
+		return p.toggleContext(), true
 	case key.Matches(msg, k.ObserverCursor):
 		// The first pending entry, a third of the way down, below some of
 		// what was observed.
 		p.cursor = min(p.divider, len(v.Rows)-1)
 		p.offset = max(0, p.cursor-p.treeHeight()/3)
+	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
+		p.jumpToMatch(key.Matches(msg, k.PrevMatch))
+	default:
+		return nil, false
+	}
+	return p.afterMove(), true
+}
+
+// toggleContext enters the model-context view at the selected entry, or
+// leaves it for the tree at the entry selected before (if the selection
+// did not move) or the one selected now.
+func (p *transcriptPane) toggleContext() tea.Cmd {
+	keep := p.selectedOffset()
+	if !p.contextMode {
+		p.setContext(true)
+		p.reselect(keep)
+		cmd := p.afterMove()
+		p.restore = keep
+		return cmd
+	}
+	p.setContext(false)
+	if p.restore >= 0 {
+		keep = p.restore
+	}
+	p.reselect(keep)
+	return p.afterMove()
+}
+
+// actionKey handles the keys that act on the transcript without moving
+// in it: search, scroll the entry, copy its place, edit (refused).
+func (p *transcriptPane) actionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := p.c.Keys
+	switch {
 	case key.Matches(msg, k.Search):
 		// A new query each time: the last one is in the line above until
 		// it is replaced, and typing never appends to it.
@@ -551,8 +586,6 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		p.startSearch("") // clears it
 		p.clamp()
 		return nil, true
-	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
-		p.jumpToMatch(key.Matches(msg, k.PrevMatch))
 	case key.Matches(msg, k.DetailDown), key.Matches(msg, k.DetailUp):
 		h := p.detailHeight()
 		n := max(1, h/2)
@@ -569,15 +602,20 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}, true
 	case key.Matches(msg, k.Copy):
 		if e, ok := p.selectedEntry(); ok {
-			if p.inStore() {
-				return copyText(fmt.Sprintf("%s seq %d", p.path, entries[e].Line)), true
-			}
-			return copyText(fmt.Sprintf("%s:%d", p.path, entries[e].Line)), true
+			return copyText(p.place(p.ix.Entries[e])), true
 		}
-	default:
-		return nil, false
+		return p.afterMove(), true
 	}
-	return p.afterMove(), true
+	return nil, false
+}
+
+// place is where an entry is, as y copies it: path:line, or path seq N
+// for a SQLite-era store.
+func (p *transcriptPane) place(e model.Entry) string {
+	if p.inStore() {
+		return fmt.Sprintf("%s seq %d", p.path, e.Line)
+	}
+	return fmt.Sprintf("%s:%d", p.path, e.Line)
 }
 
 func (p *transcriptPane) startSearch(query string) tea.Cmd {
