@@ -287,43 +287,9 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 			p.loadDone, p.loadTotal = msg.done, msg.total
 		}
 	case indexDoneMsg:
-		if msg.job != p.openJob {
-			return nil
+		if msg.job == p.openJob {
+			return p.indexed(msg)
 		}
-		if msg.validated {
-			p.end(kindValidate)
-			p.validating = false
-			if msg.err != nil || msg.ix == nil {
-				p.loadErr = msg.err
-				return nil
-			}
-			if msg.tree.Rows == nil { // nothing changed: keep the layout
-				p.ix = msg.ix
-				return nil
-			}
-		}
-		if !msg.validated {
-			p.end(kindIndex)
-		}
-		p.loading = false
-		if msg.err != nil {
-			p.loadErr = msg.err
-			return nil
-		}
-		keep := p.selectedOffset()
-		if e, ok := p.selectedEntry(); ok && e == p.ix.Tree.Leaf {
-			keep = -1 // on the leaf: follow the transcript as it grows, like tail -f
-		}
-		p.ix = msg.ix
-		p.tree, p.ctx = msg.tree, msg.context
-		p.placeDivider()
-		p.reselect(keep)
-		var cmds []tea.Cmd
-		if !msg.validated {
-			cmds = append(cmds, p.validate(), p.reachTarget())
-		}
-		cmds = append(cmds, p.needPreviews(), p.needBody())
-		return tea.Batch(cmds...)
 	case previewsMsg:
 		if msg.job != p.previewJob {
 			return nil // asked for by another session
@@ -341,29 +307,76 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 		maps.Copy(p.previews, msg.previews)
 		return p.jumpToUser(msg.back)
 	case bodyMsg:
-		if msg.session != p.session {
-			return nil // the same offset in another transcript
-		}
-		p.bodies[msg.key] = msg.text
-		if len(p.bodies) > 256 {
-			clear(p.bodies) // a crude bound; renders are quick to redo
-			p.bodies[msg.key] = msg.text
+		if msg.session == p.session { // else the same offset in another transcript
+			p.keepBody(msg)
 		}
 	case searchDoneMsg:
-		if msg.job != p.searchJob || p.ix == nil {
+		if msg.job == p.searchJob && p.ix != nil {
+			return p.searched(msg)
+		}
+	}
+	return nil
+}
+
+// indexed takes the open transcript's index, or its validation: the
+// selection stays on its entry (on the leaf, it follows the leaf).
+func (p *transcriptPane) indexed(msg indexDoneMsg) tea.Cmd {
+	if msg.validated {
+		p.end(kindValidate)
+		p.validating = false
+		if msg.err != nil || msg.ix == nil {
+			p.loadErr = msg.err
 			return nil
 		}
-		p.end(kindSearch)
-		p.searchBusy = false
-		p.query, p.matches = msg.query, msg.matches
-		p.matched = make([]uint64, (len(p.ix.Entries)+63)/64)
-		for _, m := range msg.matches {
-			p.matched[m/64] |= 1 << (m % 64)
+		if msg.tree.Rows == nil { // nothing changed: keep the layout
+			p.ix = msg.ix
+			return nil
 		}
-		if msg.err == nil && len(msg.matches) > 0 {
-			p.jumpToMatch(false)
-			return p.afterMove()
-		}
+	} else {
+		p.end(kindIndex)
+	}
+	p.loading = false
+	if msg.err != nil {
+		p.loadErr = msg.err
+		return nil
+	}
+	keep := p.selectedOffset()
+	if e, ok := p.selectedEntry(); ok && e == p.ix.Tree.Leaf {
+		keep = -1 // on the leaf: follow the transcript as it grows, like tail -f
+	}
+	p.ix = msg.ix
+	p.tree, p.ctx = msg.tree, msg.context
+	p.placeDivider()
+	p.reselect(keep)
+	var cmds []tea.Cmd
+	if !msg.validated {
+		cmds = append(cmds, p.validate(), p.reachTarget())
+	}
+	cmds = append(cmds, p.needPreviews(), p.needBody())
+	return tea.Batch(cmds...)
+}
+
+// keepBody keeps an entry's rendering for the detail.
+func (p *transcriptPane) keepBody(msg bodyMsg) {
+	p.bodies[msg.key] = msg.text
+	if len(p.bodies) > 256 {
+		clear(p.bodies) // a crude bound; renders are quick to redo
+		p.bodies[msg.key] = msg.text
+	}
+}
+
+// searched takes a search's matches and moves to the first one.
+func (p *transcriptPane) searched(msg searchDoneMsg) tea.Cmd {
+	p.end(kindSearch)
+	p.searchBusy = false
+	p.query, p.matches = msg.query, msg.matches
+	p.matched = make([]uint64, (len(p.ix.Entries)+63)/64)
+	for _, m := range msg.matches {
+		p.matched[m/64] |= 1 << (m % 64)
+	}
+	if msg.err == nil && len(msg.matches) > 0 {
+		p.jumpToMatch(false)
+		return p.afterMove()
 	}
 	return nil
 }
