@@ -62,6 +62,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	err := fang.Execute(ctx, root,
 		fang.WithVersion(version(debug.ReadBuildInfo())),
+		fang.WithColorSchemeFunc(helpColors),
 		fang.WithErrorHandler(a.printError))
 	return exitCode(err)
 }
