@@ -24,9 +24,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	// status, tree and search --reindex: the heap on huge pages (see the
-	// package; its init picks the command from the command line).
-	_ "clawvault-tui/cli/hugeheap"
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 )
