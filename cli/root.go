@@ -24,9 +24,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	// status, tree and search --reindex: the heap on huge pages (see the
-	// package; its init picks the command from the command line).
-	_ "clawvault-tui/cli/hugeheap"
 	"clawvault-tui/model"
 	"clawvault-tui/store"
 )
@@ -62,6 +59,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	err := fang.Execute(ctx, root,
 		fang.WithVersion(version(debug.ReadBuildInfo())),
+		fang.WithColorSchemeFunc(helpColors),
 		fang.WithErrorHandler(a.printError))
 	return exitCode(err)
 }

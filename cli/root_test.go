@@ -7,11 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"testing"
-
-	"clawvault-tui/cli/hugeheap"
 )
 
 // Each command's help is generated from its own flags, and lists the
@@ -234,15 +231,4 @@ func TestBashCompletes(t *testing.T) {
 		})
 	}
 	tm.keys("C-u")
-}
-
-// TestHugeheapKnowsEveryCommand: hugeheap tells the status command from
-// a word of another command's arguments by its list of command words,
-// which must name every command.
-func TestHugeheapKnowsEveryCommand(t *testing.T) {
-	for _, c := range (&app{}).rootCommand().Commands() {
-		if !slices.Contains(hugeheap.Commands, c.Name()) {
-			t.Errorf("hugeheap.Commands lacks %q", c.Name())
-		}
-	}
 }

@@ -264,8 +264,18 @@ func writeStatusJSON(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 	return s.Finish()
 }
 
+// writeSessionJSON writes one session's object: the fields of the
+// command-line contract in their order, then those added since.
 func writeSessionJSON(s *jsonStream, r *model.SessionRow) {
 	s.Object()
+	writeSessionContract(s, r)
+	writeSessionDetail(s, r)
+	s.End('}')
+}
+
+// writeSessionContract writes the session fields the command-line
+// contract names (status: agent … diagnosis).
+func writeSessionContract(s *jsonStream, r *model.SessionRow) {
 	s.Key("agent")
 	s.String(r.Agent)
 	s.Key("sessionKey")
@@ -304,8 +314,13 @@ func writeSessionJSON(s *jsonStream, r *model.SessionRow) {
 	s.Key("stale")
 	s.Bool(r.Stale)
 	s.Key("diagnosis")
+	writeDiagnosisJSON(s, r.Diagnosis)
+}
+
+// writeDiagnosisJSON writes the diagnosis as an array of {code, message}.
+func writeDiagnosisJSON(s *jsonStream, diagnosis []model.Diagnosis) {
 	s.Array()
-	for _, d := range r.Diagnosis {
+	for _, d := range diagnosis {
 		s.Object()
 		s.Key("code")
 		s.String(string(d.Code))
@@ -314,6 +329,11 @@ func writeSessionJSON(s *jsonStream, r *model.SessionRow) {
 		s.End('}')
 	}
 	s.End(']')
+}
+
+// writeSessionDetail writes the fields added to the contract's: where the
+// row comes from, the file, the entry's metadata, the SQLite generation.
+func writeSessionDetail(s *jsonStream, r *model.SessionRow) {
 	s.Key("origin")
 	s.String(r.Origin.String())
 	s.Key("fileKind")
@@ -345,7 +365,6 @@ func writeSessionJSON(s *jsonStream, r *model.SessionRow) {
 		s.Key("lastObservedSeq")
 		s.Int(c.LastSeq)
 	}
-	s.End('}')
 }
 
 // agentJSON is one agent's document.
@@ -422,7 +441,20 @@ func writeStrings(s *jsonStream, list []string) {
 	s.End(']')
 }
 
+// writeStatusText renders status for a person: what it looked at, a row
+// per session, and why the sessions that need attention do.
 func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow) error {
+	writeStatusHeader(w, snap)
+	if err := writeStatusTable(w, snap, rows); err != nil {
+		return err
+	}
+	writeStatusWhy(w, rows)
+	return nil
+}
+
+// writeStatusHeader writes what status looked at: the state dir, the
+// vault, the cursor files, each agent's memory and store, the warnings.
+func writeStatusHeader(w io.Writer, snap *store.Snapshot) {
 	ws := snap.Workspace
 	vault := ws.Vault
 	if vault == "" {
@@ -431,7 +463,22 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 		vault += " (" + ws.VaultSource + ")"
 	}
 	fmt.Fprintf(w, "State dir: %s (%s)\nVault:     %s\n", ws.StateDir, ws.StateDirSource, vault)
-	switch c := snap.Cursors; {
+	writeCursorFiles(w, snap.Cursors)
+	for i, a := range ws.Agents {
+		fmt.Fprintf(w, "Memory:    %s: %s\n", a.ID, memorySummary(a.Workspace, snap.Memory[a.ID]))
+		if i < len(snap.Agents) && snap.Agents[i].SQLiteStore != nil {
+			fmt.Fprintf(w, "Store:     %s: %s\n", a.ID, storeSummary(snap.Agents[i].SQLiteStore))
+		}
+	}
+	for _, p := range append(snap.Problems, ws.Warnings...) {
+		fmt.Fprintf(w, "Warning:   %s\n", esc(p))
+	}
+	fmt.Fprintln(w)
+}
+
+// writeCursorFiles says how the cursor file and the seq cursor file read.
+func writeCursorFiles(w io.Writer, c model.CursorState) {
+	switch {
 	case c.ReadError != nil:
 		fmt.Fprintf(w, "Cursors:   %s cannot be read: %s\n", c.Path, model.OSReason(c.ReadError))
 	case c.Corrupt != "":
@@ -445,24 +492,17 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 		}
 		fmt.Fprintln(w)
 	}
-	if c := snap.Cursors.Seq; c.ReadError != nil {
+	if c := c.Seq; c.ReadError != nil {
 		fmt.Fprintf(w, "Seq cursors: %s cannot be read: %s\n", esc(c.Path), esc(model.OSReason(c.ReadError)))
 	} else if c.Corrupt != "" {
 		fmt.Fprintf(w, "Seq cursors: %s does not parse: %s\n", esc(c.Path), esc(c.Corrupt))
 	} else if !c.Missing {
 		fmt.Fprintf(w, "Seq cursors: %d in %s (SQLite-era sessions)\n", len(c.Cursors), esc(c.Path))
 	}
-	for i, a := range ws.Agents {
-		fmt.Fprintf(w, "Memory:    %s: %s\n", a.ID, memorySummary(a.Workspace, snap.Memory[a.ID]))
-		if i < len(snap.Agents) && snap.Agents[i].SQLiteStore != nil {
-			fmt.Fprintf(w, "Store:     %s: %s\n", a.ID, storeSummary(snap.Agents[i].SQLiteStore))
-		}
-	}
-	for _, p := range append(snap.Problems, ws.Warnings...) {
-		fmt.Fprintf(w, "Warning:   %s\n", esc(p))
-	}
-	fmt.Fprintln(w)
+}
 
+// writeStatusTable writes a row per session.
+func writeStatusTable(w io.Writer, snap *store.Snapshot, rows []model.SessionRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tKEY\tLABEL\tSIZE\tOBSERVED\tPENDING\tTHRESHOLD\tSTATE")
 	for _, r := range rows {
@@ -485,26 +525,28 @@ func writeStatusText(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", esc(r.Agent), shortKey(esc(rowKey(r)), 44), esc(r.Label), size, observed, pending, threshold, codes(r))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	return tw.Flush()
+}
 
+// writeStatusWhy explains the sessions that need attention, a line per
+// diagnosis.
+func writeStatusWhy(w io.Writer, rows []model.SessionRow) {
 	var explained []model.SessionRow
 	for _, r := range rows {
 		if worstSeverity(r) >= 2 {
 			explained = append(explained, r)
 		}
 	}
-	if len(explained) > 0 {
-		fmt.Fprintf(w, "\nWhy (%d session(s) need attention):\n", len(explained))
-		for _, r := range explained {
-			fmt.Fprintf(w, "\n  %s  %s\n", esc(rowKey(r)), esc(r.File))
-			for _, d := range r.Diagnosis {
-				fmt.Fprintf(w, "    %-19s %s\n", d.Code+":", esc(d.Message))
-			}
+	if len(explained) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nWhy (%d session(s) need attention):\n", len(explained))
+	for _, r := range explained {
+		fmt.Fprintf(w, "\n  %s  %s\n", esc(rowKey(r)), esc(r.File))
+		for _, d := range r.Diagnosis {
+			fmt.Fprintf(w, "    %-19s %s\n", d.Code+":", esc(d.Message))
 		}
 	}
-	return nil
 }
 
 // memorySummary says what an agent's workspace memory holds, in a line.

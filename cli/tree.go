@@ -278,9 +278,31 @@ func treeSummary(ctx context.Context, ix *transcript.Index, src treeSource) tree
 	return doc
 }
 
+// writeTreeText renders the tree document for a person: where the
+// transcript comes from, its shape, then what is odd about it.
 func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
+	where := writeTreeSource(w, ix, doc)
+	writeTreeShape(w, ix.Tree, doc, where)
+	writeTreeNotes(w, doc)
+	return nil
+}
+
+// continued is a row's label: label on a list's first row, blanks as wide
+// after it.
+func continued(i int, label string) string {
+	if i > 0 {
+		return strings.Repeat(" ", len(label))
+	}
+	return label
+}
+
+// writeTreeSource writes where the transcript comes from (a file, or a
+// session of a SQLite-era store with its generations), the rules it is
+// read by and its header. It returns what a position is called there:
+// line, or seq.
+func writeTreeSource(w io.Writer, ix *transcript.Index, doc treeDoc) (where string) {
 	t := ix.Tree
-	where := "line"
+	where = "line"
 	if s := doc.SQLite; s != nil {
 		where = "seq"
 		state := "current generation"
@@ -296,15 +318,11 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 		fmt.Fprintf(w, "File:          %s (%s, %d lines)\n", esc(doc.File), model.Bytes(doc.SizeBytes), doc.Lines)
 	}
 	for i, g := range doc.Generations {
-		label := "Generations:  "
-		if i > 0 {
-			label = "              "
-		}
 		what := g.Kind
 		if g.Reason != "" {
 			what += ", " + g.Reason
 		}
-		fmt.Fprintf(w, "%s %s (%s, %s) %s\n", label, esc(g.SessionID), esc(what), model.Bytes(g.SizeBytes), esc(g.File))
+		fmt.Fprintf(w, "%s %s (%s, %s) %s\n", continued(i, "Generations:  "), esc(g.SessionID), esc(what), model.Bytes(g.SizeBytes), esc(g.File))
 	}
 	if t.Rules == model.RulesOpenClaw {
 		fmt.Fprintf(w, "Rules:         OpenClaw 2026.9's (leaf controls select the leaf, side appends and other entry types do not move it, resets restart the context)\n")
@@ -324,6 +342,13 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 	if t.Name != "" {
 		fmt.Fprintf(w, "Name:          %s\n", esc(t.Name))
 	}
+	return where
+}
+
+// writeTreeShape writes the tree itself: entries, leaf, roots, branch
+// points, compactions, resets, leaf controls, the active path and the
+// model's context.
+func writeTreeShape(w io.Writer, t *model.Tree, doc treeDoc, where string) {
 	fmt.Fprintf(w, "Entries:       %d %s\n", doc.Entries, typeCounts(doc.EntryTypes))
 	leaf := "none"
 	if doc.LeafID != nil {
@@ -336,22 +361,14 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 		fmt.Fprintf(w, "Compactions:   none\n")
 	}
 	for i, c := range doc.Compactions {
-		label := "Compactions:  "
-		if i > 0 {
-			label = "              "
-		}
-		fmt.Fprintf(w, "%s %s (%s %d): %s tokens before, first kept %s\n", label, c.ID, where, c.Line, model.Count(c.TokensBefore), c.FirstKeptEntryID)
+		fmt.Fprintf(w, "%s %s (%s %d): %s tokens before, first kept %s\n", continued(i, "Compactions:  "), c.ID, where, c.Line, model.Count(c.TokensBefore), c.FirstKeptEntryID)
 	}
 	for i, r := range doc.Resets {
-		label := "Resets:       "
-		if i > 0 {
-			label = "              "
-		}
 		kept := "nothing kept"
 		if r.FirstKeptEntryID != "" {
 			kept = "keeps from " + r.FirstKeptEntryID
 		}
-		fmt.Fprintf(w, "%s %s (%s %d): %s, %s\n", label, r.ID, where, r.Line, orNone(r.Reason), kept)
+		fmt.Fprintf(w, "%s %s (%s %d): %s, %s\n", continued(i, "Resets:       "), r.ID, where, r.Line, orNone(r.Reason), kept)
 	}
 	if doc.LeafControls+doc.InvalidLeafControls > 0 {
 		fmt.Fprintf(w, "Leaf controls: %d", doc.LeafControls)
@@ -362,6 +379,12 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 	}
 	fmt.Fprintf(w, "Active path:   %d entries, %s\n", len(t.ActivePath), abbreviate(t, t.ActivePath, 8))
 	fmt.Fprintf(w, "Model context: %d messages, %s\n", doc.ContextMessages, abbreviate(t, t.Context, 8))
+}
+
+// writeTreeNotes writes how OpenClaw's own branch compares, the labels,
+// and what is odd: malformed lines, a torn last line, duplicate ids, a
+// loop.
+func writeTreeNotes(w io.Writer, doc treeDoc) {
 	if s := doc.SQLite; s != nil {
 		switch {
 		case s.OpenClawBranchDiffers:
@@ -401,7 +424,6 @@ func writeTreeText(w io.Writer, ix *transcript.Index, doc treeDoc) error {
 	if doc.Cycle {
 		fmt.Fprintf(w, "Warning:       a parentId chain loops; pi would hang on this file\n")
 	}
-	return nil
 }
 
 func typeCounts(m map[string]int) string {

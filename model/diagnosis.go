@@ -98,44 +98,56 @@ func Diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 // diagnose is Diagnose appending to out: status gives the rows of a block
 // one slice to share.
 func diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt StatusOptions, out []Diagnosis) []Diagnosis {
-	// The messages nearly every row gets (below-threshold, no-cursor,
-	// stale) are written into msg and made a string once, without fmt.
-	var msg [320]byte
-	add := func(code DiagnosisCode, format string, args ...any) {
-		out = append(out, Diagnosis{code, fmt.Sprintf(format, args...)})
-	}
-	sel := row.Selection
-
 	if row.Origin == OriginSQLite {
 		return append(out, diagnoseSQLite(row, snap, cursors.Seq)...)
 	}
 	if row.OutsideStateDir != "" {
 		if row.OutsideStateDir == row.File {
-			add(CodeOutsideStateDir, "%s lies outside the state dir and this agent's sessions folder: it is never read (sessions.json names it, but a transcript is looked for only there).", row.File)
+			out = appendDiagnosis(out, CodeOutsideStateDir, "%s lies outside the state dir and this agent's sessions folder: it is never read (sessions.json names it, but a transcript is looked for only there).", row.File)
 		} else {
-			add(CodeOutsideStateDir, "%s leads to %s, outside the state dir and this agent's sessions folder: it is never read.", row.File, row.OutsideStateDir)
+			out = appendDiagnosis(out, CodeOutsideStateDir, "%s leads to %s, outside the state dir and this agent's sessions folder: it is never read.", row.File, row.OutsideStateDir)
 		}
 		return withFlush(out, row)
 	}
 	if row.Origin == OriginIndex && !row.Exists {
-		add(CodeMissingFile, "sessions.json points at %s, which does not exist (OpenClaw writes nothing before the first assistant reply, and archives on reset or delete).", row.File)
+		out = appendDiagnosis(out, CodeMissingFile, "sessions.json points at %s, which does not exist (OpenClaw writes nothing before the first assistant reply, and archives on reset or delete).", row.File)
 	}
 	if snap.SQLitePath != "" {
-		add(CodeSQLiteStore, "This agent has moved to the SQLite-era store %s; ClawVault 3.5.2 reads only JSONL, so new turns written there are never observed (clawvault-tui reads them there).", filepath.Base(snap.SQLitePath))
+		out = appendDiagnosis(out, CodeSQLiteStore, "This agent has moved to the SQLite-era store %s; ClawVault 3.5.2 reads only JSONL, so new turns written there are never observed (clawvault-tui reads them there).", filepath.Base(snap.SQLitePath))
 	}
 	if !row.Exists {
 		return withFlush(out, row)
 	}
+	out = diagnoseCursorFile(out, row, cursors)
+	out = diagnoseDiscovery(out, row, snap)
+	out = diagnoseProgress(out, row, cursors, opt)
+	out = diagnoseTail(out, row)
+	return withFlush(out, row)
+}
+
+// appendDiagnosis appends one diagnosis, its sentence formatted.
+func appendDiagnosis(out []Diagnosis, code DiagnosisCode, format string, args ...any) []Diagnosis {
+	return append(out, Diagnosis{code, fmt.Sprintf(format, args...)})
+}
+
+// diagnoseCursorFile says what is wrong with the cursor file, or with the
+// row's entry in it.
+func diagnoseCursorFile(out []Diagnosis, row *SessionRow, cursors CursorState) []Diagnosis {
 	if cursors.Corrupt != "" {
-		add(CodeCursorFileCorrupt, "%s does not parse (%s); ClawVault loads it as empty, so every session counts as never observed and is re-read from byte 0.", cursorFileName(cursors), cursors.Corrupt)
+		out = appendDiagnosis(out, CodeCursorFileCorrupt, "%s does not parse (%s); ClawVault loads it as empty, so every session counts as never observed and is re-read from byte 0.", cursorFileName(cursors), cursors.Corrupt)
 	}
 	if cursors.ReadError != nil {
-		add(CodeCursorFileUnreadable, "%s cannot be read (%s): clawvault-tui's sweeps stop until it can, and ClawVault would load it as empty and re-read every session from byte 0.", cursorFileName(cursors), OSReason(cursors.ReadError))
+		out = appendDiagnosis(out, CodeCursorFileUnreadable, "%s cannot be read (%s): clawvault-tui's sweeps stop until it can, and ClawVault would load it as empty and re-read every session from byte 0.", cursorFileName(cursors), OSReason(cursors.ReadError))
 	}
 	if row.CursorProblem != "" {
-		add(CodeCursorInvalid, "The cursor entry for %s fails ClawVault's validation (%s) and is ignored: the session counts as never observed.", row.CursorID, row.CursorProblem)
+		out = appendDiagnosis(out, CodeCursorInvalid, "The cursor entry for %s fails ClawVault's validation (%s) and is ignored: the session counts as never observed.", row.CursorID, row.CursorProblem)
 	}
+	return out
+}
 
+// diagnoseDiscovery says whether ClawVault's discovery finds the file, and
+// under which key.
+func diagnoseDiscovery(out []Diagnosis, row *SessionRow, snap AgentSnapshot) []Diagnosis {
 	switch {
 	case row.Name.Kind == FileResetArchive:
 		unread := row.Size
@@ -145,25 +157,34 @@ func diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 		if unread == 0 {
 			break // observed to the end before the reset: nothing was lost
 		}
-		add(CodeResetArchive, "A /new or /reset archive (%s): ClawVault 3.5.2 never reads .reset files, so the %s written after the last observation (of %s) are never observed.", row.Name.Stamp, BytesExact(unread), Bytes(row.Size))
+		out = appendDiagnosis(out, CodeResetArchive, "A /new or /reset archive (%s): ClawVault 3.5.2 never reads .reset files, so the %s written after the last observation (of %s) are never observed.", row.Name.Stamp, BytesExact(unread), Bytes(row.Size))
 	case !row.Discovered:
-		add(CodeNotDiscovered, "ClawVault 3.5.2's discovery does not find this file: %s.", notDiscoveredReason(row, snap))
+		out = appendDiagnosis(out, CodeNotDiscovered, "ClawVault 3.5.2's discovery does not find this file: %s.", notDiscoveredReason(row, snap))
 	}
-
-	if row.Discovered {
-		if row.ScanOnly && row.Key != "" {
-			add(CodeScanOnly, "ClawVault finds this file only by its folder scan, as %s, so its observations are tagged [%s] instead of [%s]: it looks for %s.jsonl, not %s.", row.ObserverKey, row.Label, SourceLabel(row.Key), row.SessionID, filepath.Base(row.File))
-		}
-		if row.Name.Kind == FileCheckpoint {
-			add(CodeCheckpointCopy, "A pre-compaction copy of %s: ClawVault observes it as a separate session (%s), observing the same turns twice.", row.Name.SessionID, row.ObserverKey)
-		}
+	if !row.Discovered {
+		return out
 	}
+	if row.ScanOnly && row.Key != "" {
+		out = appendDiagnosis(out, CodeScanOnly, "ClawVault finds this file only by its folder scan, as %s, so its observations are tagged [%s] instead of [%s]: it looks for %s.jsonl, not %s.", row.ObserverKey, row.Label, SourceLabel(row.Key), row.SessionID, filepath.Base(row.File))
+	}
+	if row.Name.Kind == FileCheckpoint {
+		out = appendDiagnosis(out, CodeCheckpointCopy, "A pre-compaction copy of %s: ClawVault observes it as a separate session (%s), observing the same turns twice.", row.Name.SessionID, row.ObserverKey)
+	}
+	return out
+}
 
+// diagnoseProgress says how far the observer has read the file and what
+// the next sweep does with it. The sentences nearly every row gets
+// (below-threshold, no-cursor, stale) are written into msg and made a
+// string once, without fmt.
+func diagnoseProgress(out []Diagnosis, row *SessionRow, cursors CursorState, opt StatusOptions) []Diagnosis {
+	var msg [320]byte
+	sel := row.Selection
 	if row.Cursor == nil && row.CursorProblem == "" && cursors.Corrupt == "" && cursors.ReadError == nil && (row.Discovered || row.Name.Kind == FileResetArchive) && row.Size > 0 {
 		out = append(out, Diagnosis{CodeNoCursor, "Never observed: " + cursorFileName(cursors) + " has no cursor for " + row.CursorID + "."})
 	}
 	if sel.PastEOF {
-		add(CodeCursorPastEOF, "The cursor at byte %s lies past the end of the %s file (it shrank or was rotated); the next sweep re-reads it from byte 0.", row.Cursor.OffsetText(), BytesExact(row.Size))
+		out = appendDiagnosis(out, CodeCursorPastEOF, "The cursor at byte %s lies past the end of the %s file (it shrank or was rotated); the next sweep re-reads it from byte 0.", row.Cursor.OffsetText(), BytesExact(row.Size))
 	}
 	if row.Stale {
 		at, _ := row.Cursor.ObservedAt()
@@ -173,39 +194,47 @@ func diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 		b = append(appendBytesExact(b, row.Size-row.Cursor.FileSize()), " since; ClawVault counts a cursor stale after 12 h."...)
 		out = append(out, Diagnosis{CodeStale, string(b)})
 	}
-	if row.Discovered {
-		if row.Candidate {
-			thresholdNote := "the " + BytesExact(sel.ThresholdBytes) + " threshold for " + sizeBand(row.Size)
-			if opt.MinNewBytes > 0 {
-				thresholdNote = "the --min-new threshold of " + BytesExact(sel.ThresholdBytes)
-			}
-			add(CodeCandidate, "The next sweep observes it: %s pending reach %s.", BytesExact(sel.NewBytes), thresholdNote)
-			if sel.NewBytes >= OverdueFactor*sel.ThresholdBytes && opt.MinNewBytes == 0 {
-				add(CodeOverdue, "%d× the threshold is pending: a sweep would have taken this session once it crossed %s, so no sweep has reached it in a long while (ClawVault's heartbeat and agent_end observation hooks are off by default).", sel.NewBytes/sel.ThresholdBytes, Bytes(sel.ThresholdBytes))
-			}
-		} else {
-			b := append(msg[:0], "Needs "...)
-			b = append(appendBytesExact(b, sel.ThresholdBytes-sel.NewBytes), " more before a sweep takes it: "...)
-			b = append(appendBytesExact(b, sel.NewBytes), " pending of "...)
-			if opt.MinNewBytes > 0 {
-				b = append(b, "the --min-new threshold of "...)
-				b = appendBytesExact(b, sel.ThresholdBytes)
-			} else {
-				b = append(appendBytesExact(append(b, "the "...), sel.ThresholdBytes), " threshold for "...)
-				b = append(b, sizeBand(row.Size)...)
-			}
-			out = append(out, Diagnosis{CodeBelowThreshold, string(append(b, '.'))})
-		}
+	if !row.Discovered {
+		return out
 	}
-	if t := row.Tail; t != nil && t.Err == "" {
-		if t.PartialTail {
-			add(CodePartialTail, "The last line (%s) has no newline yet: the observer leaves it for the next sweep unless it already parses.", BytesExact(t.TailBytes))
+	if row.Candidate {
+		thresholdNote := "the " + BytesExact(sel.ThresholdBytes) + " threshold for " + sizeBand(row.Size)
+		if opt.MinNewBytes > 0 {
+			thresholdNote = "the --min-new threshold of " + BytesExact(sel.ThresholdBytes)
 		}
-		if t.Messages == 0 && sel.NewBytes > 0 {
-			add(CodeNoMessages, "Nothing observable in the %s pending: no line there yields a user, assistant or tool message.", BytesExact(sel.NewBytes))
+		out = appendDiagnosis(out, CodeCandidate, "The next sweep observes it: %s pending reach %s.", BytesExact(sel.NewBytes), thresholdNote)
+		if sel.NewBytes >= OverdueFactor*sel.ThresholdBytes && opt.MinNewBytes == 0 {
+			out = appendDiagnosis(out, CodeOverdue, "%d× the threshold is pending: a sweep would have taken this session once it crossed %s, so no sweep has reached it in a long while (ClawVault's heartbeat and agent_end observation hooks are off by default).", sel.NewBytes/sel.ThresholdBytes, Bytes(sel.ThresholdBytes))
 		}
+		return out
 	}
-	return withFlush(out, row)
+	b := append(msg[:0], "Needs "...)
+	b = append(appendBytesExact(b, sel.ThresholdBytes-sel.NewBytes), " more before a sweep takes it: "...)
+	b = append(appendBytesExact(b, sel.NewBytes), " pending of "...)
+	if opt.MinNewBytes > 0 {
+		b = append(b, "the --min-new threshold of "...)
+		b = appendBytesExact(b, sel.ThresholdBytes)
+	} else {
+		b = append(appendBytesExact(append(b, "the "...), sel.ThresholdBytes), " threshold for "...)
+		b = append(b, sizeBand(row.Size)...)
+	}
+	return append(out, Diagnosis{CodeBelowThreshold, string(append(b, '.'))})
+}
+
+// diagnoseTail says what the file's last line and pending range hold, when
+// a deep check read them.
+func diagnoseTail(out []Diagnosis, row *SessionRow) []Diagnosis {
+	t := row.Tail
+	if t == nil || t.Err != "" {
+		return out
+	}
+	if t.PartialTail {
+		out = appendDiagnosis(out, CodePartialTail, "The last line (%s) has no newline yet: the observer leaves it for the next sweep unless it already parses.", BytesExact(t.TailBytes))
+	}
+	if t.Messages == 0 && row.Selection.NewBytes > 0 {
+		out = appendDiagnosis(out, CodeNoMessages, "Nothing observable in the %s pending: no line there yields a user, assistant or tool message.", BytesExact(row.Selection.NewBytes))
+	}
+	return out
 }
 
 func withFlush(out []Diagnosis, row *SessionRow) []Diagnosis {

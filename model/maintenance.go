@@ -620,23 +620,41 @@ func (s *simulation) diskBudget() {
 	}
 	b := &DiskBudget{MaxBytes: s.pol.MaxDiskBytes, HighWaterBytes: s.pol.HighWaterBytes}
 	s.plan.Budget = b
-	var keptChunks []int64
-	for _, i := range s.kept {
-		keptChunks = append(keptChunks, s.in.Rows[i].ChunkBytes)
-	}
-	projected := StoreBytes(keptChunks)
-	total := projected
-	for _, f := range s.files {
-		if !f.gone && f.path != s.in.StorePath {
-			total += f.Size
-		}
-	}
+	projected, total := s.budgetBytes()
 	b.TotalBytesBefore, b.TotalBytesAfter = total, total
 	if total <= b.MaxBytes {
 		return
 	}
 	b.OverBudget = true
+	total = s.budgetRemoveFiles(total, b.HighWaterBytes)
+	if total > b.HighWaterBytes {
+		total = s.budgetEvict(b, projected, total)
+	}
+	b.TotalBytesAfter = total
+}
 
+// budgetBytes is the store's size projected from the kept entries, and
+// the total the budget counts: that and every file left in the sessions
+// folder.
+func (s *simulation) budgetBytes() (projected, total int64) {
+	var keptChunks []int64
+	for _, i := range s.kept {
+		keptChunks = append(keptChunks, s.in.Rows[i].ChunkBytes)
+	}
+	projected = StoreBytes(keptChunks)
+	total = projected
+	for _, f := range s.files {
+		if !f.gone && f.path != s.in.StorePath {
+			total += f.Size
+		}
+	}
+	return projected, total
+}
+
+// budgetRemoveFiles is the budget's first pass: archive artifacts and
+// transcripts no kept entry references, oldest first, until the total is
+// at the high-water mark. It returns the total left.
+func (s *simulation) budgetRemoveFiles(total, highWater int64) int64 {
 	referenced := map[string]bool{}
 	for _, i := range s.kept {
 		if t := s.in.Rows[i].Transcript; t != "" {
@@ -651,7 +669,7 @@ func (s *simulation) diskBudget() {
 	}
 	slices.SortStableFunc(queue, func(x, y *simFile) int { return x.ModTime.Compare(y.ModTime) })
 	for _, f := range queue {
-		if total <= b.HighWaterBytes {
+		if total <= highWater {
 			break
 		}
 		step := StepBudgetOrphan
@@ -660,11 +678,14 @@ func (s *simulation) diskBudget() {
 		}
 		total -= s.budgetRemove(f, step, "")
 	}
-	if total <= b.HighWaterBytes {
-		b.TotalBytesAfter = total
-		return
-	}
+	return total
+}
 
+// budgetEvict is the budget's second pass: entries least recently updated
+// first (the active session's kept), each taking its transcript when no
+// other kept entry shares it, until the total is at the high-water mark.
+// It returns the total left.
+func (s *simulation) budgetEvict(b *DiskBudget, projected, total int64) int64 {
 	active := strings.ToLower(strings.TrimSpace(s.in.ActiveKey))
 	refs := map[string]int{}
 	for _, i := range s.kept {
@@ -702,7 +723,7 @@ func (s *simulation) diskBudget() {
 		}
 	}
 	s.remove(ActionEvictBudget, func(i int) bool { return evict[i] })
-	b.TotalBytesAfter = total
+	return total
 }
 
 // budgetRemove takes f out for the disk budget and returns the bytes that

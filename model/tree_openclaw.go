@@ -58,21 +58,40 @@ func isBlank(s string) bool {
 var lookupEveryParent = false
 
 func (t *Tree) scanOpenClaw(nodes []int32, facts map[int32]TreeFacts) {
-	entries := t.entries
-	n := len(entries)
+	n := len(t.entries)
 	t.parent = make([]int32, n)
 	for i := range t.parent {
 		t.parent[i] = -1
 	}
 	t.leafCtl = make([]bool, n)
-	// Which entries are tree nodes is decided by each entry alone: an
-	// explicit entry (a parentId key holding null or an id, and a non-blank
-	// id; a leaf with well-formed targetId/appendParentId/appendMode) or a
-	// canonical entry without a parentId key.
-	explicit := make([]bool, n)
-	treeNodes := make([]int32, 0, len(nodes))
+	explicit, treeNodes := t.openClawNodes(nodes, facts)
+	t.byID, t.DuplicateIDs, _ = newIDIndex(t.entries, treeNodes)
+	s := &ocScan{
+		t: t, entries: t.entries, facts: facts, explicit: explicit,
+		ref: make([]EntryID, n), resetGen: make([]uint32, n), prev: -1,
+		unique: t.DuplicateIDs == 0 && !lookupEveryParent,
+		leaf:   NoID, appendParent: NoID, // null
+	}
+	isNode := make([]bool, n)
+	for _, i := range treeNodes {
+		isNode[i] = true
+		s.step(i)
+	}
+	s.linkParents(treeNodes)
+	t.ocNodes = isNode
+	t.ocLeafControl = s.sawLeafControl
+}
+
+// openClawNodes picks the entries that are tree nodes, a choice each entry
+// makes alone: an explicit entry (a parentId key holding null or an id,
+// and a non-blank id; a leaf with well-formed targetId/appendParentId/
+// appendMode) or a canonical entry without a parentId key. It marks the
+// well-formed leaf controls in t.leafCtl.
+func (t *Tree) openClawNodes(nodes []int32, facts map[int32]TreeFacts) (explicit []bool, treeNodes []int32) {
+	explicit = make([]bool, len(t.entries))
+	treeNodes = make([]int32, 0, len(nodes))
 	for _, i := range nodes {
-		e := &entries[i]
+		e := &t.entries[i]
 		if t.blankID(e.ID) {
 			continue
 		}
@@ -93,156 +112,207 @@ func (t *Tree) scanOpenClaw(nodes []int32, facts map[int32]TreeFacts) {
 			treeNodes = append(treeNodes, i)
 		}
 	}
-	t.byID, t.DuplicateIDs, _ = newIDIndex(entries, treeNodes)
+	return explicit, treeNodes
+}
 
+// ocScan is the state of scanOpenClaw's walk over the tree nodes in file
+// order.
+type ocScan struct {
+	t        *Tree
+	entries  []Entry
+	facts    map[int32]TreeFacts
+	explicit []bool
 	// ref is a node's parentId as the scan leaves it (NoID: null).
-	ref := make([]EntryID, n)
-	isNode := make([]bool, n)
-	for _, i := range treeNodes {
-		isNode[i] = true
-	}
-	resetGen := make([]uint32, n)
-	var gen uint32
-	var invalidCtl map[EntryID]bool
-	has := func(id EntryID, before int32) bool {
-		_, ok := t.byID.lastBefore(entries, id, before)
-		return ok
-	}
-	known := func(id EntryID, before int32) bool {
-		return id == NoID || has(id, before) && !invalidCtl[id]
-	}
-	prev := int32(-1) // the previous node: the usual parent, found without a lookup
-	// byPrev is the common case answered without a lookup in the id
-	// index (a binary search that misses the cache, per node): id is the
-	// previous node's and no id repeats, so that node is the only one.
-	unique := t.DuplicateIDs == 0 && !lookupEveryParent
-	byPrev := func(id EntryID) bool {
-		return unique && prev >= 0 && entries[prev].ID == id
-	}
-	resetDescendant := func(id EntryID, before int32) bool {
-		if byPrev(id) {
-			return resetGen[prev] == gen
+	ref []EntryID
+	// resetGen is the reset generation a node descends from; gen the
+	// latest.
+	resetGen   []uint32
+	gen        uint32
+	invalidCtl map[EntryID]bool
+	// prev is the previous node: the usual parent, found without a lookup.
+	prev int32
+	// unique: no id repeats, so the previous node is the only one with
+	// its id (see byPrev).
+	unique bool
+	// leaf is the active leaf, appendParent where the last entry appended
+	// aside would continue.
+	leaf, appendParent        EntryID
+	haveReset, sawLeafControl bool
+}
+
+// step reads node i: its parent as OpenClaw resolves it, then what it
+// does to the leaf and the reset generations.
+func (s *ocScan) step(i int32) {
+	e := &s.entries[i]
+	side := e.Flags&FlagSideAppend != 0
+	canonical := e.Type.OpenClawCanonical()
+	var parent, target, appendTo EntryID
+	setsLeaf := false
+	switch {
+	case s.t.leafCtl[i]:
+		var ok bool
+		if parent, target, appendTo, ok = s.navigation(i); !ok {
+			s.invalidControl(i)
+			return
 		}
-		found := false
-		t.byID.each(entries, id, func(p int32) bool {
-			if p >= before {
-				return false
-			}
-			found = resetGen[p] == gen
-			return !found
-		})
-		return found
+		setsLeaf = true
+	case s.explicit[i]:
+		parent, setsLeaf, target, appendTo = e.ParentID, canonical && !side, e.ID, e.ID
+	default:
+		parent, setsLeaf, target, appendTo = s.leaf, !side, e.ID, e.ID
 	}
-	// resolve follows a parent through leaf controls to the entry they select.
-	resolve := func(p EntryID, before int32) EntryID {
-		var seen []EntryID
-		for p != NoID {
-			if slices.Contains(seen, p) {
+	if canonical {
+		parent = s.canonicalParent(i, parent, side)
+	}
+	s.ref[i] = parent
+	s.trackReset(i, e.Type, parent)
+	s.appendParent = appendTo
+	if setsLeaf {
+		s.leaf = target
+	}
+	if s.t.leafCtl[i] {
+		s.sawLeafControl = true
+		s.t.LeafControls++
+	}
+	s.prev = i
+}
+
+// navigation reads leaf control i: its parent, the leaf it selects and
+// where an entry appended next continues; ok is false when it names an
+// entry not seen before it (or an invalid control), and it then moves
+// nothing.
+func (s *ocScan) navigation(i int32) (parent, target, appendTo EntryID, ok bool) {
+	f := s.facts[i]
+	target, _ = s.t.ocRef(f.Target, f.TargetID)
+	appendTo = target
+	if f.AppendParent != RefAbsent {
+		appendTo, _ = s.t.ocRef(f.AppendParent, f.AppendParentID)
+	}
+	parent = target
+	if s.haveReset && s.leaf != NoID && (target == NoID || !s.resetDescendant(target, i)) {
+		// A navigation to before the latest reset stays where it is.
+		parent, target, appendTo = s.leaf, s.leaf, s.leaf
+	}
+	return parent, target, appendTo, s.known(target, i) && s.known(appendTo, i)
+}
+
+// invalidControl records leaf control i as invalid: counted, and an entry
+// that names it as its parent does not follow it.
+func (s *ocScan) invalidControl(i int32) {
+	e := &s.entries[i]
+	s.t.InvalidLeafControls++
+	if s.invalidCtl == nil {
+		s.invalidCtl = map[EntryID]bool{}
+	}
+	s.invalidCtl[e.ID] = true
+	s.ref[i] = e.ParentID
+	s.prev = i
+}
+
+// canonicalParent is where canonical node i continues from, given the
+// parent its record names (or the leaf).
+func (s *ocScan) canonicalParent(i int32, parent EntryID, side bool) EntryID {
+	parentKnown := parent == NoID || s.prev >= 0 && s.entries[s.prev].ID == parent || s.has(parent, i)
+	switch {
+	case s.haveReset && !side && (parent == NoID || !s.resetDescendant(parent, i)):
+		parent = s.leaf
+	case !side && s.explicit[i] && parent != NoID && !parentKnown && s.leaf != NoID:
+		parent = s.leaf // a stale parent
+	case s.explicit[i] && !side && parent == s.appendParent && s.leaf != s.appendParent:
+		parent = s.leaf // the parent was appended aside; the leaf moved on
+	}
+	return s.resolve(parent, i)
+}
+
+// trackReset: a reset starts a generation; a node whose parent descends
+// from the latest reset belongs to it.
+func (s *ocScan) trackReset(i int32, typ EntryType, parent EntryID) {
+	if typ == TypeReset {
+		s.haveReset = true
+		s.gen++
+		s.resetGen[i] = s.gen
+	} else if s.haveReset && parent != NoID && s.resetDescendant(parent, i) {
+		s.resetGen[i] = s.gen
+	}
+}
+
+// has says whether a node before position before has the id.
+func (s *ocScan) has(id EntryID, before int32) bool {
+	_, ok := s.t.byID.lastBefore(s.entries, id, before)
+	return ok
+}
+
+// known: null, or the id of a node before that is no invalid control.
+func (s *ocScan) known(id EntryID, before int32) bool {
+	return id == NoID || s.has(id, before) && !s.invalidCtl[id]
+}
+
+// byPrev is the common case answered without a lookup in the id index (a
+// binary search that misses the cache, per node): id is the previous
+// node's and no id repeats, so that node is the only one.
+func (s *ocScan) byPrev(id EntryID) bool {
+	return s.unique && s.prev >= 0 && s.entries[s.prev].ID == id
+}
+
+// resetDescendant says whether a node with the id before position before
+// descends from the latest reset.
+func (s *ocScan) resetDescendant(id EntryID, before int32) bool {
+	if s.byPrev(id) {
+		return s.resetGen[s.prev] == s.gen
+	}
+	found := false
+	s.t.byID.each(s.entries, id, func(p int32) bool {
+		if p >= before {
+			return false
+		}
+		found = s.resetGen[p] == s.gen
+		return !found
+	})
+	return found
+}
+
+// resolve follows a parent through leaf controls to the entry they select.
+func (s *ocScan) resolve(p EntryID, before int32) EntryID {
+	var seen []EntryID
+	for p != NoID {
+		if slices.Contains(seen, p) {
+			return p
+		}
+		if len(seen) == 0 && s.byPrev(p) {
+			if !s.t.leafCtl[s.prev] {
 				return p
 			}
-			if len(seen) == 0 && byPrev(p) {
-				if !t.leafCtl[prev] {
-					return p
-				}
-			}
-			q, ok := t.byID.lastBefore(entries, p, before)
-			if !ok || !t.leafCtl[q] {
-				return p
-			}
-			seen = append(seen, p)
-			p = ref[q]
 		}
-		return NoID
+		q, ok := s.t.byID.lastBefore(s.entries, p, before)
+		if !ok || !s.t.leafCtl[q] {
+			return p
+		}
+		seen = append(seen, p)
+		p = s.ref[q]
 	}
+	return NoID
+}
 
-	leaf, appendParent := NoID, NoID // null
-	haveReset, leafControl := false, false
-	for _, i := range treeNodes {
-		e := &entries[i]
-		f := facts[i]
-		side := e.Flags&FlagSideAppend != 0
-		canonical := e.Type.OpenClawCanonical()
-		var parent, target, appendTo EntryID
-		setsLeaf := false
-		if explicit[i] {
-			if t.leafCtl[i] {
-				target, _ = t.ocRef(f.Target, f.TargetID)
-				appendTo = target
-				if f.AppendParent != RefAbsent {
-					appendTo, _ = t.ocRef(f.AppendParent, f.AppendParentID)
-				}
-				parent, setsLeaf = target, true
-			} else {
-				parent, setsLeaf, target, appendTo = e.ParentID, canonical && !side, e.ID, e.ID
-			}
-			if t.leafCtl[i] && haveReset && leaf != NoID && (target == NoID || !resetDescendant(target, i)) {
-				// A navigation to before the latest reset stays where it is.
-				parent, target, appendTo = leaf, leaf, leaf
-			}
-			if t.leafCtl[i] && (!known(target, i) || !known(appendTo, i)) {
-				t.InvalidLeafControls++
-				if invalidCtl == nil {
-					invalidCtl = map[EntryID]bool{}
-				}
-				invalidCtl[e.ID] = true
-				ref[i] = e.ParentID
-				prev = i
-				continue
-			}
-		} else {
-			parent, setsLeaf, target, appendTo = leaf, !side, e.ID, e.ID
-		}
-		if canonical {
-			parentKnown := parent == NoID || prev >= 0 && entries[prev].ID == parent || has(parent, i)
-			switch {
-			case haveReset && !side && (parent == NoID || !resetDescendant(parent, i)):
-				parent = leaf
-			case !side && explicit[i] && parent != NoID && !parentKnown && leaf != NoID:
-				parent = leaf // a stale parent
-			case explicit[i] && !side && parent == appendParent && leaf != appendParent:
-				parent = leaf // the parent was appended aside; the leaf moved on
-			}
-			parent = resolve(parent, i)
-		}
-		ref[i] = parent
-		if e.Type == TypeReset {
-			haveReset = true
-			gen++
-			resetGen[i] = gen
-		} else if haveReset && parent != NoID && resetDescendant(parent, i) {
-			resetGen[i] = gen
-		}
-		appendParent = appendTo
-		if setsLeaf {
-			leaf = target
-		}
-		if t.leafCtl[i] {
-			leafControl = true
-			t.LeafControls++
-		}
-		prev = i
-	}
-
-	// The final tree resolves each parentId against the last entry with
-	// that id, as the scan's Map ends up.
+// linkParents sets the final tree: each parentId resolves against the
+// last entry with that id, as the scan's Map ends up; so does the leaf.
+func (s *ocScan) linkParents(treeNodes []int32) {
+	t := s.t
 	for k, i := range treeNodes {
-		if p := ref[i]; p != NoID && p != missingID {
-			if k > 0 && unique && entries[treeNodes[k-1]].ID == p {
+		if p := s.ref[i]; p != NoID && p != missingID {
+			if k > 0 && s.unique && s.entries[treeNodes[k-1]].ID == p {
 				t.parent[i] = treeNodes[k-1] // the only node with that id
 				continue
 			}
-			if q, ok := t.byID.get(entries, p); ok && q != i {
+			if q, ok := t.byID.get(s.entries, p); ok && q != i {
 				t.parent[i] = q
 			}
 		}
 	}
-	if leaf != NoID {
-		if q, ok := t.byID.get(entries, leaf); ok {
+	if s.leaf != NoID {
+		if q, ok := t.byID.get(s.entries, s.leaf); ok {
 			t.Leaf = q
 		}
 	}
-	t.ocNodes = isNode
-	t.ocLeafControl = leafControl
 }
 
 // activePathOpenClaw is selectSessionTranscriptTreePathNodes from the

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/agentdb"
@@ -19,15 +20,7 @@ import (
 // Problem sentence on the result, never an error of the scan.
 func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorState, cacheDir string) *model.SQLiteStore {
 	st := &model.SQLiteStore{Path: a.SQLitePath}
-	if fi, err := fsys.Stat(a.SQLitePath); err == nil {
-		st.Size, st.ModTime = fi.Size(), fi.ModTime()
-	}
-	if fi, err := fsys.Stat(a.SQLitePath + "-wal"); err == nil {
-		st.Size += fi.Size()
-		if fi.ModTime().After(st.ModTime) {
-			st.ModTime = fi.ModTime()
-		}
-	}
+	st.Size, st.ModTime = storeFilesSize(fsys, a.SQLitePath)
 	db, err := agentdb.Open(ctx, a.SQLitePath)
 	if err != nil {
 		st.Problem = err.Error()
@@ -56,53 +49,9 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 		st.Stats, st.Archives, st.Windows, st.Memory = nil, nil, nil, nil
 		return st
 	}
-	// fail waits for the nodes (the store stays open until they are
-	// read), then gives up.
-	fail := func(err error) *model.SQLiteStore { return unreadable(cmp.Or((<-nodesDone).err, err)) }
-	after := make(map[string]int64, len(seq.Cursors))
-	for id, c := range seq.Cursors {
-		after[id] = c.LastSeq
-	}
-	windows, err := db.Windows(ctx)
-	if err != nil {
-		return fail(err)
-	}
-	stats, _, err := db.CachedStatsOf(ctx, agentdb.StatsCacheFile(cacheDir, a.SQLitePath), windows, after)
-	if err != nil {
-		return fail(err)
-	}
-	st.Stats = make(map[string]model.EventStats, len(stats))
-	for id, s := range stats {
-		st.Stats[id] = model.EventStats{Events: s.Events, Bytes: s.Bytes, LastSeq: s.LastSeq, PendingEvents: s.PendingEvents, PendingBytes: s.PendingBytes}
-	}
-	archives, err := db.Archives(ctx)
-	if err != nil {
-		return fail(err)
-	}
-	cold := map[string]agentdb.Archive{}
-	for _, ar := range archives {
-		file := ar.File
-		if ar.Kind == agentdb.ArchiveReclaimed && filepath.Base(ar.Name) == ar.Name {
-			file = filepath.Join(a.SessionsDir, ar.Name)
-		}
-		st.Archives = append(st.Archives, model.SQLiteArchive{Kind: string(ar.Kind), SessionID: ar.SessionID, Key: ar.Key, Reason: ar.Reason,
-			Name: ar.Name, Bytes: ar.StoredBytes, RawBytes: ar.RawBytes, CreatedAt: ar.CreatedAt, File: file, Generation: ar.Generation})
-		if ar.Kind == agentdb.ArchiveCold {
-			cold[ar.SessionID] = ar
-		}
-	}
-	st.Windows = make([]model.SQLiteWindow, 0, len(windows))
-	for _, w := range windows {
-		mw := model.SQLiteWindow{SessionID: w.SessionID, Key: w.Key, Previous: w.PreviousSessionID, Reason: w.Reason,
-			CreatedAt: w.CreatedAt, UpdatedAt: w.TranscriptUpdatedAt, EndedAt: w.EndedAt, Channel: w.Channel, ChatType: w.ChatType,
-			Provider: w.ModelProvider, Model: w.Model}
-		if mw.UpdatedAt.IsZero() {
-			mw.UpdatedAt = w.UpdatedAt
-		}
-		if c, ok := cold[w.SessionID]; ok && st.Stats[w.SessionID].Events == 0 {
-			mw.Cold, mw.ColdBytes, mw.ColdEvents, mw.ColdLastSeq, mw.ColdArchive = true, c.RawBytes, c.Events, c.LastSeq, c.Name
-		}
-		st.Windows = append(st.Windows, mw)
+	if err := readStoreSessions(ctx, db, a, seq, cacheDir, st); err != nil {
+		// The store stays open until the nodes are read.
+		return unreadable(cmp.Or((<-nodesDone).err, err))
 	}
 	if mi, err := db.MemoryIndex(ctx); err == nil && mi.Present {
 		h := memoryIndexHealth(fsys, a.Workspace, mi)
@@ -114,6 +63,90 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 	}
 	st.Nodes, st.NodeProblems = nodes.nodes, nodes.problems
 	return st
+}
+
+// storeFilesSize is the size of a store's database file and its
+// write-ahead log, and the later of their modification times.
+func storeFilesSize(fsys FS, path string) (int64, time.Time) {
+	var size int64
+	var mod time.Time
+	if fi, err := fsys.Stat(path); err == nil {
+		size, mod = fi.Size(), fi.ModTime()
+	}
+	if fi, err := fsys.Stat(path + "-wal"); err == nil {
+		size += fi.Size()
+		if fi.ModTime().After(mod) {
+			mod = fi.ModTime()
+		}
+	}
+	return size, mod
+}
+
+// readStoreSessions fills st's generations, their sizes and pending bytes
+// (through the stats cache in cacheDir) and the archives.
+func readStoreSessions(ctx context.Context, db *agentdb.DB, a Agent, seq model.SeqCursorState, cacheDir string, st *model.SQLiteStore) error {
+	after := make(map[string]int64, len(seq.Cursors))
+	for id, c := range seq.Cursors {
+		after[id] = c.LastSeq
+	}
+	windows, err := db.Windows(ctx)
+	if err != nil {
+		return err
+	}
+	stats, _, err := db.CachedStatsOf(ctx, agentdb.StatsCacheFile(cacheDir, a.SQLitePath), windows, after)
+	if err != nil {
+		return err
+	}
+	st.Stats = make(map[string]model.EventStats, len(stats))
+	for id, s := range stats {
+		st.Stats[id] = model.EventStats{Events: s.Events, Bytes: s.Bytes, LastSeq: s.LastSeq, PendingEvents: s.PendingEvents, PendingBytes: s.PendingBytes}
+	}
+	archives, err := db.Archives(ctx)
+	if err != nil {
+		return err
+	}
+	var cold map[string]agentdb.Archive
+	st.Archives, cold = storeArchives(a, archives)
+	st.Windows = storeWindows(windows, st.Stats, cold)
+	return nil
+}
+
+// storeArchives turns the store's archives into the model's, and returns
+// the cold ones by session id.
+func storeArchives(a Agent, archives []agentdb.Archive) ([]model.SQLiteArchive, map[string]agentdb.Archive) {
+	var out []model.SQLiteArchive
+	cold := map[string]agentdb.Archive{}
+	for _, ar := range archives {
+		file := ar.File
+		if ar.Kind == agentdb.ArchiveReclaimed && filepath.Base(ar.Name) == ar.Name {
+			file = filepath.Join(a.SessionsDir, ar.Name)
+		}
+		out = append(out, model.SQLiteArchive{Kind: string(ar.Kind), SessionID: ar.SessionID, Key: ar.Key, Reason: ar.Reason,
+			Name: ar.Name, Bytes: ar.StoredBytes, RawBytes: ar.RawBytes, CreatedAt: ar.CreatedAt, File: file, Generation: ar.Generation})
+		if ar.Kind == agentdb.ArchiveCold {
+			cold[ar.SessionID] = ar
+		}
+	}
+	return out, cold
+}
+
+// storeWindows turns the store's generations into the model's; one whose
+// events moved to a cold archive is sized by the archive.
+func storeWindows(windows []agentdb.Window, stats map[string]model.EventStats, cold map[string]agentdb.Archive) []model.SQLiteWindow {
+	out := make([]model.SQLiteWindow, 0, len(windows))
+	for _, w := range windows {
+		mw := model.SQLiteWindow{SessionID: w.SessionID, Key: w.Key, Previous: w.PreviousSessionID, Reason: w.Reason,
+			CreatedAt: w.CreatedAt, UpdatedAt: w.TranscriptUpdatedAt, EndedAt: w.EndedAt, Channel: w.Channel, ChatType: w.ChatType,
+			Provider: w.ModelProvider, Model: w.Model}
+		if mw.UpdatedAt.IsZero() {
+			mw.UpdatedAt = w.UpdatedAt
+		}
+		if c, ok := cold[w.SessionID]; ok && stats[w.SessionID].Events == 0 {
+			mw.Cold, mw.ColdBytes, mw.ColdEvents, mw.ColdLastSeq, mw.ColdArchive = true, c.RawBytes, c.Events, c.LastSeq, c.Name
+		}
+		out = append(out, mw)
+	}
+	return out
 }
 
 // readSQLiteNodes reads every session key, each entry_json decoded as

@@ -280,169 +280,6 @@ func listenWatcher(w *store.Watcher) tea.Cmd {
 	}
 }
 
-// Update handles one message.
-func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		a.width, a.height = msg.Width, msg.Height
-		a.layout()
-		return a, a.transcript.afterMove()
-	case tea.BackgroundColorMsg:
-		a.c.SetTheme(msg.IsDark())
-		return a, a.transcript.needBody()
-	case taskEvent:
-		_, cmd := a.Update(msg.msg)
-		return a, tea.Batch(cmd, listen(msg.ch))
-	case scanDoneMsg:
-		if msg.job != a.scanJob {
-			return a, nil
-		}
-		a.scanning = false
-		a.scanErr = msg.err
-		if msg.err == nil {
-			a.snap = msg.snap
-			a.sessions.SetRows(msg.snap.Rows, msg.snap.TakenAt)
-			if r, ok := rowOf(msg.snap.Rows, a.transcript.row); ok {
-				a.transcript.SetRow(r)
-			}
-			health := map[string]string{}
-			for _, ag := range msg.snap.Agents {
-				if st := ag.SQLiteStore; st != nil {
-					health[ag.AgentID] = memoryIndexLine(st.Memory)
-				}
-			}
-			a.sessions.SetMemoryIndex(health)
-			a.sessions.SetStoreWarnings(storeWarnings(msg.snap.Agents))
-		}
-	case watcherMsg:
-		if msg.err != nil {
-			return a, a.setStatus("live updates are off: " + msg.err.Error())
-		}
-		a.watcher = msg.w
-		return a, listenWatcher(msg.w)
-	case filesChangedMsg:
-		cmds := []tea.Cmd{a.startScan()}
-		if a.watcher != nil {
-			cmds = append(cmds, listenWatcher(a.watcher))
-		}
-		for _, p := range msg.paths {
-			if p == a.transcript.path {
-				cmds = append(cmds, a.transcript.Refresh())
-				break
-			}
-		}
-		return a, tea.Batch(cmds...)
-	case indexProgressMsg, indexDoneMsg, previewsMsg, rolesReadMsg, bodyMsg, searchDoneMsg:
-		return a, a.transcript.Handle(msg)
-	case jobDoneMsg:
-		cmd := a.jobs.Handle(msg)
-		if a.quitting && len(a.jobs.active()) == 0 {
-			return a, tea.Quit // the last job stopped: what it wrote is complete
-		}
-		if msg.id == a.search.syncJob {
-			cmd = tea.Batch(cmd, a.search.synced(msg.err))
-		}
-		if j := a.jobs.find(msg.id); j != nil && j.writes {
-			// What the sweep observed moves off the pending gauges now,
-			// not when the watcher next notices the cursor file.
-			cmd = tea.Batch(cmd, a.startScan())
-		}
-		return a, cmd
-	case jobProgressMsg, jobTickMsg:
-		return a, a.jobs.Handle(msg)
-	case openTranscriptMsg:
-		if !store.Readable(msg.row) {
-			return a, a.setStatus("no transcript to open for " + displayKey(msg.row))
-		}
-		a.show(screenTranscript)
-		return a, a.transcript.Open(msg.row)
-	case showSessionMsg:
-		a.show(screenSessions)
-		if !a.sessions.Select(msg.key) {
-			return a, a.setStatus(msg.key + " is not in the list (a filter or the agent choice hides it)")
-		}
-	case editorDoneMsg:
-		if msg.err != nil {
-			return a, a.setStatus("editor: " + msg.err.Error())
-		}
-		return a, tea.Batch(a.setStatus("back from the editor: "+msg.path+" is read again"), a.saved(msg.path))
-	case openEditorMsg:
-		a.editorJob = a.nextJob()
-		return a, loadEditor(a.c, a.editorJob, msg.path, msg.line)
-	case editorLoadedMsg:
-		if msg.job != a.editorJob {
-			return a, nil
-		}
-		if msg.err != nil {
-			return a, a.setStatus("cannot edit: " + msg.err.Error())
-		}
-		a.editor = newEditorPane(a.c, msg.doc, msg.line)
-		a.layout()
-		a.editor.scrollTo(true)
-	case editorSavedMsg:
-		if a.editor != nil {
-			return a, a.editor.Handle(msg)
-		}
-	case fileSavedMsg:
-		return a, a.saved(msg.path)
-	case reindexedMsg:
-		if msg.err != nil {
-			return a, a.setStatus("search index: " + msg.err.Error())
-		}
-		return a, a.search.refresh()
-	case tea.PasteMsg:
-		if a.editor != nil {
-			a.editor.Paste(msg.Content)
-		}
-	case indexOpenedMsg:
-		cmd, ready := a.search.opened(msg)
-		if ready && a.search.syncJob == 0 {
-			return a, tea.Batch(cmd, a.startIndexSync())
-		}
-		return a, cmd
-	case memorySearchMsg:
-		return a, a.search.Handle(msg)
-	case vaultListMsg, vaultFileMsg, vaultRenderMsg:
-		return a, a.vault.Handle(msg)
-	case sourceFoundMsg:
-		return a, a.showSource(msg)
-	case openTranscriptAtMsg:
-		return a, a.openTranscriptAt(msg)
-	case promoteReadyMsg:
-		if msg.err != nil {
-			a.picker = nil
-			return a, a.setStatus("cannot promote: " + msg.err.Error())
-		}
-		if a.picker != nil {
-			a.picker.load(msg)
-		} else {
-			a.picker = newPromotePicker(a.c, msg)
-		}
-	case promoteDoneMsg:
-		if msg.err != nil {
-			return a, a.setStatus("not promoted: " + msg.err.Error())
-		}
-		cmd := a.setStatus(promotedStatus(msg.agent, msg.res))
-		if msg.res.Added {
-			cmd = tea.Batch(cmd, a.saved(msg.res.File))
-		}
-		return a, cmd
-	case statusMsg:
-		return a, a.setStatus(msg.text)
-	case clearStatusMsg:
-		if msg.job == a.statusJob {
-			a.status = ""
-		}
-	case tea.MouseWheelMsg:
-		return a, a.wheel(msg)
-	case tea.MouseClickMsg:
-		return a, a.click(msg)
-	case tea.KeyPressMsg:
-		return a, a.handleKey(msg)
-	}
-	return a, nil
-}
-
 // rowOf finds a session's row in a newer scan: by file and key, else by
 // file.
 func rowOf(rows []model.SessionRow, old model.SessionRow) (model.SessionRow, bool) {
@@ -535,95 +372,124 @@ func (a *App) typing() bool {
 		(a.screen == screenSearch && a.search.typing)
 }
 
+// handleKey routes a key: to what is open over the screens (a dialog, the
+// help, the picker, the editor, the palette, a focused input), else to the
+// keys every screen shares, else to the screen's pane.
 func (a *App) handleKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := a.c.Keys
 	if a.statusUntilKey {
 		a.status, a.statusUntilKey = "", false
 	}
-	if d := a.confirm; d != nil {
-		switch {
-		case key.Matches(msg, k.Confirm):
-			a.confirm = nil
-			return d.onYes(a)
-		case key.Matches(msg, k.Deny), key.Matches(msg, k.Quit):
-			a.confirm = nil
-		}
-		return nil
+	if cmd, used := a.overlayKey(msg); used {
+		return cmd
 	}
-	if a.showHelp {
+	if a.typing() {
+		return a.typingKey(msg)
+	}
+	if cmd, used := a.globalKey(msg); used {
+		return cmd
+	}
+	cmd, used := a.pane().Update(msg)
+	if used {
+		a.layout()
+	} else if key.Matches(msg, a.c.Keys.Back) {
+		return a.back()
+	}
+	return cmd
+}
+
+// overlayKey gives a key to what has the keyboard over the screens, if
+// anything does: each holds it until it closes.
+func (a *App) overlayKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case a.confirm != nil:
+		return a.confirmKey(msg), true
+	case a.showHelp:
+		k := a.c.Keys
 		if key.Matches(msg, k.Help) || key.Matches(msg, k.Back) || key.Matches(msg, k.Quit) {
 			a.showHelp = false
 		} else {
 			a.scrollHelp(msg)
 		}
-		return nil
-	}
-	if p := a.picker; p != nil {
-		cmd, done := p.Update(msg)
+		return nil, true
+	case a.picker != nil:
+		cmd, done := a.picker.Update(msg)
 		if done {
 			a.picker = nil
 		}
-		return cmd
+		return cmd, true
+	case a.editor != nil:
+		return a.editorKey(msg), true
+	case msg.String() == "ctrl+c":
+		return a.quit(), true
+	case a.palette != nil:
+		return a.paletteKey(msg), true
 	}
-	if a.editor != nil {
-		return a.editorKey(msg)
+	return nil, false
+}
+
+// confirmKey answers the confirmation dialog; other keys wait.
+func (a *App) confirmKey(msg tea.KeyPressMsg) tea.Cmd {
+	d, k := a.confirm, a.c.Keys
+	switch {
+	case key.Matches(msg, k.Confirm):
+		a.confirm = nil
+		return d.onYes(a)
+	case key.Matches(msg, k.Deny), key.Matches(msg, k.Quit):
+		a.confirm = nil
 	}
-	if msg.String() == "ctrl+c" {
-		return a.quit()
-	}
-	if a.palette != nil {
-		return a.paletteKey(msg)
-	}
-	if a.typing() {
-		// The query of the Search screen has no use for tab: it still
-		// moves between screens there.
-		if a.screen == screenSearch && (key.Matches(msg, k.NextScreen) || key.Matches(msg, k.PrevScreen)) {
-			next := (a.screen + 1) % screens
-			if key.Matches(msg, k.PrevScreen) {
-				next = (a.screen + screens - 1) % screens
-			}
-			return a.switchTo(next)
+	return nil
+}
+
+// typingKey gives a key to the focused input of the pane.
+func (a *App) typingKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := a.c.Keys
+	// The query of the Search screen has no use for tab: it still moves
+	// between screens there.
+	if a.screen == screenSearch && (key.Matches(msg, k.NextScreen) || key.Matches(msg, k.PrevScreen)) {
+		next := (a.screen + 1) % screens
+		if key.Matches(msg, k.PrevScreen) {
+			next = (a.screen + screens - 1) % screens
 		}
-		cmd, _ := a.pane().Update(msg)
-		a.layout()
-		return cmd
+		return a.switchTo(next)
 	}
+	cmd, _ := a.pane().Update(msg)
+	a.layout()
+	return cmd
+}
+
+// globalKey handles the keys every screen answers (quit, help, the
+// palette, moving between screens) and the app's keys of the Sessions
+// and Jobs screens.
+func (a *App) globalKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := a.c.Keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return a.quit()
+		return a.quit(), true
 	case key.Matches(msg, k.Help):
 		a.showHelp, a.helpOffset = true, 0
-		return nil
+		return nil, true
 	case key.Matches(msg, k.Palette):
-		return a.openPalette()
+		return a.openPalette(), true
 	case key.Matches(msg, k.Sessions):
-		return a.switchTo(screenSessions)
+		return a.switchTo(screenSessions), true
 	case key.Matches(msg, k.Transcript):
-		return a.switchTo(screenTranscript)
+		return a.switchTo(screenTranscript), true
 	case key.Matches(msg, k.Vault):
-		return a.switchTo(screenVault)
+		return a.switchTo(screenVault), true
 	case key.Matches(msg, k.SearchScreen):
-		return a.switchTo(screenSearch)
+		return a.switchTo(screenSearch), true
 	case key.Matches(msg, k.Jobs):
-		return a.switchTo(screenJobs)
+		return a.switchTo(screenJobs), true
 	case key.Matches(msg, k.NextScreen):
-		return a.switchTo((a.screen + 1) % screens)
+		return a.switchTo((a.screen + 1) % screens), true
 	case key.Matches(msg, k.PrevScreen):
-		return a.switchTo((a.screen + screens - 1) % screens)
+		return a.switchTo((a.screen + screens - 1) % screens), true
 	case a.screen == screenSessions && key.Matches(msg, k.Rescan):
-		return a.startScan()
+		return a.startScan(), true
 	case a.screen == screenJobs:
-		if cmd, ok := a.jobKey(msg); ok {
-			return cmd
-		}
+		return a.jobKey(msg)
 	}
-	cmd, used := a.pane().Update(msg)
-	if used {
-		a.layout()
-	} else if key.Matches(msg, k.Back) {
-		return a.back()
-	}
-	return cmd
+	return nil, false
 }
 
 // quit ends the program, but never under a running job: each is cancelled

@@ -107,35 +107,15 @@ func (p *editorPane) textWidth() int { return max(4, p.width-p.gutter()) }
 // Update handles a key. It returns the command and whether the editor
 // asks to be closed (the root confirms when there are unsaved changes).
 func (p *editorPane) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, close bool) {
-	k := p.c.Keys
 	switch p.mode {
 	case conflict:
-		switch {
-		case key.Matches(msg, k.Reload):
-			p.reload()
-		case key.Matches(msg, k.Diff):
-			p.diff = model.UnifiedDiff(model.SplitLines(string(p.clash.Disk.Data)), model.SplitLines(string(p.buf.bytes())), 3)
-			p.diffOffset, p.mode = 0, diffing
-		case key.Matches(msg, k.Merge):
-			p.merge()
-		case key.Matches(msg, k.Back):
-			p.mode = editing
-			p.note = "still editing: a save will find the disk changed again until you reload or merge"
-		}
+		p.conflictKey(msg)
 		return nil, false
 	case diffing:
-		switch {
-		case key.Matches(msg, k.Back):
-			p.mode = conflict
-		default:
-			n := len(p.diff)
-			if off, ok := listMove(k, msg, p.diffOffset, p.bodyHeight(), n); ok {
-				p.diffOffset = max(0, min(off, n-p.bodyHeight()))
-			}
-		}
+		p.diffKey(msg)
 		return nil, false
 	}
-	b := p.buf
+	k := p.c.Keys
 	p.note = ""
 	switch {
 	case key.Matches(msg, k.Save):
@@ -143,57 +123,95 @@ func (p *editorPane) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, close bool) {
 	case key.Matches(msg, k.Back):
 		return nil, true
 	case key.Matches(msg, k.Undo):
-		if !b.undoLast() {
+		if !p.buf.undoLast() {
 			p.note = "nothing to undo"
 		}
 	case key.Matches(msg, k.Redo):
-		if !b.redoLast() {
+		if !p.buf.redoLast() {
 			p.note = "nothing to redo"
 		}
 	default:
-		switch msg.String() {
-		case "up":
-			b.vertical(-1)
-		case "down":
-			b.vertical(1)
-		case "left", "ctrl+b":
-			b.left()
-		case "right", "ctrl+f":
-			b.right()
-		case "home", "ctrl+a":
-			b.home()
-		case "end", "ctrl+e":
-			b.end()
-		case "pgup":
-			b.vertical(-(p.bodyHeight() - 1))
-		case "pgdown":
-			b.vertical(p.bodyHeight() - 1)
-		case "ctrl+home":
-			b.top()
-		case "ctrl+end":
-			b.bottom()
-		case "ctrl+left", "alt+left", "alt+b":
-			b.wordLeft()
-		case "ctrl+right", "alt+right", "alt+f":
-			b.wordRight()
-		case "enter":
-			b.insert("\n")
-		case "tab":
-			b.insert("\t")
-		case "backspace", "ctrl+h":
-			b.backspace()
-		case "delete", "ctrl+d":
-			b.deleteForward()
-		case "ctrl+k":
-			b.deleteToLineEnd()
-		default:
-			if msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt) == 0 {
-				b.insert(msg.Text)
-			}
-		}
+		p.bufferKey(msg)
 	}
 	p.scrollTo(false)
 	return nil, false
+}
+
+// conflictKey answers a save's conflict: reload the disk's version, see
+// the diff, merge, or go on editing.
+func (p *editorPane) conflictKey(msg tea.KeyPressMsg) {
+	k := p.c.Keys
+	switch {
+	case key.Matches(msg, k.Reload):
+		p.reload()
+	case key.Matches(msg, k.Diff):
+		p.diff = model.UnifiedDiff(model.SplitLines(string(p.clash.Disk.Data)), model.SplitLines(string(p.buf.bytes())), 3)
+		p.diffOffset, p.mode = 0, diffing
+	case key.Matches(msg, k.Merge):
+		p.merge()
+	case key.Matches(msg, k.Back):
+		p.mode = editing
+		p.note = "still editing: a save will find the disk changed again until you reload or merge"
+	}
+}
+
+// diffKey scrolls the diff; Back returns to the conflict's choices.
+func (p *editorPane) diffKey(msg tea.KeyPressMsg) {
+	k := p.c.Keys
+	if key.Matches(msg, k.Back) {
+		p.mode = conflict
+		return
+	}
+	n := len(p.diff)
+	if off, ok := listMove(k, msg, p.diffOffset, p.bodyHeight(), n); ok {
+		p.diffOffset = max(0, min(off, n-p.bodyHeight()))
+	}
+}
+
+// bufferKey moves the cursor or edits the text: the keys of a plain
+// text field, which are not remapped.
+func (p *editorPane) bufferKey(msg tea.KeyPressMsg) {
+	b := p.buf
+	switch msg.String() {
+	case "up":
+		b.vertical(-1)
+	case "down":
+		b.vertical(1)
+	case "left", "ctrl+b":
+		b.left()
+	case "right", "ctrl+f":
+		b.right()
+	case "home", "ctrl+a":
+		b.home()
+	case "end", "ctrl+e":
+		b.end()
+	case "pgup":
+		b.vertical(-(p.bodyHeight() - 1))
+	case "pgdown":
+		b.vertical(p.bodyHeight() - 1)
+	case "ctrl+home":
+		b.top()
+	case "ctrl+end":
+		b.bottom()
+	case "ctrl+left", "alt+left", "alt+b":
+		b.wordLeft()
+	case "ctrl+right", "alt+right", "alt+f":
+		b.wordRight()
+	case "enter":
+		b.insert("\n")
+	case "tab":
+		b.insert("\t")
+	case "backspace", "ctrl+h":
+		b.backspace()
+	case "delete", "ctrl+d":
+		b.deleteForward()
+	case "ctrl+k":
+		b.deleteToLineEnd()
+	default:
+		if msg.Text != "" && msg.Mod&(tea.ModCtrl|tea.ModAlt) == 0 {
+			b.insert(msg.Text)
+		}
+	}
 }
 
 // Paste inserts pasted text.

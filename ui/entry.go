@@ -18,131 +18,192 @@ import (
 // store.
 func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e model.Entry, where string, width int) string {
 	b = inertBody(b)
-	var out []string
-	add := func(s string) { out = append(out, s) }
-	md := func(text string) {
-		if strings.TrimSpace(text) == "" {
-			return
-		}
-		if r, err := c.markdown.Render(style, max(20, width-2), text); err == nil {
-			add(strings.Trim(r, "\n"))
-		} else {
-			add(wrap(text, width))
-		}
+	r := &entryRenderer{c: c, t: t, style: style, width: width}
+	r.heading(b, e, where)
+	switch b.Type {
+	case "message", "custom_message":
+		r.message(b)
+	case "compaction", "branch_summary":
+		r.summary(b)
+	case "reset", "leaf", "context_edit":
+		r.contextControl(b)
+	default:
+		r.record(b)
 	}
-	plain := func(st func(...string) string, text string) {
-		if text != "" {
-			add(st(wrap(text, width)))
-		}
+	return strings.Join(r.out, "\n")
+}
+
+// entryRenderer collects the lines of one entry's rendering.
+type entryRenderer struct {
+	c     *Common
+	t     *themes.Theme
+	style string // glamour's style name
+	width int
+	out   []string
+}
+
+func (r *entryRenderer) add(s string) { r.out = append(r.out, s) }
+
+// md adds Markdown text, rendered by glamour (wrapped as it is when
+// glamour fails).
+func (r *entryRenderer) md(text string) {
+	if strings.TrimSpace(text) == "" {
+		return
 	}
+	if out, err := r.c.markdown.Render(r.style, max(20, r.width-2), text); err == nil {
+		r.add(strings.Trim(out, "\n"))
+	} else {
+		r.add(wrap(text, r.width))
+	}
+}
+
+// plain adds text wrapped to the width, in a style.
+func (r *entryRenderer) plain(st func(...string) string, text string) {
+	if text != "" {
+		r.add(st(wrap(text, r.width)))
+	}
+}
+
+// json adds a JSON value, indented.
+func (r *entryRenderer) json(raw json.RawMessage, prefix string) {
+	r.add(r.t.Value.Render(inertText(indentJSON(raw, prefix))))
+}
+
+// heading adds the entry's kind and facts: id, position, time, parent.
+func (r *entryRenderer) heading(b *model.EntryBody, e model.Entry, where string) {
+	t := r.t
 	kind := b.Type
 	if b.Role != "" {
 		kind = b.Role
 	}
-	add(t.Title.Render(kind) + t.Muted.Render(fmt.Sprintf("  %s · %s %d · %s", orDash(b.ID), where, e.Line, b.Timestamp)))
+	r.add(t.Title.Render(kind) + t.Muted.Render(fmt.Sprintf("  %s · %s %d · %s", orDash(b.ID), where, e.Line, b.Timestamp)))
 	if b.ParentID != "" {
-		add(t.Muted.Render("parent " + b.ParentID))
+		r.add(t.Muted.Render("parent " + b.ParentID))
 	}
 	if b.AppendMode == "side" {
-		add(t.Muted.Render("appended aside: OpenClaw does not move the active leaf to it"))
+		r.add(t.Muted.Render("appended aside: OpenClaw does not move the active leaf to it"))
 	}
 	if b.ExcludeFromContext {
-		add(t.Muted.Render("excluded from the model's context"))
+		r.add(t.Muted.Render("excluded from the model's context"))
 	}
-	add("")
+	r.add("")
+}
 
-	switch b.Type {
-	case "message", "custom_message":
-		if b.Role == "system" {
-			add(t.Label.Render("system prompt: " + strings.Join(b.Sections, ", ")))
-			if len(b.ToolsAdded)+len(b.ToolsRemoved) > 0 {
-				add(t.Muted.Render(wrap(fmt.Sprintf("tools added: %s · removed: %s", orDash(strings.Join(b.ToolsAdded, ", ")), orDash(strings.Join(b.ToolsRemoved, ", "))), width)))
-			}
+// message adds a message: what kind of message it is, its blocks, and
+// how it ended.
+func (r *entryRenderer) message(b *model.EntryBody) {
+	r.messageFacts(b)
+	for _, bl := range b.Blocks {
+		r.block(b, bl)
+		r.add("")
+	}
+	if len(b.Blocks) == 0 && b.StopReason == "aborted" {
+		r.add(r.t.Muted.Render("aborted before any content"))
+	}
+	if b.ErrorMessage != "" {
+		r.plain(r.t.Error.Render, b.ErrorMessage)
+	}
+	r.usage(b)
+}
+
+// messageFacts adds what a message is besides its text: a system prompt's
+// sections, the tool it answers, the command it ran, its custom type.
+func (r *entryRenderer) messageFacts(b *model.EntryBody) {
+	t := r.t
+	if b.Role == "system" {
+		r.add(t.Label.Render("system prompt: " + strings.Join(b.Sections, ", ")))
+		if len(b.ToolsAdded)+len(b.ToolsRemoved) > 0 {
+			r.add(t.Muted.Render(wrap(fmt.Sprintf("tools added: %s · removed: %s", orDash(strings.Join(b.ToolsAdded, ", ")), orDash(strings.Join(b.ToolsRemoved, ", "))), r.width)))
 		}
-		if b.ToolName != "" {
-			state := "result"
-			if b.IsError {
-				state = t.Error.Render("error")
-			}
-			add(t.Label.Render(fmt.Sprintf("%s of %s (%s)", state, b.ToolName, b.ToolCallID)))
+	}
+	if b.ToolName != "" {
+		state := "result"
+		if b.IsError {
+			state = t.Error.Render("error")
 		}
-		if b.Command != "" {
-			code := ""
-			if b.ExitCode != nil {
-				code = fmt.Sprintf(" (exit %d)", *b.ExitCode)
-			}
-			add(t.Label.Render("$ " + b.Command + code))
+		r.add(t.Label.Render(fmt.Sprintf("%s of %s (%s)", state, b.ToolName, b.ToolCallID)))
+	}
+	if b.Command != "" {
+		code := ""
+		if b.ExitCode != nil {
+			code = fmt.Sprintf(" (exit %d)", *b.ExitCode)
 		}
-		if b.CustomType != "" {
-			add(t.Label.Render("custom type " + b.CustomType))
-		}
-		for _, bl := range b.Blocks {
-			switch bl.Kind {
-			case model.BlockText:
-				if b.Role == "toolResult" || b.Role == "bashExecution" {
-					plain(t.Value.Render, bl.Text)
-				} else {
-					md(bl.Text)
-				}
-			case model.BlockThinking:
-				if bl.Redacted {
-					add(t.Muted.Render("thinking (redacted)"))
-				} else {
-					plain(t.Muted.Render, "thinking: "+bl.Text)
-				}
-			case model.BlockToolCall:
-				add(t.Label.Render("→ " + bl.Name + " " + bl.CallID))
-				add(t.Value.Render(inertText(indentJSON(bl.Arguments, "  "))))
-			case model.BlockImage:
-				add(t.Muted.Render(fmt.Sprintf("[image %s, %s of base64]", bl.MimeType, model.Bytes(int64(bl.DataBytes)))))
-			default:
-				add(t.Muted.Render("[" + bl.Text + " block]"))
-			}
-			add("")
-		}
-		if len(b.Blocks) == 0 && b.StopReason == "aborted" {
-			add(t.Muted.Render("aborted before any content"))
-		}
-		if b.ErrorMessage != "" {
-			plain(t.Error.Render, b.ErrorMessage)
-		}
-		if u := b.Usage; u != nil {
-			line := fmt.Sprintf("%s/%s · %s in · %s out · %s cache read · %s cache write · $%.4f",
-				b.Provider, b.Model, model.Count(u.Input), model.Count(u.Output), model.Count(u.CacheRead), model.Count(u.CacheWrite), u.Cost)
-			if b.StopReason != "" {
-				line += " · " + b.StopReason
-			}
-			if b.Bookkeeping() {
-				line += " · bookkeeping row, left out of totals"
-			}
-			add(t.Muted.Render(wrap(line, width)))
-		}
-	case "compaction":
-		add(t.Label.Render(fmt.Sprintf("%s tokens before · keeps from %s", model.Count(b.TokensBefore), b.FirstKeptEntryID)))
-		if b.HasSystemMessage {
-			add(t.Muted.Render("with a system prompt checkpoint (pi 1.5)"))
-		}
-		md(b.Summary)
-		files(t, add, b, width)
-	case "branch_summary":
-		add(t.Label.Render("branch summary from " + b.FromID))
-		md(b.Summary)
-		files(t, add, b, width)
-	case "label":
-		if b.Label == "" {
-			add("label cleared on " + b.TargetID)
+		r.add(t.Label.Render("$ " + b.Command + code))
+	}
+	if b.CustomType != "" {
+		r.add(t.Label.Render("custom type " + b.CustomType))
+	}
+}
+
+// block adds one content block of a message.
+func (r *entryRenderer) block(b *model.EntryBody, bl model.Block) {
+	t := r.t
+	switch bl.Kind {
+	case model.BlockText:
+		if b.Role == "toolResult" || b.Role == "bashExecution" {
+			r.plain(t.Value.Render, bl.Text)
 		} else {
-			add(fmt.Sprintf("label %q on %s", b.Label, b.TargetID))
+			r.md(bl.Text)
 		}
-	case "session_info":
-		add("name: " + b.Name)
-	case "model_change":
-		add("model → " + b.Provider + "/" + b.ModelID)
-	case "thinking_level_change":
-		add("thinking level → " + b.ThinkingLevel)
-	case "custom":
-		add(t.Label.Render("custom type " + b.CustomType + " (state only, never in context)"))
-		add(t.Value.Render(inertText(indentJSON(b.Data, "  "))))
+	case model.BlockThinking:
+		if bl.Redacted {
+			r.add(t.Muted.Render("thinking (redacted)"))
+		} else {
+			r.plain(t.Muted.Render, "thinking: "+bl.Text)
+		}
+	case model.BlockToolCall:
+		r.add(t.Label.Render("→ " + bl.Name + " " + bl.CallID))
+		r.json(bl.Arguments, "  ")
+	case model.BlockImage:
+		r.add(t.Muted.Render(fmt.Sprintf("[image %s, %s of base64]", bl.MimeType, model.Bytes(int64(bl.DataBytes)))))
+	default:
+		r.add(t.Muted.Render("[" + bl.Text + " block]"))
+	}
+}
+
+// usage adds a message's model, tokens and cost.
+func (r *entryRenderer) usage(b *model.EntryBody) {
+	u := b.Usage
+	if u == nil {
+		return
+	}
+	line := fmt.Sprintf("%s/%s · %s in · %s out · %s cache read · %s cache write · $%.4f",
+		b.Provider, b.Model, model.Count(u.Input), model.Count(u.Output), model.Count(u.CacheRead), model.Count(u.CacheWrite), u.Cost)
+	if b.StopReason != "" {
+		line += " · " + b.StopReason
+	}
+	if b.Bookkeeping() {
+		line += " · bookkeeping row, left out of totals"
+	}
+	r.add(r.t.Muted.Render(wrap(line, r.width)))
+}
+
+// summary adds a compaction or a branch summary: what it keeps or where
+// it comes from, the summary, the files it names.
+func (r *entryRenderer) summary(b *model.EntryBody) {
+	t := r.t
+	if b.Type == "compaction" {
+		r.add(t.Label.Render(fmt.Sprintf("%s tokens before · keeps from %s", model.Count(b.TokensBefore), b.FirstKeptEntryID)))
+		if b.HasSystemMessage {
+			r.add(t.Muted.Render("with a system prompt checkpoint (pi 1.5)"))
+		}
+	} else {
+		r.add(t.Label.Render("branch summary from " + b.FromID))
+	}
+	r.md(b.Summary)
+	if len(b.ReadFiles) > 0 {
+		r.add(t.Muted.Render(wrap("read: "+strings.Join(b.ReadFiles, ", "), r.width)))
+	}
+	if len(b.ModifiedFiles) > 0 {
+		r.add(t.Muted.Render(wrap("modified: "+strings.Join(b.ModifiedFiles, ", "), r.width)))
+	}
+}
+
+// contextControl adds an entry that changes what the model sees from
+// here on: a reset, a leaf control, a context edit.
+func (r *entryRenderer) contextControl(b *model.EntryBody) {
+	t := r.t
+	switch b.Type {
 	case "reset":
 		reason := b.Reason
 		if reason == "" {
@@ -152,35 +213,58 @@ func renderEntry(c *Common, t *themes.Theme, style string, b *model.EntryBody, e
 		if b.FirstKeptEntryID != "" {
 			kept = "the user and assistant messages from " + b.FirstKeptEntryID + " on"
 		}
-		add(t.Label.Render("reset (" + reason + ")"))
-		add(wrap("The model's context restarts here, in the same session; it keeps "+kept+".", width))
+		r.add(t.Label.Render("reset (" + reason + ")"))
+		r.add(wrap("The model's context restarts here, in the same session; it keeps "+kept+".", r.width))
 	case "leaf":
 		target := b.TargetID
 		if target == "" {
 			target = "none (the active branch is cleared)"
 		}
-		add(t.Label.Render("leaf control → " + target))
-		add(wrap("A navigation: OpenClaw makes the target the active leaf; what follows continues from it.", width))
+		r.add(t.Label.Render("leaf control → " + target))
+		r.add(wrap("A navigation: OpenClaw makes the target the active leaf; what follows continues from it.", r.width))
 		if b.AppendParentID != "" && b.AppendParentID != b.TargetID {
-			add(t.Muted.Render("appends continue from " + b.AppendParentID))
-		}
-	case "usage":
-		add(t.Label.Render("usage: " + orDash(b.Kind)))
-		if u := b.Usage; u != nil {
-			add(t.Muted.Render(wrap(fmt.Sprintf("%s · %s in · %s out · %s cache read · %s cache write · $%.4f · not a context message",
-				b.Model, model.Count(u.Input), model.Count(u.Output), model.Count(u.CacheRead), model.Count(u.CacheWrite), u.Cost), width)))
+			r.add(t.Muted.Render("appends continue from " + b.AppendParentID))
 		}
 	case "context_edit":
 		if b.ReplacementNull {
-			add(t.Label.Render(b.TargetID + " leaves the model's context from here on"))
+			r.add(t.Label.Render(b.TargetID + " leaves the model's context from here on"))
 		} else {
-			add(t.Label.Render(b.TargetID + "'s content is replaced in the model's context from here on"))
+			r.add(t.Label.Render(b.TargetID + "'s content is replaced in the model's context from here on"))
 		}
-		add(t.Value.Render(inertText(indentJSON(b.Raw, "  "))))
-	default:
-		add(t.Value.Render(inertText(indentJSON(b.Raw, ""))))
+		r.json(b.Raw, "  ")
 	}
-	return strings.Join(out, "\n")
+}
+
+// record adds an entry that keeps state beside the conversation (labels,
+// names, model and thinking changes, usage, custom state), or any other
+// kind as its JSON.
+func (r *entryRenderer) record(b *model.EntryBody) {
+	t := r.t
+	switch b.Type {
+	case "label":
+		if b.Label == "" {
+			r.add("label cleared on " + b.TargetID)
+		} else {
+			r.add(fmt.Sprintf("label %q on %s", b.Label, b.TargetID))
+		}
+	case "session_info":
+		r.add("name: " + b.Name)
+	case "model_change":
+		r.add("model → " + b.Provider + "/" + b.ModelID)
+	case "thinking_level_change":
+		r.add("thinking level → " + b.ThinkingLevel)
+	case "custom":
+		r.add(t.Label.Render("custom type " + b.CustomType + " (state only, never in context)"))
+		r.json(b.Data, "  ")
+	case "usage":
+		r.add(t.Label.Render("usage: " + orDash(b.Kind)))
+		if u := b.Usage; u != nil {
+			r.add(t.Muted.Render(wrap(fmt.Sprintf("%s · %s in · %s out · %s cache read · %s cache write · $%.4f · not a context message",
+				b.Model, model.Count(u.Input), model.Count(u.Output), model.Count(u.CacheRead), model.Count(u.CacheWrite), u.Cost), r.width)))
+		}
+	default:
+		r.json(b.Raw, "")
+	}
 }
 
 // inertBody is a copy of b with every text escaped for the terminal
@@ -210,15 +294,6 @@ func inertAll(ss []string) []string {
 		out[i] = inert(s)
 	}
 	return out
-}
-
-func files(t *themes.Theme, add func(string), b *model.EntryBody, width int) {
-	if len(b.ReadFiles) > 0 {
-		add(t.Muted.Render(wrap("read: "+strings.Join(b.ReadFiles, ", "), width)))
-	}
-	if len(b.ModifiedFiles) > 0 {
-		add(t.Muted.Render(wrap("modified: "+strings.Join(b.ModifiedFiles, ", "), width)))
-	}
 }
 
 func indentJSON(raw json.RawMessage, prefix string) string {

@@ -287,43 +287,9 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 			p.loadDone, p.loadTotal = msg.done, msg.total
 		}
 	case indexDoneMsg:
-		if msg.job != p.openJob {
-			return nil
+		if msg.job == p.openJob {
+			return p.indexed(msg)
 		}
-		if msg.validated {
-			p.end(kindValidate)
-			p.validating = false
-			if msg.err != nil || msg.ix == nil {
-				p.loadErr = msg.err
-				return nil
-			}
-			if msg.tree.Rows == nil { // nothing changed: keep the layout
-				p.ix = msg.ix
-				return nil
-			}
-		}
-		if !msg.validated {
-			p.end(kindIndex)
-		}
-		p.loading = false
-		if msg.err != nil {
-			p.loadErr = msg.err
-			return nil
-		}
-		keep := p.selectedOffset()
-		if e, ok := p.selectedEntry(); ok && e == p.ix.Tree.Leaf {
-			keep = -1 // on the leaf: follow the transcript as it grows, like tail -f
-		}
-		p.ix = msg.ix
-		p.tree, p.ctx = msg.tree, msg.context
-		p.placeDivider()
-		p.reselect(keep)
-		var cmds []tea.Cmd
-		if !msg.validated {
-			cmds = append(cmds, p.validate(), p.reachTarget())
-		}
-		cmds = append(cmds, p.needPreviews(), p.needBody())
-		return tea.Batch(cmds...)
 	case previewsMsg:
 		if msg.job != p.previewJob {
 			return nil // asked for by another session
@@ -341,29 +307,76 @@ func (p *transcriptPane) Handle(msg tea.Msg) tea.Cmd {
 		maps.Copy(p.previews, msg.previews)
 		return p.jumpToUser(msg.back)
 	case bodyMsg:
-		if msg.session != p.session {
-			return nil // the same offset in another transcript
-		}
-		p.bodies[msg.key] = msg.text
-		if len(p.bodies) > 256 {
-			clear(p.bodies) // a crude bound; renders are quick to redo
-			p.bodies[msg.key] = msg.text
+		if msg.session == p.session { // else the same offset in another transcript
+			p.keepBody(msg)
 		}
 	case searchDoneMsg:
-		if msg.job != p.searchJob || p.ix == nil {
+		if msg.job == p.searchJob && p.ix != nil {
+			return p.searched(msg)
+		}
+	}
+	return nil
+}
+
+// indexed takes the open transcript's index, or its validation: the
+// selection stays on its entry (on the leaf, it follows the leaf).
+func (p *transcriptPane) indexed(msg indexDoneMsg) tea.Cmd {
+	if msg.validated {
+		p.end(kindValidate)
+		p.validating = false
+		if msg.err != nil || msg.ix == nil {
+			p.loadErr = msg.err
 			return nil
 		}
-		p.end(kindSearch)
-		p.searchBusy = false
-		p.query, p.matches = msg.query, msg.matches
-		p.matched = make([]uint64, (len(p.ix.Entries)+63)/64)
-		for _, m := range msg.matches {
-			p.matched[m/64] |= 1 << (m % 64)
+		if msg.tree.Rows == nil { // nothing changed: keep the layout
+			p.ix = msg.ix
+			return nil
 		}
-		if msg.err == nil && len(msg.matches) > 0 {
-			p.jumpToMatch(false)
-			return p.afterMove()
-		}
+	} else {
+		p.end(kindIndex)
+	}
+	p.loading = false
+	if msg.err != nil {
+		p.loadErr = msg.err
+		return nil
+	}
+	keep := p.selectedOffset()
+	if e, ok := p.selectedEntry(); ok && e == p.ix.Tree.Leaf {
+		keep = -1 // on the leaf: follow the transcript as it grows, like tail -f
+	}
+	p.ix = msg.ix
+	p.tree, p.ctx = msg.tree, msg.context
+	p.placeDivider()
+	p.reselect(keep)
+	var cmds []tea.Cmd
+	if !msg.validated {
+		cmds = append(cmds, p.validate(), p.reachTarget())
+	}
+	cmds = append(cmds, p.needPreviews(), p.needBody())
+	return tea.Batch(cmds...)
+}
+
+// keepBody keeps an entry's rendering for the detail.
+func (p *transcriptPane) keepBody(msg bodyMsg) {
+	p.bodies[msg.key] = msg.text
+	if len(p.bodies) > 256 {
+		clear(p.bodies) // a crude bound; renders are quick to redo
+		p.bodies[msg.key] = msg.text
+	}
+}
+
+// searched takes a search's matches and moves to the first one.
+func (p *transcriptPane) searched(msg searchDoneMsg) tea.Cmd {
+	p.end(kindSearch)
+	p.searchBusy = false
+	p.query, p.matches = msg.query, msg.matches
+	p.matched = make([]uint64, (len(p.ix.Entries)+63)/64)
+	for _, m := range msg.matches {
+		p.matched[m/64] |= 1 << (m % 64)
+	}
+	if msg.err == nil && len(msg.matches) > 0 {
+		p.jumpToMatch(false)
+		return p.afterMove()
 	}
 	return nil
 }
@@ -488,32 +501,46 @@ func (p *transcriptPane) afterMove() tea.Cmd {
 
 // Update handles a key; it reports whether the key was used.
 func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	k := p.c.Keys
 	if p.searching {
-		switch {
-		case msg.String() == "enter":
-			p.searching = false
-			p.searchInput.Blur()
-			return p.startSearch(p.searchInput.Value()), true
-		case key.Matches(msg, k.Back):
-			p.searching = false
-			p.searchInput.Blur()
-			p.clamp()
-			return nil, true
-		}
-		var cmd tea.Cmd
-		p.searchInput, cmd = p.searchInput.Update(msg)
-		return cmd, true
+		return p.searchKey(msg), true
 	}
 	if p.ix == nil {
 		return nil, false
 	}
-	v := p.view()
-	entries := p.ix.Entries
-	if cursor, ok := listMove(k, msg, p.cursor, p.treeHeight(), len(v.Rows)); ok {
+	if cursor, ok := listMove(p.c.Keys, msg, p.cursor, p.treeHeight(), len(p.view().Rows)); ok {
 		p.cursor = cursor
 		return p.afterMove(), true
 	}
+	if cmd, used := p.jumpKey(msg); used {
+		return cmd, true
+	}
+	return p.actionKey(msg)
+}
+
+// searchKey gives a key to the search input: enter searches, Back leaves
+// it.
+func (p *transcriptPane) searchKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case msg.String() == "enter":
+		p.searching = false
+		p.searchInput.Blur()
+		return p.startSearch(p.searchInput.Value())
+	case key.Matches(msg, p.c.Keys.Back):
+		p.searching = false
+		p.searchInput.Blur()
+		p.clamp()
+		return nil
+	}
+	var cmd tea.Cmd
+	p.searchInput, cmd = p.searchInput.Update(msg)
+	return cmd
+}
+
+// jumpKey moves the selection to the next landmark a key names:
+// compaction, branch point, user message, search match, the observer's
+// cursor; or switches between the tree and the model-context view.
+func (p *transcriptPane) jumpKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k, v := p.c.Keys, p.view()
 	switch {
 	case key.Matches(msg, k.NextCompaction), key.Matches(msg, k.PrevCompaction):
 		p.cursor = jumpAmong(rowsOf(v, p.ix.Tree.Compactions), p.cursor, key.Matches(msg, k.PrevCompaction))
@@ -522,24 +549,45 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.NextUser), key.Matches(msg, k.PrevUser):
 		return p.jumpToUser(key.Matches(msg, k.PrevUser)), true
 	case key.Matches(msg, k.Context):
-		keep := p.selectedOffset()
-		if !p.contextMode {
-			p.setContext(true)
-			p.reselect(keep)
-			cmd := p.afterMove()
-			p.restore = keep
-			return cmd, true
-		}
-		p.setContext(false)
-		if p.restore >= 0 {
-			keep = p.restore
-		}
-		p.reselect(keep)
+		return p.toggleContext(), true
 	case key.Matches(msg, k.ObserverCursor):
 		// The first pending entry, a third of the way down, below some of
 		// what was observed.
 		p.cursor = min(p.divider, len(v.Rows)-1)
 		p.offset = max(0, p.cursor-p.treeHeight()/3)
+	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
+		p.jumpToMatch(key.Matches(msg, k.PrevMatch))
+	default:
+		return nil, false
+	}
+	return p.afterMove(), true
+}
+
+// toggleContext enters the model-context view at the selected entry, or
+// leaves it for the tree at the entry selected before (if the selection
+// did not move) or the one selected now.
+func (p *transcriptPane) toggleContext() tea.Cmd {
+	keep := p.selectedOffset()
+	if !p.contextMode {
+		p.setContext(true)
+		p.reselect(keep)
+		cmd := p.afterMove()
+		p.restore = keep
+		return cmd
+	}
+	p.setContext(false)
+	if p.restore >= 0 {
+		keep = p.restore
+	}
+	p.reselect(keep)
+	return p.afterMove()
+}
+
+// actionKey handles the keys that act on the transcript without moving
+// in it: search, scroll the entry, copy its place, edit (refused).
+func (p *transcriptPane) actionKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := p.c.Keys
+	switch {
 	case key.Matches(msg, k.Search):
 		// A new query each time: the last one is in the line above until
 		// it is replaced, and typing never appends to it.
@@ -551,8 +599,6 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		p.startSearch("") // clears it
 		p.clamp()
 		return nil, true
-	case key.Matches(msg, k.NextMatch), key.Matches(msg, k.PrevMatch):
-		p.jumpToMatch(key.Matches(msg, k.PrevMatch))
 	case key.Matches(msg, k.DetailDown), key.Matches(msg, k.DetailUp):
 		h := p.detailHeight()
 		n := max(1, h/2)
@@ -569,15 +615,20 @@ func (p *transcriptPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}, true
 	case key.Matches(msg, k.Copy):
 		if e, ok := p.selectedEntry(); ok {
-			if p.inStore() {
-				return copyText(fmt.Sprintf("%s seq %d", p.path, entries[e].Line)), true
-			}
-			return copyText(fmt.Sprintf("%s:%d", p.path, entries[e].Line)), true
+			return copyText(p.place(p.ix.Entries[e])), true
 		}
-	default:
-		return nil, false
+		return p.afterMove(), true
 	}
-	return p.afterMove(), true
+	return nil, false
+}
+
+// place is where an entry is, as y copies it: path:line, or path seq N
+// for a SQLite-era store.
+func (p *transcriptPane) place(e model.Entry) string {
+	if p.inStore() {
+		return fmt.Sprintf("%s seq %d", p.path, e.Line)
+	}
+	return fmt.Sprintf("%s:%d", p.path, e.Line)
 }
 
 func (p *transcriptPane) startSearch(query string) tea.Cmd {

@@ -87,96 +87,130 @@ func cacheToken(generation string) string {
 // observed seq: pending events are counted by a range query from there.
 // With no cachePath ("") it is Stats: every session counted, nothing kept.
 func (db *DB) CachedStatsOf(ctx context.Context, cachePath string, windows []Window, after map[string]int64) (map[string]Stats, CacheReport, error) {
-	var rep CacheReport
 	if cachePath == "" {
 		s, err := db.Stats(ctx, after)
-		return s, rep, err
+		return s, CacheReport{}, err
 	}
 	cache, lines := readStatsCache(cachePath)
-	keys := make(map[string]changeKey, len(windows))
-	out := make(map[string]Stats, len(windows))
-	var grown []grownSession
-	var recount, changed []string
-	// gone counts the cached sessions no window names (deleted since).
-	gone := len(cache)
-	for _, w := range windows {
-		id, key := w.SessionID, w.change
-		if _, dup := keys[id]; dup {
-			continue
-		}
-		keys[id] = key
-		c, ok := cache[id]
-		if ok {
-			gone--
-		}
-		switch {
-		case ok && c.key == key:
-			rep.Unchanged++
-			out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
-		case ok && c.events > 0:
-			grown = append(grown, grownSession{id: id, was: c})
-		default:
-			recount = append(recount, id)
-		}
+	p := planStats(cache, windows)
+	if err := db.countAppended(ctx, &p); err != nil {
+		return nil, p.rep, err
 	}
-	if len(grown) > 0 {
-		appended, err := db.appended(ctx, grown)
-		if err != nil {
-			return nil, rep, err
-		}
-		for _, g := range grown {
-			c, ok := appended[g.id]
-			if !ok {
-				recount = append(recount, g.id)
-				continue
-			}
-			rep.Appended++
-			c.key = keys[g.id]
-			cache[g.id] = c
-			changed = append(changed, g.id)
-			out[g.id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
-		}
+	if err := db.recount(ctx, &p); err != nil {
+		return nil, p.rep, err
 	}
-	if len(recount) > 0 {
-		rep.Recounted = len(recount)
-		var counted map[string]cachedStats
-		var err error
-		if len(recount) > len(keys)/4 {
-			// Many sessions: one pass over the table beats a range per
-			// session, and brings each last event's mark with it.
-			counted, err = db.bulkStats(ctx)
-		} else {
-			counted, err = db.sessionsStats(ctx, recount)
-		}
-		if err != nil {
-			return nil, rep, err
-		}
-		for _, id := range recount {
-			c := counted[id] // the zero value for a session with no events
-			c.key = keys[id]
-			out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
-			cache[id] = c
-		}
-		changed = append(changed, recount...)
-	}
-	if gone > 0 {
+	if p.gone > 0 {
 		for id := range cache {
-			if _, ok := keys[id]; !ok {
+			if _, ok := p.keys[id]; !ok {
 				delete(cache, id)
 			}
 		}
 	}
 	// Pending events follow each seq cursor: a range of the new rows only.
-	if err := db.addPending(ctx, out, after); err != nil {
-		return nil, rep, err
+	if err := db.addPending(ctx, p.out, after); err != nil {
+		return nil, p.rep, err
 	}
 	switch {
-	case lines < 0 || gone > 0 || lines+len(changed) > len(cache)+statsCacheSlack(len(cache)):
+	case lines < 0 || p.gone > 0 || lines+len(p.changed) > len(cache)+statsCacheSlack(len(cache)):
 		writeStatsCache(cachePath, cache)
-	case len(changed) > 0:
-		appendStatsCache(cachePath, cache, changed)
+	case len(p.changed) > 0:
+		appendStatsCache(cachePath, cache, p.changed)
 	}
-	return out, rep, nil
+	return p.out, p.rep, nil
+}
+
+// statsPlan is what the cache says of each window's session: unchanged
+// (its stats are in out), grown since it was counted, or to be counted.
+type statsPlan struct {
+	cache   map[string]cachedStats
+	keys    map[string]changeKey
+	out     map[string]Stats
+	grown   []grownSession
+	recount []string
+	// changed names the sessions whose cache lines are new.
+	changed []string
+	// gone counts the cached sessions no window names (deleted since).
+	gone int
+	rep  CacheReport
+}
+
+// planStats sorts the windows' sessions by what the cache knows of them.
+func planStats(cache map[string]cachedStats, windows []Window) statsPlan {
+	p := statsPlan{cache: cache, keys: make(map[string]changeKey, len(windows)), out: make(map[string]Stats, len(windows)), gone: len(cache)}
+	for _, w := range windows {
+		id, key := w.SessionID, w.change
+		if _, dup := p.keys[id]; dup {
+			continue
+		}
+		p.keys[id] = key
+		c, ok := cache[id]
+		if ok {
+			p.gone--
+		}
+		switch {
+		case ok && c.key == key:
+			p.rep.Unchanged++
+			p.out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
+		case ok && c.events > 0:
+			p.grown = append(p.grown, grownSession{id: id, was: c})
+		default:
+			p.recount = append(p.recount, id)
+		}
+	}
+	return p
+}
+
+// countAppended counts the events appended to the grown sessions; one
+// whose cached last event is no longer in place is left to recount.
+func (db *DB) countAppended(ctx context.Context, p *statsPlan) error {
+	if len(p.grown) == 0 {
+		return nil
+	}
+	appended, err := db.appended(ctx, p.grown)
+	if err != nil {
+		return err
+	}
+	for _, g := range p.grown {
+		c, ok := appended[g.id]
+		if !ok {
+			p.recount = append(p.recount, g.id)
+			continue
+		}
+		p.rep.Appended++
+		c.key = p.keys[g.id]
+		p.cache[g.id] = c
+		p.changed = append(p.changed, g.id)
+		p.out[g.id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
+	}
+	return nil
+}
+
+// recount counts the sessions the cache cannot answer for in full.
+func (db *DB) recount(ctx context.Context, p *statsPlan) error {
+	if len(p.recount) == 0 {
+		return nil
+	}
+	p.rep.Recounted = len(p.recount)
+	var counted map[string]cachedStats
+	var err error
+	if len(p.recount) > len(p.keys)/4 {
+		// Many sessions: one pass over the table beats a range per
+		// session, and brings each last event's mark with it.
+		counted, err = db.bulkStats(ctx)
+	} else {
+		counted, err = db.sessionsStats(ctx, p.recount)
+	}
+	if err != nil {
+		return err
+	}
+	for _, id := range p.recount {
+		c := counted[id] // the zero value for a session with no events
+		c.key = p.keys[id]
+		p.out[id] = Stats{Events: c.events, Bytes: c.bytes, LastSeq: c.last}
+		p.cache[id] = c
+	}
+	p.changed = append(p.changed, p.recount...)
+	return nil
 }
 
 // sessionsStats aggregates the events of the sessions ids names, each

@@ -143,16 +143,6 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 		return t, nil
 	}
 	t.LastSeq = mark.last.Int64
-	// Seqs are dense in practice: size the entries once instead of growing
-	// (and copying) them through a 700,000-event transcript. The first part
-	// of the identities is read straight into them.
-	var entries []model.Entry
-	if db.ProcessLifetime {
-		entries = transcript.ProcessEntries(int(min(t.LastSeq+1, 1<<22)))
-	}
-	if entries == nil {
-		entries = make([]model.Entry, 0, min(t.LastSeq+1, 1<<22))
-	}
 	var raw *rawFile
 	if t.LastSeq >= rawMinEvents {
 		if raw = db.openRaw(ctx, first); raw != nil && !raw.seesAsSQL(ctx, db, first, sessionID) {
@@ -170,6 +160,34 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 			defer second.Rollback()
 		}
 	}
+	if err := db.readTreeRows(ctx, first, second, raw, t); err != nil {
+		return nil, err
+	}
+	if err := db.buildTree(ctx, first, t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// newEntries makes the entries of a transcript whose highest seq is last.
+// Seqs are dense in practice: size the entries once instead of growing
+// (and copying) them through a 700,000-event transcript.
+func (db *DB) newEntries(last int64) []model.Entry {
+	var entries []model.Entry
+	if db.ProcessLifetime {
+		entries = transcript.ProcessEntries(int(min(last+1, 1<<22)))
+	}
+	if entries == nil {
+		entries = make([]model.Entry, 0, min(last+1, 1<<22))
+	}
+	return entries
+}
+
+// readTreeRows reads the identities (straight into the entries), the
+// bodies that hold tree facts and OpenClaw's active branch, over the
+// second transaction and the file itself too when they are there.
+func (db *DB) readTreeRows(ctx context.Context, first, second *sql.Tx, raw *rawFile, t *Transcript) error {
+	entries := db.newEntries(t.LastSeq)
 	var needFacts []int64
 	if !db.Layout.Identities {
 		t.Entries = entries
@@ -179,35 +197,43 @@ func (db *DB) Transcript(ctx context.Context, sessionID string) (*Transcript, er
 		if second != nil {
 			other = second
 		}
+		var err error
 		if needFacts, err = db.readIdentities(ctx, first, other, raw, t, entries); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	var active activeBranch
 	if raw != nil || second != nil {
 		if err := db.readFactsAndActive(ctx, first, second, raw, t, needFacts, &active); err != nil {
-			return nil, err
+			return err
 		}
 	} else {
 		if err := db.readFacts(ctx, first, t, needFacts); err != nil {
-			return nil, err
+			return err
 		}
 		if err := db.readActive(ctx, first, nil, t.SessionID, t.LastSeq, &active); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	t.applyActive(&active)
+	return nil
+}
+
+// buildTree builds the tree from what was read, with the message roles of
+// the context a reset kept when there is one, and compares OpenClaw's
+// active branch with ours.
+func (db *DB) buildTree(ctx context.Context, first *sql.Tx, t *Transcript) error {
 	t.Tree = model.BuildTreeWith(t.Entries, t.Facts, t.Version, t.Names, model.RulesOpenClaw)
 	if window := t.Tree.ResetRetainedWindow(t.Facts); len(window) > 0 {
 		// The context kept across a reset depends on message roles, which
 		// only the bodies hold: read them for those few entries.
 		if err := db.readRoles(ctx, first, t, window); err != nil {
-			return nil, err
+			return err
 		}
 		t.Tree = model.BuildTreeWith(t.Entries, t.Facts, t.Version, t.Names, model.RulesOpenClaw)
 	}
 	t.compareActive(db)
-	return t, nil
+	return nil
 }
 
 // secondSnapshot begins a second read transaction and returns it when it

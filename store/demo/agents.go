@@ -24,8 +24,21 @@ const (
 // writeMainAgent writes agent main: the never-observed 14 MiB main session and most of
 // the special cases, each with the numbers its diagnosis needs.
 func (g *generator) writeMainAgent() error {
-	d := dayDur
+	g.writeMainSessions()
+	g.writeMainDMs()
+	g.writeMainGroups()
+	g.writeMainFormats()
+	g.writeNightlyDigest()
+	g.writeSubagents()
+	g.writeMainBranches()
+	g.writeMainLeftovers()
+	return g.err
+}
 
+// writeMainSessions writes main's own sessions: the one before the last /new, the
+// never-observed main session with its lock, and the heartbeat.
+func (g *generator) writeMainSessions() {
+	d := dayDur
 	// /new 41 days ago rotated the previous main transcript to a .reset archive, now past
 	// the 30-day retention (by name and by mtime). ClawVault had observed all of it.
 	oldMain := g.uuid("main-before-reset")
@@ -57,10 +70,15 @@ func (g *generator) writeMainAgent() error {
 	g.addRow("main", hbKey, res, rt)
 	g.observe(hbKey, res, res.mark(0).offset, res.mark(0).at.Add(90*time.Second))
 	g.man.Heartbeat = Case{"main", hbKey, res.spec.id, res.path}
+}
 
+// writeMainDMs writes the direct messages: observed to the end, below the threshold, and
+// the WhatsApp DM rotated by /new.
+func (g *generator) writeMainDMs() {
+	d := dayDur
 	// FullyObserved: cursor offset == size == lastFileSize, observed 25 minutes after the last line.
 	key := "agent:main:direct:priya"
-	res = g.session(&sessionSpec{name: "dm-priya", agent: "main", id: g.uuid("dm-priya"), start: g.ago(3 * d),
+	res := g.session(&sessionSpec{name: "dm-priya", agent: "main", id: g.uuid("dm-priya"), start: g.ago(3 * d),
 		phases: []phase{{90 * kib, g.ago(2 * hour)}}, model: sonnet})
 	g.addRow("main", key, res, dm("slack", "user:U05PRIYA7", "Priya Raman"))
 	g.observe(key, res, res.size, res.last.Add(25*minute))
@@ -87,11 +105,16 @@ func (g *generator) writeMainAgent() error {
 		phases: []phase{{9 * kib, g.ago(5 * hour)}}, model: sonnet})
 	g.addRow("main", key, res, dm("whatsapp", "+15551234567", "Marco Bianchi (+15551234567)"))
 	g.man.ResetSuccessor = Case{"main", key, res.spec.id, res.path}
+}
 
+// writeMainGroups writes the group sessions: a stale group, its forum topic, a Discord
+// channel that is a candidate and a thread forked from it.
+func (g *generator) writeMainGroups() {
+	d := dayDur
 	// Stale: observed 3 days ago, the group kept talking (28 KiB more, below the threshold).
 	groupKey := "agent:main:telegram:group:" + northwindOps
 	groupRoute := group("telegram", "group", northwindOps, "telegram:"+northwindOps, "Northwind Ops", "telegram:g-northwind-ops")
-	res = g.session(&sessionSpec{name: "telegram-group", agent: "main", id: g.uuid("telegram-group"), start: g.ago(12 * d),
+	res := g.session(&sessionSpec{name: "telegram-group", agent: "main", id: g.uuid("telegram-group"), start: g.ago(12 * d),
 		phases: []phase{{150 * kib, g.ago(3 * d)}, {178 * kib, g.ago(d)}}, model: sonnet, mix: mixGroup,
 		speakers: []string{"Elena", "Jonas", "Kenji", "Dana"}})
 	g.addRow("main", groupKey, res, groupRoute)
@@ -99,12 +122,12 @@ func (g *generator) writeMainAgent() error {
 	g.man.Stale = Case{"main", groupKey, res.spec.id, res.path}
 
 	// Topic: a Telegram forum topic; the file is <id>-topic-42.jsonl, <id>.jsonl does not exist.
-	key = groupKey + ":topic:42"
+	key := groupKey + ":topic:42"
 	topicID := g.uuid("telegram-topic")
 	res = g.session(&sessionSpec{name: "telegram-topic", agent: "main", id: topicID, file: topicID + "-topic-42.jsonl",
 		start: g.ago(6 * d), phases: []phase{{60 * kib, g.ago(9 * hour)}}, model: sonnet, mix: mixGroup,
 		speakers: []string{"Elena", "Jonas", "Dana"}})
-	rt = groupRoute
+	rt := groupRoute
 	rt.displayName, rt.threadID = "telegram:g-northwind-ops:topic:42", 42
 	g.addRow("main", key, res, rt)
 	g.man.Topic = Case{"main", key, topicID, res.path}
@@ -132,10 +155,15 @@ func (g *generator) writeMainAgent() error {
 	rt.extra = []any{"parentSessionKey", chanKey, "forkedFromParent", true}
 	g.addRow("main", key, res, rt)
 	g.man.Fork = Case{"main", key, forkID, res.path}
+}
 
+// writeMainFormats writes the transcripts of odd formats: a malformed one, a row whose
+// file is missing, versions 2 and 1.
+func (g *generator) writeMainFormats() {
+	d := dayDur
 	// Malformed: broken lines in the middle and a torn last line; observed before the damage.
-	key = "agent:main:slack:channel:c07q2nwbill"
-	res = g.session(&sessionSpec{name: "slack-malformed", agent: "main", id: g.uuid("slack-malformed"), start: g.ago(5 * d),
+	key := "agent:main:slack:channel:c07q2nwbill"
+	res := g.session(&sessionSpec{name: "slack-malformed", agent: "main", id: g.uuid("slack-malformed"), start: g.ago(5 * d),
 		model: sonnet, mix: mixGroup, speakers: []string{"Jonas", "Priya", "Dana"}, script: g.malformedScript})
 	g.addRow("main", key, res, group("slack", "channel", "C07Q2NWBILL", "channel:C07Q2NWBILL", "#billing-eng", "slack:#billing-eng"))
 	g.observe(key, res, res.mark(0).offset, res.mark(0).at.Add(3*minute))
@@ -162,13 +190,15 @@ func (g *generator) writeMainAgent() error {
 		version: 1, phases: []phase{{34 * kib, g.ago(120 * d)}}, model: sonnet45, compactEvery: 18 * kib})
 	g.addRow("main", key, res, dm("telegram", "telegram:123456789", "Dana Okafor (@dana_ok) id:123456789"))
 	g.man.V1 = Case{"main", key, res.spec.id, res.path}
+}
 
-	g.writeNightlyDigest()
-	g.writeSubagents()
-
+// writeMainBranches writes a transcript with a real branch and one rewritten under the
+// observer's cursor.
+func (g *generator) writeMainBranches() {
+	d := dayDur
 	// Branchy: a real branch with a branch_summary, labels set and cleared, a session name.
-	key = "agent:main:direct:zoe"
-	res = g.session(&sessionSpec{name: "dm-zoe-branchy", agent: "main", id: g.uuid("dm-zoe-branchy"), start: g.ago(30 * hour),
+	key := "agent:main:direct:zoe"
+	res := g.session(&sessionSpec{name: "dm-zoe-branchy", agent: "main", id: g.uuid("dm-zoe-branchy"), start: g.ago(30 * hour),
 		model: sonnet, script: g.branchyScript})
 	g.addRow("main", key, res, dm("discord", "user:402938475610293847", "Zoë Laurent"))
 	g.man.Branchy = Case{"main", key, res.spec.id, res.path}
@@ -180,11 +210,16 @@ func (g *generator) writeMainAgent() error {
 	g.addRow("main", key, res, dm("telegram", "telegram:5829104736", "Jonas Müller (@jmueller) id:5829104736"))
 	g.observe(key, res, res.size*2+4117, g.ago(2*d))
 	g.man.Truncated = Case{"main", key, res.spec.id, res.path}
+}
 
+// writeMainLeftovers writes what no row names: deleted archives, orphans, a bad name and
+// a backup.
+func (g *generator) writeMainLeftovers() {
+	d := dayDur
 	// Deleted: evicted 5 days ago (no row any more); and one past retention.
 	delAt := g.ago(5*d + 2*hour)
 	id := g.uuid("slack-acme-deleted")
-	res = g.session(&sessionSpec{name: "slack-acme-deleted", agent: "main", id: id, file: id + ".jsonl.deleted." + archiveStamp(delAt),
+	res := g.session(&sessionSpec{name: "slack-acme-deleted", agent: "main", id: id, file: id + ".jsonl.deleted." + archiveStamp(delAt),
 		start: g.ago(20 * d), phases: []phase{{40 * kib, g.ago(6 * d)}}, model: sonnet, mix: mixGroup, speakers: []string{"Marco", "Dana"}})
 	g.man.Deleted = Case{"main", "agent:main:slack:channel:c05acmedeal", id, res.path}
 	delOld := g.ago(40*d + 5*hour)
@@ -212,8 +247,6 @@ func (g *generator) writeMainAgent() error {
 		start: g.ago(33 * d), phases: []phase{{8 * kib, g.ago(33*d - hour)}}, model: sonnet})
 	g.man.Backup = Case{"main", "", res.spec.id, res.path}
 	g.sessionCount += 4 // the two orphans, the bad name and the backup
-
-	return g.err
 }
 
 // sonnet45 is the model of the older sessions.

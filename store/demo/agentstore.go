@@ -142,30 +142,59 @@ func fillAgentStore(db *sql.DB, path string, s AgentStore) error {
 VALUES ('primary', 'agent', ?, ?, ?, ?, ?)`, AgentSchemaVersion, s.AgentID, s.AppVersion, now, now); err != nil {
 		return err
 	}
-	insertEvent, err := tx.Prepare(`INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_zstd, event_utf8_bytes, navigation_json)
-VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	ins, err := prepareEventInserts(tx)
 	if err != nil {
 		return err
 	}
-	insertIdentity, err := tx.Prepare(`INSERT OR IGNORE INTO transcript_event_identities (session_id, event_id, seq, event_type, parent_id, created_at)
-VALUES (?, ?, ?, ?, ?, ?)`)
+	current, err := writeSessionNodes(tx, s.Sessions)
 	if err != nil {
 		return err
 	}
-	insertActive, err := tx.Prepare(`INSERT INTO session_transcript_active_events (session_id, active_position, event_seq, message_position, context_eligible)
-VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
+	for _, ss := range s.Sessions {
+		if err := writeGeneration(tx, enc, ins, path, ss, current, now); err != nil {
+			return err
+		}
+	}
+	for _, a := range s.Archives {
+		if err := writeArchive(tx, enc, path, a); err != nil {
+			return err
+		}
+	}
+	if err := writeMemoryIndex(tx, s.Memory); err != nil {
 		return err
 	}
+	return tx.Commit()
+}
 
+// eventInserts are the statements a generation's events are written with.
+type eventInserts struct{ event, identity, active *sql.Stmt }
+
+func prepareEventInserts(tx *sql.Tx) (ins eventInserts, err error) {
+	if ins.event, err = tx.Prepare(`INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_zstd, event_utf8_bytes, navigation_json)
+VALUES (?, ?, ?, ?, ?, ?, ?)`); err != nil {
+		return ins, err
+	}
+	if ins.identity, err = tx.Prepare(`INSERT OR IGNORE INTO transcript_event_identities (session_id, event_id, seq, event_type, parent_id, created_at)
+VALUES (?, ?, ?, ?, ?, ?)`); err != nil {
+		return ins, err
+	}
+	ins.active, err = tx.Prepare(`INSERT INTO session_transcript_active_events (session_id, active_position, event_seq, message_position, context_eligible)
+VALUES (?, ?, ?, ?, ?)`)
+	return ins, err
+}
+
+// writeSessionNodes writes a session_nodes row per session key, naming its
+// current generation (the last of the key's sessions with an entry), and
+// returns those generations by key.
+func writeSessionNodes(tx *sql.Tx, sessions []StoreSession) (map[string]*StoreSession, error) {
 	current := map[string]*StoreSession{}
 	var keys []string
-	for i := range s.Sessions {
-		if s.Sessions[i].Entry != nil {
-			if current[s.Sessions[i].Key] == nil {
-				keys = append(keys, s.Sessions[i].Key)
+	for i := range sessions {
+		if sessions[i].Entry != nil {
+			if current[sessions[i].Key] == nil {
+				keys = append(keys, sessions[i].Key)
 			}
-			current[s.Sessions[i].Key] = &s.Sessions[i]
+			current[sessions[i].Key] = &sessions[i]
 		}
 	}
 	for _, key := range keys {
@@ -175,57 +204,62 @@ VALUES (?, ?, ?, ?, ?)`)
 label, display_name, created_at, last_activity_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
 			key, ss.SessionID, string(ss.Entry), updated, nullable(ss.Status), nullable(ss.CreatedVia),
 			nullable(ss.DisplayName), firstTime(ss.Lines, updated), updated); err != nil {
-			return fmt.Errorf("session_nodes %s: %w", key, err)
+			return nil, fmt.Errorf("session_nodes %s: %w", key, err)
 		}
 	}
-	for _, ss := range s.Sessions {
-		if current[ss.Key] == nil {
-			return fmt.Errorf("session key %s has no current generation", ss.Key)
-		}
-		created := firstTime(ss.Lines, now)
-		updated := lastTime(ss.Lines, created)
-		if _, err := tx.Exec(`INSERT INTO session_windows (session_id, session_key, previous_session_id, reason, created_at, updated_at,
+	return current, nil
+}
+
+// writeGeneration writes one generation of a session key: its
+// session_windows row, then its transcript, cold (zstd) or as events with
+// their identities and the active-path projection.
+func writeGeneration(tx *sql.Tx, enc *zstd.Encoder, ins eventInserts, path string, ss StoreSession, current map[string]*StoreSession, now int64) error {
+	if current[ss.Key] == nil {
+		return fmt.Errorf("session key %s has no current generation", ss.Key)
+	}
+	created := firstTime(ss.Lines, now)
+	updated := lastTime(ss.Lines, created)
+	if _, err := tx.Exec(`INSERT INTO session_windows (session_id, session_key, previous_session_id, reason, created_at, updated_at,
 transcript_updated_at, started_at, ended_at, status, chat_type, channel, model_provider, model, display_name)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			ss.SessionID, ss.Key, nullable(ss.Previous), nullable(ss.Reason), created, updated, updated, created,
-			endedAt(ss, current, updated), nullable(ss.Status), nullable(ss.ChatType), nullable(ss.Channel),
-			nullable(ss.Provider), nullable(ss.Model), nullable(ss.DisplayName)); err != nil {
-			return fmt.Errorf("session_windows %s: %w", ss.SessionID, err)
+		ss.SessionID, ss.Key, nullable(ss.Previous), nullable(ss.Reason), created, updated, updated, created,
+		endedAt(ss, current, updated), nullable(ss.Status), nullable(ss.ChatType), nullable(ss.Channel),
+		nullable(ss.Provider), nullable(ss.Model), nullable(ss.DisplayName)); err != nil {
+		return fmt.Errorf("session_windows %s: %w", ss.SessionID, err)
+	}
+	if ss.Cold {
+		return writeCold(tx, enc, path, ss, now)
+	}
+	if err := writeEvents(enc, ins, ss, now); err != nil {
+		return err
+	}
+	return writeProjection(tx, ins.active, ss, now)
+}
+
+// writeEvents writes a generation's lines as events, seq from 0, each
+// with its identity when it has an id.
+func writeEvents(enc *zstd.Encoder, ins eventInserts, ss StoreSession, now int64) error {
+	seq := 0
+	return ss.each(func(line []byte) error {
+		at := eventTime(line, now)
+		ev := storedEvent(enc, line)
+		if _, err := ins.event.Exec(ss.SessionID, seq, ev.json, at, ev.zstd, len(line), ev.navigation); err != nil {
+			return fmt.Errorf("transcript_events %s seq %d: %w", ss.SessionID, seq, err)
 		}
-		if ss.Cold {
-			if err := writeCold(tx, enc, path, ss, now); err != nil {
+		if id, typ, parent, ok := identity(line); ok {
+			if _, err := ins.identity.Exec(ss.SessionID, id, seq, typ, parent, at); err != nil {
 				return err
 			}
-			continue
 		}
-		seq := 0
-		err := ss.each(func(line []byte) error {
-			at := eventTime(line, now)
-			ev := storedEvent(enc, line)
-			if _, err := insertEvent.Exec(ss.SessionID, seq, ev.json, at, ev.zstd, len(line), ev.navigation); err != nil {
-				return fmt.Errorf("transcript_events %s seq %d: %w", ss.SessionID, seq, err)
-			}
-			if id, typ, parent, ok := identity(line); ok {
-				if _, err := insertIdentity.Exec(ss.SessionID, id, seq, typ, parent, at); err != nil {
-					return err
-				}
-			}
-			seq++
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if err := writeProjection(tx, insertActive, ss, now); err != nil {
-			return err
-		}
-	}
-	for _, a := range s.Archives {
-		if err := writeArchive(tx, enc, path, a); err != nil {
-			return err
-		}
-	}
-	for _, m := range s.Memory {
+		seq++
+		return nil
+	})
+}
+
+// writeMemoryIndex writes the memory search index: a source row per file,
+// its chunks (evenly spread over its lines, zero embeddings) and the meta.
+func writeMemoryIndex(tx *sql.Tx, memory []StoreMemorySource) error {
+	for _, m := range memory {
 		sum := sha256.Sum256(m.Content)
 		hash := hex.EncodeToString(sum[:])
 		if _, err := tx.Exec(`INSERT INTO memory_index_sources (path, source, hash, mtime, size) VALUES (?, 'memory', ?, ?, ?)`,
@@ -244,12 +278,12 @@ VALUES (?, ?, 'memory', ?, ?, ?, ?, ?, zeroblob(64), ?)`, hex.EncodeToString(id[
 			}
 		}
 	}
-	if len(s.Memory) > 0 {
-		if _, err := tx.Exec(`INSERT INTO memory_index_meta (key, value) VALUES ('provider', 'openai'), ('model', ?), ('dims', '1536')`, s.Memory[0].Model); err != nil {
+	if len(memory) > 0 {
+		if _, err := tx.Exec(`INSERT INTO memory_index_meta (key, value) VALUES ('provider', 'openai'), ('model', ?), ('dims', '1536')`, memory[0].Model); err != nil {
 			return err
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 func nullable(s string) any {

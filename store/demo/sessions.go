@@ -72,6 +72,47 @@ func (g *generator) workspaceOf(agent string) string {
 // writeSession writes one transcript as described by s.
 func (g *generator) writeSession(s *sessionSpec) (*sessionResult, error) {
 	r := g.rand("session:" + s.name)
+	g.completeSpec(s)
+	res := &sessionResult{spec: s, path: filepath.Join(s.dir, s.file), first: s.start}
+	var t *transcript
+	if s.memory {
+		t = memTranscript(r, s.start)
+	} else {
+		var err error
+		if t, err = createTranscript(res.path, r, s.start); err != nil {
+			return nil, err
+		}
+	}
+	c := specConvo(t, r, s)
+	var snapErr error
+	if s.checkpoint != "" {
+		c.beforeCompaction = func(c *convo) {
+			if res.checkpointPath != "" {
+				return
+			}
+			res.checkpointPath = filepath.Join(s.dir, s.checkpoint)
+			res.checkpointLeaf, res.checkpointAt = c.t.leaf, c.t.last
+			snapErr = c.t.snapshot(res.checkpointPath)
+		}
+	}
+	openSession(c, s)
+	res.marks = runSession(c, s)
+	if err := t.close(); err != nil {
+		return nil, err
+	}
+	if snapErr != nil {
+		return nil, snapErr
+	}
+	res.size, res.last, res.stats, res.notes = t.size, t.last, c.stats, c.notes
+	if s.memory {
+		res.lines = t.memLines()
+	}
+	return res, nil
+}
+
+// completeSpec fills what a spec leaves out: the file name from the id,
+// the agent's sessions folder and workspace, the thinking level.
+func (g *generator) completeSpec(s *sessionSpec) {
 	s.start = s.start.Truncate(time.Millisecond) // JS clocks tick in milliseconds
 	if s.file == "" {
 		s.file = s.id + ".jsonl"
@@ -88,16 +129,10 @@ func (g *generator) writeSession(s *sessionSpec) (*sessionResult, error) {
 			s.thinkingLevel = "low"
 		}
 	}
-	res := &sessionResult{spec: s, path: filepath.Join(s.dir, s.file), first: s.start}
-	var t *transcript
-	if s.memory {
-		t = memTranscript(r, s.start)
-	} else {
-		var err error
-		if t, err = createTranscript(res.path, r, s.start); err != nil {
-			return nil, err
-		}
-	}
+}
+
+// specConvo is the conversation a spec asks for, writing to t.
+func specConvo(t *transcript, r *randSource, s *sessionSpec) *convo {
 	c := newConvo(t, r, s.model, s.cwd)
 	c.thinking = c.thinking && s.thinkingLevel != "off"
 	if s.mix != (turnMix{}) {
@@ -110,24 +145,18 @@ func (g *generator) writeSession(s *sessionSpec) (*sessionResult, error) {
 	c.setCompaction(s.compactEvery)
 	c.flush = s.flush
 	c.beat = s.heartbeat
-	var snapErr error
-	if s.checkpoint != "" {
-		c.beforeCompaction = func(c *convo) {
-			if res.checkpointPath != "" {
-				return
-			}
-			res.checkpointPath = filepath.Join(s.dir, s.checkpoint)
-			res.checkpointLeaf, res.checkpointAt = c.t.leaf, c.t.last
-			snapErr = c.t.snapshot(res.checkpointPath)
-		}
-	}
+	return c
+}
 
+// openSession writes the transcript's header in the spec's format version,
+// then the bootstrap context and the intro when the spec has them.
+func openSession(c *convo, s *sessionSpec) {
 	switch s.version {
 	case 1:
 		// pi before version 2: a header without version, entries without id/parentId.
-		t.v1 = true
+		c.t.v1 = true
 		c.noCustom = true
-		t.header(0, s.id, s.cwd, "")
+		c.t.header(0, s.id, s.cwd, "")
 	case 2:
 		c.noCustom = true
 		c.open(2, s.id, s.parentSession, s.thinkingLevel)
@@ -143,37 +172,32 @@ func (g *generator) writeSession(s *sessionSpec) (*sessionResult, error) {
 	if s.intro != nil {
 		s.intro(c)
 	}
+}
+
+// runSession writes the conversation, by the spec's script or phase by
+// phase, and returns the marks: where each phase ended.
+func runSession(c *convo, s *sessionSpec) []mark {
 	if s.script != nil {
 		s.script(c)
-		res.marks = c.marks
-	} else {
-		for i, ph := range s.phases {
-			if s.extras && i == 0 {
-				// Early in the first phase: a cancelled turn, then a delivered reply mirrored.
-				from, span := c.t.at, ph.end.Sub(c.t.at)
-				c.runUntil(ph.bytes*3/10, from.Add(span*3/10))
-				c.aborted()
-				c.runUntil(ph.bytes/2, from.Add(span/2))
-				c.say(nil, "Post the status update to the Northwind Ops group.")
-				c.reply("Posted to Northwind Ops: billing v2 is live, the SOC2 questionnaire is on track.")
-				c.t.tick(400 * time.Millisecond)
-				c.mirror("Billing v2 is live; the SOC2 questionnaire is on track.")
-			}
-			c.runUntil(ph.bytes, ph.end)
-			res.marks = append(res.marks, mark{t.size, t.last})
+		return c.marks
+	}
+	var marks []mark
+	for i, ph := range s.phases {
+		if s.extras && i == 0 {
+			// Early in the first phase: a cancelled turn, then a delivered reply mirrored.
+			from, span := c.t.at, ph.end.Sub(c.t.at)
+			c.runUntil(ph.bytes*3/10, from.Add(span*3/10))
+			c.aborted()
+			c.runUntil(ph.bytes/2, from.Add(span/2))
+			c.say(nil, "Post the status update to the Northwind Ops group.")
+			c.reply("Posted to Northwind Ops: billing v2 is live, the SOC2 questionnaire is on track.")
+			c.t.tick(400 * time.Millisecond)
+			c.mirror("Billing v2 is live; the SOC2 questionnaire is on track.")
 		}
+		c.runUntil(ph.bytes, ph.end)
+		marks = append(marks, mark{c.t.size, c.t.last})
 	}
-	if err := t.close(); err != nil {
-		return nil, err
-	}
-	if snapErr != nil {
-		return nil, snapErr
-	}
-	res.size, res.last, res.stats, res.notes = t.size, t.last, c.stats, c.notes
-	if s.memory {
-		res.lines = t.memLines()
-	}
-	return res, nil
+	return marks
 }
 
 // session is writeSession with a sticky error: after a failure it returns an empty
