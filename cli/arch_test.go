@@ -23,7 +23,8 @@ var allowedImports = map[string][]string{
 	"store":    {"model", "jscompat"},
 	"observer": {"model", "store", "jscompat"},
 	"ui":       {"model", "store", "observer", "themes", "jscompat"},
-	"cli":      {"model", "store", "observer", "ui", "themes", "jscompat"},
+	"serve":    {"model", "store", "jscompat"},
+	"cli":      {"model", "store", "observer", "ui", "serve", "themes", "jscompat"},
 }
 
 // forbiddenInUI are the standard packages through which code opens, stats
