@@ -113,7 +113,7 @@ func (a *app) observe(f observeFlags) error {
 	}
 	opt := observer.SweepOptions{Workspace: ws, Agents: agents, MinNewBytes: f.minNew, MaxSessions: f.maxSessions,
 		IncludeResets: f.includeResets, Fixes: &fixes, Now: now, Command: strings.Join(append([]string{"clawvault-tui"}, a.args...), " "),
-		MaxLineBytes: cfg.Transcripts.MaxLineBytes(), CacheDir: statsCacheDir()}
+		MaxLineBytes: cfg.Transcripts.MaxLineBytes(), CacheDir: statsCacheDir(), WriteFS: a.writer()}
 	if f.compressor == "llm" {
 		if opt.Compressor, err = observer.NewCompressor("llm", cfg.LLM, os.Getenv, fixes); err != nil {
 			return exitError{2, err}

@@ -40,7 +40,7 @@ clawvault-tui promote --agent work --section Lessons --create \
 		// are told apart from the text before parsing (see parseWords).
 		DisableFlagParsing: true,
 		RunE: func(c *cobra.Command, args []string) error {
-			words, help, err := parseWords(c, args)
+			words, help, err := a.parseWords(c, args)
 			if err != nil || help {
 				return err
 			}
@@ -65,7 +65,7 @@ func (a *app) promote(section string, create bool, text string) error {
 	if err != nil {
 		return err
 	}
-	space := vaultfs.New(ws, vaultfs.Options{BackupDir: vaultfs.DefaultBackupDir(store.OSEnv())})
+	space := vaultfs.New(ws, vaultfs.Options{BackupDir: vaultfs.DefaultBackupDir(store.OSEnv()), Writer: a.writer()})
 	res, err := space.Promote(ws.ObserverAgent, section, text, create)
 	if err != nil {
 		var outside *store.OutsideError

@@ -139,14 +139,7 @@ func (a *app) retention(f retentionFlags) error {
 	}
 	var applied *appliedDoc
 	if f.apply {
-		root := f.archiveDir
-		if root == "" {
-			root = opt.Config.ArchiveDir
-		}
-		if root == "" {
-			root = observer.DefaultArchiveRoot(opt.Workspace)
-		}
-		man, path, err := observer.ApplyRetention(ctx, plan, f.applyOptions(a, root))
+		man, path, err := observer.ApplyRetention(ctx, plan, f.applyOptions(a, archiveRoot(f, opt)))
 		switch {
 		case observer.IsNothingToApply(err):
 			applied = &appliedDoc{Nothing: true, Why: err.Error()}
@@ -166,6 +159,19 @@ func (a *app) retention(f retentionFlags) error {
 		return writeJSON(stdout, doc)
 	}
 	return writeRetentionText(stdout, plan, applied)
+}
+
+// archiveRoot is where an apply keeps what it moves: --archive-dir, else
+// the config's, else the state dir's clawvault-tui-retention.
+func archiveRoot(f retentionFlags, opt observer.RetentionOptions) string {
+	root := f.archiveDir
+	if root == "" {
+		root = opt.Config.ArchiveDir
+	}
+	if root == "" {
+		root = observer.DefaultArchiveRoot(opt.Workspace)
+	}
+	return root
 }
 
 // planOptions resolves the workspace, the config file and the flags.
@@ -230,7 +236,7 @@ func (f *retentionFlags) planOptions() (observer.RetentionOptions, error) {
 
 // applyOptions are what --apply and --undo take from the flags.
 func (f retentionFlags) applyOptions(a *app, root string) observer.ApplyOptions {
-	return observer.ApplyOptions{ArchiveRoot: root, IncludeUnobserved: f.includeUnobserved, Wait: f.wait,
+	return observer.ApplyOptions{ArchiveRoot: root, IncludeUnobserved: f.includeUnobserved, Wait: f.wait, Mover: a.mover(),
 		Command: "clawvault-tui " + strings.Join(a.args, " "),
 		OnWait: func(o store.LockOwner) {
 			fmt.Fprintf(a.stderr, "Waiting up to %s for the sweep that holds the vault (pid %d, started %s) to finish…\n", f.wait, o.PID, o.StartedAt)
@@ -247,6 +253,15 @@ func busyExit(err error) error {
 }
 
 func retentionUndo(ctx context.Context, a *app, f retentionFlags, stdout io.Writer) error {
+	if a.remote != nil {
+		opt, err := f.planOptions()
+		if err != nil {
+			return err
+		}
+		if err := checkRemoteManifest(f.undo, archiveRoot(f, opt)); err != nil {
+			return err
+		}
+	}
 	man, err := observer.UndoRetention(ctx, f.undo, f.applyOptions(a, ""))
 	if err != nil {
 		return busyExit(err)

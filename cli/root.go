@@ -53,14 +53,34 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	done := make(chan struct{})
 	defer close(done)
 	go a.afterSignal(sigs, cancel, hurry, done)
+	return a.execute()
+}
+
+// execute runs the command line a.args: the whole of a process's run, or
+// one session of `serve` (a.remote).
+func (a *app) execute() int {
 	root := a.rootCommand()
-	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	err := fang.Execute(ctx, root,
+	// Never nil: cobra reads os.Args when given nil, which under serve are
+	// the server's own.
+	root.SetArgs(append([]string{}, a.args...))
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	if a.remote != nil {
+		root.SetIn(a.remote.sess.Stdin)
+		root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+			if c.DisableFlagParsing {
+				return nil // parseWords checks it once its flags are parsed
+			}
+			return a.remote.admit(c)
+		}
+	}
+	err := fang.Execute(a.ctx, root,
 		fang.WithVersion(version(debug.ReadBuildInfo())),
 		fang.WithColorSchemeFunc(helpColors),
 		fang.WithErrorHandler(a.printError))
+	if a.remote != nil {
+		a.remote.finish(err)
+	}
 	return exitCode(err)
 }
 
@@ -143,6 +163,9 @@ type app struct {
 	interactive bool
 	mu          sync.Mutex
 	cleanups    []func()
+	// remote is the SSH session this command line came from, under
+	// `serve`; nil for a command typed on this host.
+	remote *remoteRun
 }
 
 // rootCommand is the TUI's command, with every other command below it.
@@ -152,7 +175,7 @@ func (a *app) rootCommand() *cobra.Command {
 	_ = root.RegisterFlagCompletionFunc("agent", a.completeAgents)
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(a.statusCommand(), a.treeCommand(), a.observeCommand(), a.retentionCommand(),
-		a.searchCommand(), a.promoteCommand(), a.demoCommand(), a.configCommand())
+		a.searchCommand(), a.promoteCommand(), a.demoCommand(), a.configCommand(), a.serveCommand(), a.fleetCommand())
 	return root
 }
 
@@ -291,6 +314,9 @@ func (a *app) printError(w io.Writer, styles fang.Styles, err error) {
 	msg := model.EscapeControlsText(err.Error()) // errors name files and keys from disk
 	if errors.Is(err, context.Canceled) {
 		msg = "interrupted: stopped before it finished; what it wrote is complete"
+		if a.shutDown() {
+			msg = "the server is shutting down: stopped before it finished; what it wrote is complete"
+		}
 	}
 	if f, ok := a.stderr.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
 		fmt.Fprintf(w, "clawvault-tui: %s\n", msg)

@@ -51,7 +51,7 @@ clawvault-tui search --transcripts --agent work rollback --limit 5`,
 		// splitSearchArgs.
 		DisableFlagParsing: true,
 		RunE: func(c *cobra.Command, args []string) error {
-			words, help, err := parseWords(c, args)
+			words, help, err := a.parseWords(c, args)
 			if err != nil || help {
 				return err
 			}
@@ -173,13 +173,18 @@ const quietHeapLimit = 256 << 20
 // parseWords parses the flags of a command that takes free text (with
 // DisableFlagParsing) and returns the words; help is true when --help was
 // asked for, and has been printed.
-func parseWords(c *cobra.Command, args []string) (words []string, help bool, err error) {
+func (a *app) parseWords(c *cobra.Command, args []string) (words []string, help bool, err error) {
 	flags, words, err := splitSearchArgs(c.Flags(), args)
 	if err != nil {
 		return nil, false, err
 	}
 	if err := c.Flags().Parse(flags); err != nil {
 		return nil, false, c.FlagErrorFunc()(c, err)
+	}
+	if r := a.remote; r != nil {
+		if err := r.admit(c); err != nil {
+			return nil, false, err
+		}
 	}
 	if help, _ := c.Flags().GetBool("help"); help {
 		return nil, true, c.Help()

@@ -42,7 +42,7 @@ clawvault-tui tree ~/.openclaw/agents/main/sessions/SESSION.jsonl --json`,
 
 func (a *app) tree(arg string) error {
 	ctx := a.ctx
-	src, err := resolveTranscript(ctx, &a.common, arg)
+	src, err := resolveTranscript(ctx, &a.common, arg, a.remote == nil)
 	if err != nil {
 		return err
 	}
@@ -77,9 +77,15 @@ type treeSource struct {
 // or unique id prefix in the located workspace: a key with several
 // generations (a live file and its /new archives, a SQLite-era key's
 // windows) resolves to its current one, the others listed.
-func resolveTranscript(ctx context.Context, common *commonFlags, arg string) (treeSource, error) {
+//
+// files says a path may be given: not over SSH, where the server's files
+// are not the client's to name.
+func resolveTranscript(ctx context.Context, common *commonFlags, arg string, files bool) (treeSource, error) {
 	var src treeSource
-	if fi, err := os.Stat(arg); err == nil {
+	if !files && strings.ContainsAny(arg, `/\`) {
+		return src, usageError("tree over SSH takes a SESSION (an id, key or id prefix), not a path on the server")
+	}
+	if fi, err := os.Stat(arg); files && err == nil {
 		if !fi.Mode().IsRegular() {
 			return src, fmt.Errorf("%s is not a file", arg)
 		}

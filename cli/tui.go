@@ -65,6 +65,9 @@ func unknownCommand(c *cobra.Command, args []string) error {
 }
 
 func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
+	if a.remote != nil {
+		return a.runRemoteTUI(theme)
+	}
 	a.mu.Lock()
 	a.interactive = true
 	a.mu.Unlock()

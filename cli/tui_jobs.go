@@ -13,15 +13,7 @@ import (
 // each runs the same code as its command.
 func jobRunners(cfg store.Config) ui.JobRunners {
 	return ui.JobRunners{
-		Sweep: func(ctx context.Context, snap *store.Snapshot, confirmed []observer.Candidate, progress observer.ProgressFunc) (ui.JobResult, error) {
-			opt := sweepOptions(snap, confirmed, progress)
-			opt.MaxLineBytes = cfg.Transcripts.MaxLineBytes()
-			report, err := observer.Sweep(ctx, opt)
-			if report == nil {
-				return nil, err
-			}
-			return ui.NewSweepResult(report), err
-		},
+		Sweep: sweepJob(cfg, store.OSWriter),
 		Retention: func(ctx context.Context, snap *store.Snapshot, progress observer.ProgressFunc) (ui.JobResult, error) {
 			plan, err := observer.PlanRetention(ctx, observer.RetentionOptions{
 				Workspace: snap.Workspace, Config: cfg.Retention, Now: snap.TakenAt, Progress: progress,
@@ -31,6 +23,20 @@ func jobRunners(cfg store.Config) ui.JobRunners {
 			}
 			return ui.NewRetentionResult(plan), nil
 		},
+	}
+}
+
+// sweepJob is the Jobs screen's sweep, writing through w.
+func sweepJob(cfg store.Config, w store.WriteFS) func(context.Context, *store.Snapshot, []observer.Candidate, observer.ProgressFunc) (ui.JobResult, error) {
+	return func(ctx context.Context, snap *store.Snapshot, confirmed []observer.Candidate, progress observer.ProgressFunc) (ui.JobResult, error) {
+		opt := sweepOptions(snap, confirmed, progress)
+		opt.MaxLineBytes = cfg.Transcripts.MaxLineBytes()
+		opt.WriteFS = w
+		report, err := observer.Sweep(ctx, opt)
+		if report == nil {
+			return nil, err
+		}
+		return ui.NewSweepResult(report), err
 	}
 }
 
