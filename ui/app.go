@@ -41,6 +41,8 @@ type Options struct {
 	// BackupDir is where the editor keeps previous versions (default: the
 	// backups folder of the user's data folder).
 	BackupDir string
+	// Caps are what the session may change (serve: the key's role).
+	Caps Capabilities
 }
 
 type screen int
@@ -143,7 +145,7 @@ func New(opt Options) *App {
 	c := &Common{Keys: DefaultKeyMap(), Help: help.New(), ThemeName: themeName, Now: opt.Now, Config: opt.Config, Tick: tea.Tick,
 		Editor: chooseEditor(opt.Config.UI.Editor, opt.Getenv), EditorLine: opt.Config.UI.EditorLine,
 		Space:        vaultfs.New(opt.Workspace, vaultfs.Options{BackupDir: opt.BackupDir, Now: opt.Now}),
-		DefaultAgent: opt.Workspace.ObserverAgent,
+		DefaultAgent: opt.Workspace.ObserverAgent, Caps: opt.Caps,
 		index: &indexHolder{options: func() (search.Options, error) {
 			o, err := search.OptionsFor(opt.Workspace, opt.Config.Search, env)
 			o.MaxLineBytes = opt.Config.Transcripts.MaxLineBytes()
@@ -633,6 +635,9 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(msg, k.Sweep):
 		if a.opt.Jobs.Sweep == nil {
 			return notYet("observation sweeping")
+		}
+		if why := a.c.Caps.Sweep; why != "" {
+			return a.setStatus("sweep: " + why), true
 		}
 		cands := candidates(a.snap)
 		if len(cands) == 0 {

@@ -45,8 +45,35 @@ type Common struct {
 	// completion without waiting.
 	Tick func(time.Duration, func(time.Time) tea.Msg) tea.Cmd
 
+	// Caps are what this session may change (all of it on this host).
+	Caps Capabilities
+
 	markdown markdownCache
 	index    *indexHolder
+}
+
+// Capabilities are what a session may change: all of it on this host;
+// over SSH, what its key's role allows. Each denial is the sentence shown
+// where the action would be; "" allows it.
+type Capabilities struct {
+	Save, Promote, Sweep string
+	// ExternalEditor says why $EDITOR cannot run (over SSH no terminal is
+	// wired to it): the built-in editor opens instead.
+	ExternalEditor string
+	// Writes gives what a write (save, promote) goes through, and the
+	// func to call with its outcome (the audit over SSH); nil: the disk,
+	// directly.
+	Writes func(action string) (store.WriteFS, func(error))
+}
+
+// space is the memory space writing through what Caps.Writes gives for
+// action, and the func to call when the write is over.
+func (c *Common) space(action string) (*vaultfs.Space, func(error)) {
+	if c.Caps.Writes == nil {
+		return c.Space, func(error) {}
+	}
+	w, done := c.Caps.Writes(action)
+	return c.Space.WithWriter(w), done
 }
 
 // SetTheme rebuilds the styles for a background (auto themes follow it).

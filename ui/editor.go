@@ -75,6 +75,9 @@ func editorCommand(choice, lineArgs, path string, line int) *exec.Cmd {
 // may change too, and its current version goes to the backup folder first:
 // what another editor does to it is then recoverable as well.
 func openExternal(c *Common, path string, line int) tea.Cmd {
+	if c.Caps.ExternalEditor != "" {
+		return func() tea.Msg { return openEditorMsg{path: path, line: line} }
+	}
 	space, choice, lineArgs := c.Space, c.Editor, c.EditorLine
 	return func() tea.Msg {
 		if _, err := space.Editable(path); err != nil {

@@ -230,11 +230,17 @@ func (p *editorPane) save() tea.Cmd {
 		p.note = "no changes to save"
 		return nil
 	}
+	if why := p.c.Caps.Save; why != "" {
+		p.note = "not saved: " + why
+		return nil
+	}
 	p.saving = true
 	p.saveJob++
-	job, space, path, data, base := p.saveJob, p.c.Space, p.path, p.buf.bytes(), p.base.Version
+	job, c, path, data, base := p.saveJob, p.c, p.path, p.buf.bytes(), p.base.Version
 	return func() tea.Msg {
+		space, done := c.space("save")
 		saved, err := space.Save(path, data, base)
+		done(err)
 		return editorSavedMsg{job: job, saved: saved, data: data, err: err}
 	}
 }

@@ -320,10 +320,22 @@ func (p *jobsPane) available() []string {
 	}
 	return []string{
 		item(k.DryRun, true, ""),
-		item(k.Sweep, p.runners.Sweep != nil, "not built yet"),
+		p.sweepItem(item),
 		item(k.Retention, p.runners.Retention != nil, "not built yet"),
 		item(k.IndexBuild, true, ""),
 	}
+}
+
+// sweepItem is the sweep's key, disabled with the reason when this build
+// or the session's role has none.
+func (p *jobsPane) sweepItem(item func(key.Binding, bool, string) string) string {
+	switch {
+	case p.runners.Sweep == nil:
+		return item(p.c.Keys.Sweep, false, "not built yet")
+	case p.c.Caps.Sweep != "":
+		return item(p.c.Keys.Sweep, false, p.c.Caps.Sweep)
+	}
+	return item(p.c.Keys.Sweep, true, "")
 }
 
 func (p *jobsPane) View() string {

@@ -212,9 +212,11 @@ func (p *promotePicker) Update(msg tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 }
 
 func (p *promotePicker) promote(section string, create bool) tea.Cmd {
-	space, agent, text := p.c.Space, p.agent, p.text
+	c, agent, text := p.c, p.agent, p.text
 	return func() tea.Msg {
+		space, done := c.space("promote")
 		res, err := space.Promote(agent, section, text, create)
+		done(err)
 		return promoteDoneMsg{agent: agent, res: res, err: err}
 	}
 }

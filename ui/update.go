@@ -220,6 +220,9 @@ func (a *App) updateSearch(msg tea.Msg) tea.Cmd {
 func (a *App) updatePromote(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case promoteReadyMsg:
+		if why := a.c.Caps.Promote; why != "" {
+			return a.setStatus("promote: " + why)
+		}
 		if msg.err != nil {
 			a.picker = nil
 			return a.setStatus("cannot promote: " + msg.err.Error())

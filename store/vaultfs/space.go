@@ -120,6 +120,14 @@ func newRoot(id string, kind RootKind, agent, dir string) *Root {
 // DefaultBackupDir is the backups folder of store.DataDir.
 func DefaultBackupDir(env store.Env) string { return filepath.Join(store.DataDir(env), "backups") }
 
+// WithWriter is the same space writing through w (the audit of a write
+// made over SSH).
+func (s *Space) WithWriter(w store.WriteFS) *Space {
+	c := *s
+	c.opt.Writer = w
+	return &c
+}
+
 // BackupDir is where the space keeps previous versions.
 func (s *Space) BackupDir() string { return s.opt.BackupDir }
 
