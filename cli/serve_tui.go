@@ -37,8 +37,10 @@ func (a *app) runRemoteTUI(theme string) error {
 	if err != nil {
 		return err
 	}
+	who := sess.Who.Key
 	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: theme, Watch: true,
-		Jobs: a.remote.jobRunners(cfg), Getenv: serverEnvWithoutEditor})
+		Jobs: a.remote.jobRunners(cfg), Getenv: serverEnvWithoutEditor, Caps: a.remote.capabilities(),
+		Banner: fmt.Sprintf("over SSH as %s (%s)", who.Comment, who.Role)})
 	p := sess.Program(app, tea.WithoutSignalHandler())
 	_, err = sess.RunProgram(a.ctx, p)
 	stopJobs(app, nil, a.stderr)
@@ -62,6 +64,29 @@ func serverEnvWithoutEditor(key string) string {
 		return ""
 	}
 	return os.Getenv(key)
+}
+
+// capabilities are what the key's role lets the TUI change, each write
+// audited.
+func (r *remoteRun) capabilities() ui.Capabilities {
+	role := r.sess.Who.Key.Role
+	caps := ui.Capabilities{ExternalEditor: "no terminal is wired to an external editor over SSH"}
+	needs := func(need serve.Role) string {
+		if role.Allows(need) {
+			return ""
+		}
+		return fmt.Sprintf("needs the %s role; this key has %s", need, role)
+	}
+	caps.Save, caps.Promote, caps.Sweep = needs(serve.RoleCurate), needs(serve.RoleCurate), needs(serve.RoleOperate)
+	caps.Writes = func(action string) (store.WriteFS, func(error)) {
+		act := r.sess.Begin(action)
+		return act.WriteFS(store.OSWriter), func(err error) {
+			if aerr := act.End(err); aerr != nil {
+				r.logf("%v", aerr)
+			}
+		}
+	}
+	return caps
 }
 
 // jobRunners are the Jobs screen's jobs for a session: a sweep needs the
