@@ -806,9 +806,11 @@ func (a *App) tabBar() string {
 		}
 	}
 	bar := strings.Join(tabs, "")
+	// The banner first: whose session this is (serve) must not be the part
+	// a narrow terminal cuts off.
 	info := a.summary()
 	if a.opt.Banner != "" {
-		info += " · " + inert(a.opt.Banner)
+		info = inert(a.opt.Banner) + " · " + info
 	}
 	return cut(bar+"  "+t.Muted.Render(info), a.width)
 }
