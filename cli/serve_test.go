@@ -155,7 +155,7 @@ func newTestSigner(t testing.TB) gossh.Signer {
 }
 
 // startServed serves a workspace on 127.0.0.1 with a key per role.
-func startServed(t *testing.T, state, vault string) *servedWorkspace {
+func startServed(t testing.TB, state, vault string) *servedWorkspace {
 	t.Helper()
 	dir := t.TempDir()
 	sw := &servedWorkspace{signers: map[string]gossh.Signer{}, state: state, vault: vault,
