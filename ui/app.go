@@ -170,7 +170,16 @@ func New(opt Options) *App {
 
 // Close releases what the app holds open (the search index). Call it after
 // the program ends.
-func (a *App) Close() error { return a.c.index.close() }
+//
+// It stops the file watcher too: its listening command would otherwise
+// wait on it for ever and keep the program, and so the whole app, alive;
+// a process ends anyway, but serve runs one app per session.
+func (a *App) Close() error {
+	if a.watcher != nil {
+		a.watcher.Close()
+	}
+	return a.c.index.close()
+}
 
 // keyScopes are the sets of bindings that answer together: each screen's
 // with the global ones, and the confirmation's.
