@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -46,37 +45,6 @@ func str(p *string) string {
 		return "null"
 	}
 	return *p
-}
-
-func TestAuditLogIsMadePrivateAndRefusesAFIFO(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "state", "audit.log")
-	l, err := OpenAuditLog(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l.Close()
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("the audit log: %v, mode %v; want 0600", err, fi.Mode().Perm())
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := OpenAuditLog(fifo)
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
-			t.Errorf("a FIFO as the audit log: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("opening a FIFO as the audit log blocked")
-	}
 }
 
 // An action records, through the seams the store writes by, each file it

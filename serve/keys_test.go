@@ -1,10 +1,7 @@
 package serve
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -52,31 +49,6 @@ func TestOneBadLineLocksNoOneOut(t *testing.T) {
 	}
 	if k, ok := kf.Lookup(b.PublicKey()); !ok || k.Role != RoleCurate {
 		t.Errorf("the good line after a bad one: %+v %v", k, ok)
-	}
-}
-
-func TestReadKeysFileRefuses(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	line := authorizedLine(newSigner(t), "", "a")
-	groupWritable := filepath.Join(dir, "group")
-	os.WriteFile(groupWritable, []byte(line), 0o600)
-	os.Chmod(groupWritable, 0o620)
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	huge := filepath.Join(dir, "huge")
-	os.WriteFile(huge, []byte(strings.Repeat("#"+strings.Repeat("x", 1000)+"\n", 1100)), 0o600)
-	for path, want := range map[string]string{
-		groupWritable:                   "may be written by others (mode 0620)",
-		fifo:                            "not a regular file",
-		huge:                            "more than the 1048576 it may hold",
-		filepath.Join(dir, "not-there"): "no such file",
-	} {
-		if _, err := ReadKeysFile(path); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", filepath.Base(path), err, want)
-		}
 	}
 }
 
