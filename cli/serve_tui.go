@@ -21,14 +21,9 @@ func (a *app) runRemoteTUI(theme string) error {
 	if _, _, ok := sess.Terminal(); !ok {
 		return usageError("the TUI needs a terminal: connect with ssh -t (or with no command), or give a command such as status")
 	}
-	if theme != "" {
-		if err := store.CheckTheme(theme); err != nil {
-			return usageError("--theme %v", err)
-		}
-	}
-	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+	cfg, err := tuiConfig(theme)
 	if err != nil {
-		return fmt.Errorf("%w\n(`clawvault-tui config` prints a valid file with the defaults)", err)
+		return err
 	}
 	if sess.Getenv("NO_COLOR") != "" {
 		theme = "none"

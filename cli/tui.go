@@ -64,6 +64,21 @@ func unknownCommand(c *cobra.Command, args []string) error {
 	return usageError("unknown command %q; run `clawvault-tui help` for the commands", args[0])
 }
 
+// tuiConfig checks --theme and reads the config file, for the TUI here or
+// over SSH.
+func tuiConfig(theme string) (store.Config, error) {
+	if theme != "" {
+		if err := store.CheckTheme(theme); err != nil {
+			return store.Config{}, usageError("--theme %v", err)
+		}
+	}
+	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+	if err != nil {
+		return cfg, fmt.Errorf("%w\n(`clawvault-tui config` prints a valid file with the defaults)", err)
+	}
+	return cfg, nil
+}
+
 func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 	if a.remote != nil {
 		return a.runRemoteTUI(theme)
@@ -72,14 +87,9 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 	a.interactive = true
 	a.mu.Unlock()
 	stdout, stderr, common := a.stdout, a.stderr, &a.common
-	if theme != "" {
-		if err := store.CheckTheme(theme); err != nil {
-			return usageError("--theme %v", err)
-		}
-	}
-	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+	cfg, err := tuiConfig(theme)
 	if err != nil {
-		return fmt.Errorf("%w\n(`clawvault-tui config` prints a valid file with the defaults)", err)
+		return err
 	}
 	if os.Getenv("NO_COLOR") != "" {
 		theme = "none"
