@@ -29,6 +29,9 @@ type Options struct {
 	Theme string
 	// Banner is shown in the header, e.g. where a demo workspace was made.
 	Banner string
+	// Who is whose session this is, first in the header (serve: the key
+	// and its role).
+	Who string
 	Now    func() time.Time
 	Jobs   JobRunners
 	// Watch turns on the file watcher (live gauges); tests leave it off.
@@ -43,6 +46,9 @@ type Options struct {
 	BackupDir string
 	// Caps are what the session may change (serve: the key's role).
 	Caps Capabilities
+	// Scan lists the sessions (nil: store.Scan); serve hands its sessions
+	// one scanner, so that they share their snapshots.
+	Scan func(ctx context.Context, fsys store.FS, ws *store.Workspace, opt store.ScanOptions) (*store.Snapshot, error)
 }
 
 type screen int
@@ -132,6 +138,9 @@ func New(opt Options) *App {
 	}
 	if opt.Getenv == nil {
 		opt.Getenv = store.OSEnv().Getenv
+	}
+	if opt.Scan == nil {
+		opt.Scan = store.Scan
 	}
 	themeName := string(opt.Config.UI.Theme)
 	if opt.Theme != "" && opt.Theme != "auto" {
@@ -258,9 +267,9 @@ func (a *App) Init() tea.Cmd {
 func (a *App) startScan() tea.Cmd {
 	a.scanJob = a.nextJob()
 	a.scanning = true
-	job, ws, fsys, now := a.scanJob, a.opt.Workspace, a.opt.FS, a.opt.Now()
+	job, ws, fsys, now, scan := a.scanJob, a.opt.Workspace, a.opt.FS, a.opt.Now(), a.opt.Scan
 	return func() tea.Msg {
-		snap, err := store.Scan(context.Background(), fsys, ws, store.ScanOptions{Now: now})
+		snap, err := scan(context.Background(), fsys, ws, store.ScanOptions{Now: now})
 		return scanDoneMsg{job: job, snap: snap, err: err}
 	}
 }
@@ -815,11 +824,14 @@ func (a *App) tabBar() string {
 		}
 	}
 	bar := strings.Join(tabs, "")
-	// The banner first: whose session this is (serve) must not be the part
-	// a narrow terminal cuts off.
 	info := a.summary()
 	if a.opt.Banner != "" {
-		info = inert(a.opt.Banner) + " · " + info
+		info += " · " + inert(a.opt.Banner)
+	}
+	// Whose session this is (serve) comes first: it must not be the part a
+	// narrow terminal cuts off.
+	if a.opt.Who != "" {
+		info = inert(a.opt.Who) + " · " + info
 	}
 	return cut(bar+"  "+t.Muted.Render(info), a.width)
 }
