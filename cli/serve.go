@@ -117,7 +117,7 @@ func (a *app) serve(f serveFlags) error {
 		return fmt.Errorf("cannot listen on %s: %w", f.listen, err)
 	}
 	srv, err := serve.New(serve.Options{KeysFile: f.keysFile, HostKey: hostKey, Audit: audit, MaxSessions: f.maxSessions,
-		IdleTimeout: f.idleTimeout, Log: a.stderr, Handler: a.serveSession(a.common.locate)})
+		IdleTimeout: f.idleTimeout, Log: a.stderr, Handler: a.serveSession(a.common.locate, newSharedScans())})
 	if err != nil {
 		l.Close()
 		return err
@@ -185,9 +185,9 @@ func (a *app) printServing(ws *store.Workspace, addr net.Addr, f serveFlags, key
 
 // serveSession runs each session's command line, as if typed here, on the
 // workspace the server serves.
-func (a *app) serveSession(served store.LocateOptions) serve.Handler {
+func (a *app) serveSession(served store.LocateOptions, scans *sharedScans) serve.Handler {
 	return func(ctx context.Context, sess *serve.Session) int {
-		r := &remoteRun{sess: sess, served: served, logf: func(format string, args ...any) {
+		r := &remoteRun{sess: sess, served: served, scans: scans, logf: func(format string, args ...any) {
 			fmt.Fprintf(a.stderr, "clawvault-tui serve: "+format+"\n", args...)
 		}}
 		session := &app{stdout: sess.Stdout, stderr: sess.Stderr, args: sess.Args, ctx: ctx, remote: r}

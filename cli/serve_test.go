@@ -181,7 +181,7 @@ func startServed(t testing.TB, state, vault string) *servedWorkspace {
 	}
 	a := &app{stderr: io.Discard}
 	sw.srv, err = serve.New(serve.Options{KeysFile: sw.authorized, HostKey: host, Audit: audit,
-		Handler: a.serveSession(store.LocateOptions{StateDir: state, Vault: vault})})
+		Handler: a.serveSession(store.LocateOptions{StateDir: state, Vault: vault}, newSharedScans())})
 	if err != nil {
 		t.Fatal(err)
 	}
