@@ -103,11 +103,11 @@ func (a *app) search(f searchFlags, text string) error {
 		roots = []string{"vault", "workspace/" + a, "sessions/" + a}
 	}
 
-	ix, err := search.Open(opt)
+	ix, release, err := a.openIndex(opt)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
+	defer release()
 	if reason := ix.RebuildReason(); reason != "" {
 		fmt.Fprintf(stderr, "clawvault-tui: %s\n", esc(reason))
 	}
@@ -128,7 +128,9 @@ func (a *app) search(f searchFlags, text string) error {
 		fmt.Fprintf(stdout, "Search index rebuilt: %d files, %d sections, in %s.\n", st.Files, st.Docs, ix.Dir())
 		return nil
 	}
-	if st.Bytes == 0 && st.Removed == 0 {
+	// Not under serve: the collector's settings are the process's, and
+	// other sessions run in it.
+	if st.Bytes == 0 && st.Removed == 0 && a.remote == nil {
 		defer collectLess()()
 	}
 	res, err := ix.Search(ctx, text, search.SearchOptions{Limit: f.limit, Roots: roots})
@@ -143,6 +145,20 @@ func (a *app) search(f searchFlags, text string) error {
 		return writeJSON(stdout, searchJSON(text, res))
 	}
 	return writeSearchText(stdout, res, colorOutput(stdout))
+}
+
+// openIndex opens the search index for one search: its own, closed when
+// the command ends; under serve, the one the server's sessions share.
+func (a *app) openIndex(opt search.Options) (ix *search.Index, release func(), err error) {
+	if a.remote != nil {
+		ix, err = a.remote.shared.indexes.open(opt)
+		return ix, func() {}, err
+	}
+	ix, err = search.Open(opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ix, func() { ix.Close() }, nil
 }
 
 // collectLess holds the garbage collector off until the returned func is

@@ -116,8 +116,14 @@ func (a *app) serve(f serveFlags) error {
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", f.listen, err)
 	}
+	shared := newServeShared()
+	defer func() {
+		if err := shared.indexes.closeAll(); err != nil {
+			fmt.Fprintf(a.stderr, "clawvault-tui serve: closing the search index: %v\n", err)
+		}
+	}()
 	srv, err := serve.New(serve.Options{KeysFile: f.keysFile, HostKey: hostKey, Audit: audit, MaxSessions: f.maxSessions,
-		IdleTimeout: f.idleTimeout, Log: a.stderr, Handler: a.serveSession(a.common.locate, newSharedScans())})
+		IdleTimeout: f.idleTimeout, Log: a.stderr, Handler: a.serveSession(a.common.locate, shared)})
 	if err != nil {
 		l.Close()
 		return err
@@ -185,15 +191,26 @@ func (a *app) printServing(ws *store.Workspace, addr net.Addr, f serveFlags, key
 
 // serveSession runs each session's command line, as if typed here, on the
 // workspace the server serves.
-func (a *app) serveSession(served store.LocateOptions, scans *sharedScans) serve.Handler {
+func (a *app) serveSession(served store.LocateOptions, shared *serveShared) serve.Handler {
 	return func(ctx context.Context, sess *serve.Session) int {
-		r := &remoteRun{sess: sess, served: served, scans: scans, logf: func(format string, args ...any) {
+		r := &remoteRun{sess: sess, served: served, shared: shared, logf: func(format string, args ...any) {
 			fmt.Fprintf(a.stderr, "clawvault-tui serve: "+format+"\n", args...)
 		}}
 		session := &app{stdout: sess.Stdout, stderr: sess.Stderr, args: sess.Args, ctx: ctx, remote: r}
 		r.common = &session.common
 		return session.execute()
 	}
+}
+
+// serveShared is what a server's sessions share: the workspace's scans
+// and the search indexes.
+type serveShared struct {
+	scans   *sharedScans
+	indexes *sharedIndexes
+}
+
+func newServeShared() *serveShared {
+	return &serveShared{scans: newSharedScans(), indexes: newSharedIndexes()}
 }
 
 // shutDown says the server ended the session.

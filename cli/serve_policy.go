@@ -27,8 +27,8 @@ type remoteRun struct {
 	// command that writes nothing.
 	action *serve.Action
 	logf   func(format string, args ...any)
-	// scans are the server's, shared by its TUI sessions.
-	scans *sharedScans
+	// shared are the server's scans and search indexes.
+	shared *serveShared
 }
 
 // remotePolicy says how a command is served over SSH.

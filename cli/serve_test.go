@@ -27,6 +27,7 @@ import (
 
 	"clawvault-tui/serve"
 	"clawvault-tui/store"
+	"clawvault-tui/store/search"
 )
 
 // Every command of the tree has a policy over SSH: a command added without
@@ -139,6 +140,7 @@ type servedWorkspace struct {
 	hostKeySign  gossh.Signer
 	hostKeyPath  string
 	sshConfigDir string
+	shared       *serveShared
 }
 
 func newTestSigner(t testing.TB) gossh.Signer {
@@ -180,8 +182,10 @@ func startServed(t testing.TB, state, vault string) *servedWorkspace {
 		t.Fatal(err)
 	}
 	a := &app{stderr: io.Discard}
+	shared := newServeShared()
+	sw.shared = shared
 	sw.srv, err = serve.New(serve.Options{KeysFile: sw.authorized, HostKey: host, Audit: audit,
-		Handler: a.serveSession(store.LocateOptions{StateDir: state, Vault: vault}, newSharedScans())})
+		Handler: a.serveSession(store.LocateOptions{StateDir: state, Vault: vault}, shared)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,6 +204,7 @@ func startServed(t testing.TB, state, vault string) *servedWorkspace {
 		}
 		<-served
 		audit.Close()
+		shared.indexes.closeAll()
 	})
 	return sw
 }
@@ -430,5 +435,26 @@ func TestServedSweepWaitsForTheVaultLock(t *testing.T) {
 	_, stderr, code := sw.run(t, "operate", "observe")
 	if code != 75 || !strings.Contains(stderr, "busy") {
 		t.Errorf("a sweep while the vault is locked: exit %d, %q", code, stderr)
+	}
+}
+
+// The sessions of a server share its search index: one session's search
+// leaves it open for the next (a TUI's Search screen, another command),
+// where each opening its own found it busy.
+func TestServedSearchesShareTheIndex(t *testing.T) {
+	state, vault := demoCopy(t)
+	sw := startServed(t, state, vault)
+	first, stderr, code := sw.run(t, "read", "search", "billing", "--json")
+	if code != 0 || len(sw.shared.indexes.byDir) != 1 {
+		t.Fatalf("exit %d, %s; %d indexes open", code, stderr, len(sw.shared.indexes.byDir))
+	}
+	again, stderr, code := sw.run(t, "curate", "search", "billing", "--json")
+	if code != 0 || again != first {
+		t.Errorf("the second search: exit %d, %s", code, stderr)
+	}
+	for _, ix := range sw.shared.indexes.byDir {
+		if _, err := ix.Search(context.Background(), "billing", search.SearchOptions{Limit: 1}); err != nil {
+			t.Errorf("the shared index was closed after the searches: %v", err)
+		}
 	}
 }

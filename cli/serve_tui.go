@@ -34,7 +34,7 @@ func (a *app) runRemoteTUI(theme string) error {
 	}
 	who := sess.Who.Key
 	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: theme, Watch: true,
-		Jobs: a.remote.jobRunners(cfg), Getenv: serverEnvWithoutEditor, Caps: a.remote.capabilities(), Scan: a.remote.scans.forSession(),
+		Jobs: a.remote.jobRunners(cfg), Getenv: serverEnvWithoutEditor, Caps: a.remote.capabilities(), Scan: a.remote.shared.scans.forSession(), Index: a.remote.shared.indexes.open,
 		Who: fmt.Sprintf("over SSH as %s (%s)", who.Comment, who.Role)})
 	p := sess.Program(app, tea.WithoutSignalHandler())
 	_, err = sess.RunProgram(a.ctx, p)

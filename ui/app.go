@@ -31,9 +31,9 @@ type Options struct {
 	Banner string
 	// Who is whose session this is, first in the header (serve: the key
 	// and its role).
-	Who string
-	Now    func() time.Time
-	Jobs   JobRunners
+	Who  string
+	Now  func() time.Time
+	Jobs JobRunners
 	// Watch turns on the file watcher (live gauges); tests leave it off.
 	Watch bool
 	// Getenv reads the environment: $VISUAL and $EDITOR name the editor
@@ -46,6 +46,10 @@ type Options struct {
 	BackupDir string
 	// Caps are what the session may change (serve: the key's role).
 	Caps Capabilities
+	// Index opens the search index, shared by whoever handed it and never
+	// closed by the app (serve: one per index folder for all its
+	// sessions); nil: the app opens its own and closes it in Close.
+	Index func(search.Options) (*search.Index, error)
 	// Scan lists the sessions (nil: store.Scan); serve hands its sessions
 	// one scanner, so that they share their snapshots.
 	Scan func(ctx context.Context, fsys store.FS, ws *store.Workspace, opt store.ScanOptions) (*store.Snapshot, error)
@@ -159,7 +163,7 @@ func New(opt Options) *App {
 			o, err := search.OptionsFor(opt.Workspace, opt.Config.Search, env)
 			o.MaxLineBytes = opt.Config.Transcripts.MaxLineBytes()
 			return o, err
-		}},
+		}, shared: opt.Index},
 	}
 	a := &App{c: c, opt: opt}
 	a.configProblems = c.Keys.Apply(opt.Config.Keys)

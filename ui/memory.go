@@ -21,6 +21,8 @@ import (
 // second Open in this process would wait on the first one's lock.
 type indexHolder struct {
 	options func() (search.Options, error)
+	// shared opens an index someone else owns and closes (Options.Index).
+	shared func(search.Options) (*search.Index, error)
 
 	mu sync.Mutex
 	ix *search.Index
@@ -41,7 +43,11 @@ func (h *indexHolder) get() (*search.Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.ix, err = search.Open(opt)
+	open := search.Open
+	if h.shared != nil {
+		open = h.shared
+	}
+	h.ix, err = open(opt)
 	return h.ix, err
 }
 
@@ -49,7 +55,8 @@ func (h *indexHolder) get() (*search.Index, error) {
 func (h *indexHolder) close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.ix == nil {
+	if h.ix == nil || h.shared != nil {
+		h.ix = nil
 		return nil
 	}
 	err := h.ix.Close()
