@@ -142,7 +142,7 @@ func (a *app) serve(f serveFlags) error {
 // shutdown ends every session and waits for them, a minute at most, or
 // until a second signal.
 func (a *app) shutdown(srv *serve.Server, served chan error) error {
-	fmt.Fprintf(a.stderr, "clawvault-tui serve: shutting down: %d sessions to end…\n", srv.Sessions())
+	fmt.Fprintf(a.stderr, "clawvault-tui serve: shutting down: %d session(s) to end…\n", srv.Sessions())
 	ctx, cancel := context.WithTimeout(context.Background(), stopJobsFor+10*time.Second)
 	defer cancel()
 	go func() {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -208,7 +209,7 @@ func TestServeEndToEnd(t *testing.T) {
 	t.Run("a forbidden write is refused and changes nothing", func(t *testing.T) {
 		before := digest(t, state, vault)
 		_, stderr, code := setup.ssh(t, "gw", "observe")
-		if code != exitNotPermitted || !strings.Contains(stderr, "sweep needs the operate role") || !mapsEqual(before, digest(t, state, vault)) {
+		if code != exitNotPermitted || !strings.Contains(stderr, "sweep needs the operate role") || !maps.Equal(before, digest(t, state, vault)) {
 			t.Errorf("observe as read: exit %d, %q", code, stderr)
 		}
 	})

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
@@ -349,21 +350,9 @@ func TestServedRefusals(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want exit 2 and one line saying %q", tc.args, code, stderr, tc.want)
 		}
 	}
-	if after := digest(t, state, vault); !mapsEqual(before, after) {
+	if after := digest(t, state, vault); !maps.Equal(before, after) {
 		t.Error("a refused command changed the workspace")
 	}
-}
-
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // Each write needs its role: refused below it with nothing changed, and
@@ -388,7 +377,7 @@ func TestServedWritesByRole(t *testing.T) {
 			t.Errorf("%s %v: exit %d, %q", tc.role, tc.args, code, stderr)
 		}
 	}
-	if !mapsEqual(before, digest(t, state, vault)) {
+	if !maps.Equal(before, digest(t, state, vault)) {
 		t.Fatal("a refused write changed the workspace")
 	}
 	if recs := auditLines(t, sw.auditPath); len(recs) != 0 {
