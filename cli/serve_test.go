@@ -138,9 +138,6 @@ type servedWorkspace struct {
 	state, vault string
 	srv          *serve.Server
 	authorized   string // the keys file
-	hostKeySign  gossh.Signer
-	hostKeyPath  string
-	sshConfigDir string
 	shared       *serveShared
 }
 
@@ -173,11 +170,11 @@ func startServed(t testing.TB, state, vault string) *servedWorkspace {
 	if err := os.WriteFile(sw.authorized, []byte(keys.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	host, hostPath, _, err := serve.LoadHostKey(filepath.Join(dir, "host"))
+	host, _, _, err := serve.LoadHostKey(filepath.Join(dir, "host"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw.hostKey, sw.hostKeySign, sw.hostKeyPath = host.PublicKey(), host, hostPath
+	sw.hostKey = host.PublicKey()
 	audit, err := serve.OpenAuditLog(sw.auditPath)
 	if err != nil {
 		t.Fatal(err)
