@@ -65,12 +65,10 @@ func (tm *terminal) waitText(text string) string {
 // startTerminal runs command in a new tmux server of its own, width×height.
 func startTerminal(t *testing.T, command string, width, height int) *terminal {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (.ci/run installs it)")
-	}
 	if testing.Short() {
 		t.Skip("end-to-end flows are not short")
 	}
+	needProgram(t, "tmux", "the end-to-end flows drive the TUI in a real terminal")
 	tm := &terminal{t: t, socket: fmt.Sprintf("cvtui-e2e-%d", rand.Int64())}
 	t.Cleanup(func() { exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 	tm.tmux("new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), command)

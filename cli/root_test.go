@@ -206,12 +206,8 @@ func TestManPageAndCompletionScripts(t *testing.T) {
 // complete commands, flags, flag values and the agents of a workspace.
 func TestBashCompletes(t *testing.T) {
 	const bashCompletion = "/usr/share/bash-completion/bash_completion"
-	if _, err := os.Stat(bashCompletion); err != nil {
-		t.Skip("the bash-completion package is not installed (.ci/run installs it)")
-	}
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
+	needProgram(t, "bash", "completions are tried in a real bash")
+	needFile(t, "bash-completion", bashCompletion, "bash's completions load through it")
 	bin := builtBinary(t)
 	dir := conformanceDemo(t)
 	command := fmt.Sprintf("env -i HOME=%s TERM=xterm PATH=%s:/usr/bin:/bin PS1='$ ' bash --norc --noprofile", t.TempDir(), filepath.Dir(bin))
