@@ -100,6 +100,7 @@ func builtBinary(t testing.TB) string {
 }
 
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end flows are not short")
 	}
@@ -181,6 +182,7 @@ func TestEndToEnd(t *testing.T) {
 // loses nothing; promote an observation into MEMORY.md, once; a file that
 // became a link out of the workspace is refused.
 func TestEndToEndCurating(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end flows are not short")
 	}

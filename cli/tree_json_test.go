@@ -14,6 +14,7 @@ import (
 // changes nothing (a field left out, out of order or formatted otherwise
 // would show).
 func TestTreeJSONStreamsTheDocument(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "store", "transcript", "testdata", "*", "*.jsonl"))
 	more, _ := filepath.Glob(filepath.Join("..", "store", "transcript", "testdata", "*.jsonl"))
 	files = append(files, more...)
