@@ -82,9 +82,13 @@ var (
 )
 
 // builtBinary builds clawvault-tui once per test binary, for the tests that
-// run it as a process; TestMain removes it.
+// run it as a process; TestMain removes it. -short (make check) skips
+// those tests: linking the binary is most of their time.
 func builtBinary(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary (not in -short)")
+	}
 	binOnce.Do(func() {
 		if binDir, binErr = os.MkdirTemp("", "cvtui-bin-"); binErr != nil {
 			return
