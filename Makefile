@@ -18,7 +18,7 @@ FUZZTIME    ?= 10s
 # means a program .ci/run installs is not here).
 GOTESTSUM   ?= $(GO) run gotest.tools/gotestsum@v1.13.0
 # Test scratch space (TMPDIR for go test): in memory where the machine has
-# it. The tests copy the demo workspace (683 files) a few dozen times, and
+# it. The tests copy the demo workspace (about 600 files) dozens of times, and
 # creating files on a busy disk cost the cli tests 13 s of system time.
 TEST_TMPDIR ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo $${TMPDIR:-/tmp})
 TESTFLAGS   ?=
