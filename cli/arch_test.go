@@ -32,6 +32,7 @@ var allowedImports = map[string][]string{
 var forbiddenInUI = []string{"os", "io/ioutil", "syscall"}
 
 func TestLayers(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,7 @@ func requireKeys(t *testing.T, what string, raw json.RawMessage, want ...string)
 
 // The JSON shapes of docs/ARCHITECTURE.md are a contract: these field names must stay.
 func TestStatusJSONContract(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	out, errOut, code := runCLI(t, "status", "--json", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
 	if code != 0 {
@@ -77,6 +78,7 @@ func TestStatusJSONContract(t *testing.T) {
 }
 
 func TestStatusDeepFindsContentFacts(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	out, errOut, code := runCLI(t, "status", "--deep", "--json", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
 	if code != 0 {
@@ -90,6 +92,7 @@ func TestStatusDeepFindsContentFacts(t *testing.T) {
 }
 
 func TestTreeJSONContract(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCLI(t, "tree", filepath.Join("..", "store", "transcript", "testdata", "spec-branch.jsonl"), "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -107,6 +110,7 @@ func TestTreeJSONContract(t *testing.T) {
 }
 
 func TestTreeOfAFileWithoutHeader(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "x.jsonl")
 	os.WriteFile(path, []byte(`{"type":"message","id":"a","parentId":null}`+"\n"), 0o644)
 	out, _, code := runCLI(t, "tree", "--json", path)
@@ -121,6 +125,7 @@ func TestTreeOfAFileWithoutHeader(t *testing.T) {
 }
 
 func TestTreeBySessionID(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	flags := []string{"--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault")}
 	out, errOut, code := runCLI(t, append([]string{"tree", "agent:main:direct:zoe"}, flags...)...)
@@ -134,6 +139,7 @@ func TestTreeBySessionID(t *testing.T) {
 }
 
 func TestObserveDryRunJSON(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	out, errOut, code := runCLI(t, "observe", "--dry-run", "--json", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
 	if code != 0 {
@@ -152,6 +158,7 @@ func TestObserveDryRunJSON(t *testing.T) {
 
 // Errors go to stderr, in one sentence a user can act on, with a non-zero exit.
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	empty := t.TempDir()
 	agents := t.TempDir() // a state dir with one agent and no sessions
 	os.MkdirAll(filepath.Join(agents, "agents", "main", "sessions"), 0o755)
@@ -195,6 +202,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestDemoRefusesANonEmptyFolder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("mine"), 0o644)
 	_, errOut, code := runCLI(t, "demo", dir)
@@ -208,6 +216,7 @@ func TestDemoRefusesANonEmptyFolder(t *testing.T) {
 
 // The file `config` prints loads without error: it is meant to be saved as is.
 func TestConfigPrintsALoadableFile(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCLI(t, "config")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -232,8 +241,8 @@ func demoCopy(t *testing.T) (state, vault string) {
 }
 
 func TestObserveSweepJSONContract(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
-	t.Setenv("OPENCLAW_AGENT_ID", "")
 	out, errOut, code := runCLI(t, "observe", "--json", "--max-sessions", "3", "--state-dir", state, "-v", vault, "--now", "2026-11-21T12:00:00Z")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -259,8 +268,8 @@ func TestObserveSweepJSONContract(t *testing.T) {
 }
 
 func TestObserveSweepText(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
-	t.Setenv("OPENCLAW_AGENT_ID", "")
 	out, errOut, code := runCLI(t, "observe", "--agent", "work", "--state-dir", state, "-v", vault)
 	if code != 0 || !strings.HasPrefix(out, "Observed ") || !strings.Contains(out, "- agent:work:main [main]") {
 		t.Fatalf("exit %d: %s%s", code, out, errOut)
@@ -272,6 +281,7 @@ func TestObserveSweepText(t *testing.T) {
 }
 
 func TestObserveBusy(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
 	unlock, err := store.LockVault(vault, store.CurrentOwner("clawvault-tui observe --watch 5m", time.Now()))
 	if err != nil {
@@ -285,6 +295,7 @@ func TestObserveBusy(t *testing.T) {
 }
 
 func TestObserveDryRunIncludeResets(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	out, errOut, code := runCLI(t, "observe", "--dry-run", "--include-resets", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
 	if code != 0 || !strings.Contains(out, "Reset archives (--include-resets): 1 would be observed") ||

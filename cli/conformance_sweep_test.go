@@ -69,6 +69,7 @@ func sweepFixture(t *testing.T, demoSessions, to string) {
 // files ClawVault 3.5.2 wrote (testdata/conformance/clawvault-sweep), and
 // changes no other file of the vault.
 func TestConformanceClawVaultSweep(t *testing.T) {
+	t.Parallel()
 	demoDir := conformanceDemo(t)
 	goldens := filepath.Join(conformanceDir(), "clawvault-sweep")
 	work := t.TempDir()
@@ -151,8 +152,8 @@ func firstDiff(got, want string) string {
 // (testdata/conformance/clawvault/after-our-sweep.txt, made live by
 // conformance/run.sh), and neither does ours.
 func TestConformanceNothingLeftAfterOurSweep(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
-	t.Setenv("OPENCLAW_AGENT_ID", "")
 	now := conformanceNow(t).Format(time.RFC3339)
 	if _, errOut, code := runCLI(t, "observe", "--state-dir", state, "-v", vault, "--now", now); code != 0 {
 		t.Fatalf("sweep: exit %d: %s", code, errOut)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,26 +85,40 @@ func TestMain(m *testing.M) {
 			os.Setenv("GOCACHE", filepath.Join(home, "go-build"))
 		}
 	}
-	cache, err := os.MkdirTemp("", "cvtui-cache-")
-	if err == nil {
-		os.Setenv("XDG_CACHE_HOME", cache)
+	home, err := os.MkdirTemp("", "cvtui-home-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
+	isolateEnvironment(home)
 	code := demotest.Main(m)
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
-	if cache != "" {
-		os.RemoveAll(cache)
-	}
+	os.RemoveAll(home)
 	os.Exit(code)
+}
+
+// isolateEnvironment gives the tests folders of their own for what the
+// commands keep (config, caches, backups) and clears the variables that
+// would point them at the user's OpenClaw or vault, once for all: a test
+// that changes the environment cannot run in parallel with others
+// (t.Setenv), so the tests that only need it clean need not.
+func isolateEnvironment(home string) {
+	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME"} {
+		os.Setenv(v, filepath.Join(home, strings.ToLower(strings.TrimPrefix(v, "XDG_"))))
+	}
+	for _, v := range []string{"OPENCLAW_AGENT_ID", "OPENCLAW_STATE_DIR", "OPENCLAW_HOME", "OPENCLAW_CONFIG_PATH", "CLAWVAULT_PATH", "VISUAL", "EDITOR"} {
+		os.Unsetenv(v)
+	}
 }
 
 // TestConformanceClawVaultDryRun: `observe --dry-run` prints what
 // `clawvault observe --active --dry-run` prints on the same folders.
 func TestConformanceClawVaultDryRun(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	state, vault := filepath.Join(dir, "state"), filepath.Join(dir, "vault")
-	t.Setenv("OPENCLAW_AGENT_ID", "")
 	cases := map[string][]string{
 		"main":         {"--state-dir", state},
 		"work":         {"--state-dir", state, "--agent", "work"},
@@ -141,6 +156,7 @@ func TestConformanceClawVaultDryRun(t *testing.T) {
 // keyword, JavaScript's whitespace and line terminators) exactly as
 // ClawVault 3.5.2's parseObservationLine does.
 func TestConformanceObservationLines(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join(conformanceDir(), "clawvault", "observation-lines.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -200,6 +216,7 @@ type piTree struct {
 // messages buildSessionContext gives, on files pi wrote itself, on the
 // spec's examples and on every transcript of the demo.
 func TestConformancePiTree(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open(filepath.Join(conformanceDir(), "pi-tree.jsonl"))
 	if err != nil {
 		t.Fatal(err)

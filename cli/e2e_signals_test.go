@@ -92,6 +92,7 @@ func sweepInTerminal(t *testing.T, state, vault string) (tm *terminal, pidFile s
 // q while a sweep writes asks first, then stops the sweep, waits for it and
 // quits; the vault is left complete.
 func TestEndToEndQuitDuringASweep(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
 	tm, _ := sweepInTerminal(t, state, vault)
 	tm.keys("q") // it reaches the app while the sweep runs (it takes seconds)
@@ -104,6 +105,7 @@ func TestEndToEndQuitDuringASweep(t *testing.T) {
 // SIGTERM during a sweep: the terminal is restored, the sweep stopped and
 // waited for, the exit status 128+15.
 func TestEndToEndTerminateDuringASweep(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
 	tm, pidFile := sweepInTerminal(t, state, vault)
 	tm.waitText("running")
@@ -119,8 +121,10 @@ func TestEndToEndTerminateDuringASweep(t *testing.T) {
 // killed, as a closed window would) ends the TUI, which removes it. So does
 // kill -HUP, with 128+1.
 func TestEndToEndHangupRemovesTheDemo(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"kill-session", "kill -HUP"} {
 		t.Run(how, func(t *testing.T) {
+			t.Parallel()
 			tmp := t.TempDir()
 			command, pidFile := tuiCommand(t, []string{"TMPDIR=" + tmp}, "--demo")
 			tm := startTerminal(t, command, 100, 30)

@@ -65,12 +65,10 @@ func (tm *terminal) waitText(text string) string {
 // startTerminal runs command in a new tmux server of its own, width×height.
 func startTerminal(t *testing.T, command string, width, height int) *terminal {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (.ci/run installs it)")
-	}
 	if testing.Short() {
 		t.Skip("end-to-end flows are not short")
 	}
+	needProgram(t, "tmux", "the end-to-end flows drive the TUI in a real terminal")
 	tm := &terminal{t: t, socket: fmt.Sprintf("cvtui-e2e-%d", rand.Int64())}
 	t.Cleanup(func() { exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 	tm.tmux("new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), command)
@@ -84,9 +82,13 @@ var (
 )
 
 // builtBinary builds clawvault-tui once per test binary, for the tests that
-// run it as a process; TestMain removes it.
+// run it as a process; TestMain removes it. -short (make check) skips
+// those tests: linking the binary is most of their time.
 func builtBinary(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary (not in -short)")
+	}
 	binOnce.Do(func() {
 		if binDir, binErr = os.MkdirTemp("", "cvtui-bin-"); binErr != nil {
 			return
@@ -102,6 +104,7 @@ func builtBinary(t testing.TB) string {
 }
 
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end flows are not short")
 	}
@@ -183,6 +186,7 @@ func TestEndToEnd(t *testing.T) {
 // loses nothing; promote an observation into MEMORY.md, once; a file that
 // became a link out of the workspace is refused.
 func TestEndToEndCurating(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("end-to-end flows are not short")
 	}

@@ -40,6 +40,7 @@ func hostileState(t *testing.T) (state, vault string) {
 // Human output escapes control and bidirectional characters from files;
 // --json keeps them exact. Before, status printed the key raw.
 func TestHumanOutputIsEscaped(t *testing.T) {
+	t.Parallel()
 	state, vault := hostileState(t)
 	for _, args := range [][]string{{"status"}, {"status", "--deep"}, {"observe", "--dry-run", "--min-new", "1"}, {"tree", "s1"}} {
 		stdout, stderr, code := runCLI(t, append(args, "--state-dir", state, "-v", vault)...)
@@ -67,6 +68,7 @@ func TestHumanOutputIsEscaped(t *testing.T) {
 // included (it printed -9223372036854775808); the text says the file
 // cannot be read rather than that it does not parse.
 func TestStatusCursorFacts(t *testing.T) {
+	t.Parallel()
 	state, vault := hostileState(t)
 	os.WriteFile(store.CursorFile(vault), []byte(`{"s1": {"lastObservedOffset": 1e19, "lastObservedAt": "2026-11-20T00:00:00.000Z", "sessionKey": "k", "lastFileSize": 5}}`), 0o644)
 	stdout, _, _ := runCLI(t, "status", "--json", "--state-dir", state, "-v", vault)
@@ -119,11 +121,13 @@ func pollFor(t *testing.T, what string, cond func() bool) {
 // cannot stop midway, empties its folder and exits 130. Before, a sweep
 // ignored SIGTERM while routing, and the other commands had no handler.
 func TestSignalsStopCommands(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
 	bin := builtBinary(t)
 	t.Run("observe, SIGTERM", func(t *testing.T) {
+		t.Parallel()
 		state, vault := hostileState(t)
 		// Enough distinct decisions for a sweep that lasts.
 		f, _ := os.Create(filepath.Join(state, "agents", "main", "sessions", "s1.jsonl"))
@@ -151,6 +155,7 @@ func TestSignalsStopCommands(t *testing.T) {
 		})
 	})
 	t.Run("demo, SIGINT", func(t *testing.T) {
+		t.Parallel()
 		dir := filepath.Join(t.TempDir(), "demo")
 		cmd := exec.Command(bin, "demo", dir, "--scale", "100")
 		if err := cmd.Start(); err != nil {

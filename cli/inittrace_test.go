@@ -97,6 +97,7 @@ func parseInittrace(stderr []byte) (pkgs []string, costs map[string]initCost) {
 // TestInitBudget starts the binary (--version) with GODEBUG=inittrace=1 and
 // holds every package's init to its budget.
 func TestInitBudget(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	cmd := exec.Command(bin, "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
@@ -146,6 +147,7 @@ func TestInitBudget(t *testing.T) {
 }
 
 func TestParseInittrace(t *testing.T) {
+	t.Parallel()
 	stderr := []byte("init internal/bytealg @0.003 ms, 0 ms clock, 0 bytes, 0 allocs\n" +
 		"init github.com/alecthomas/chroma/v2/lexers @26 ms, 14 ms clock, 2290336 bytes, 25862 allocs\n" +
 		"gc 1 @0.119s 0%: 3.8+15+0.076 ms clock, 7.6+0/0.72/3.8+0.15 ms cpu, 3->4->1 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 2 P\n" +

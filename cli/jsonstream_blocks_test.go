@@ -12,6 +12,7 @@ import (
 // arrays shorter than a block, of exactly one, and of many with a short
 // last block; and a write error stops the stream.
 func TestElementsInBlocks(t *testing.T) {
+	t.Parallel()
 	type elem struct {
 		N    int      `json:"n"`
 		Name string   `json:"name"`
@@ -76,6 +77,7 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 }
 
 func TestElementsInBlocksStopsAtAWriteError(t *testing.T) {
+	t.Parallel()
 	w := &failingWriter{}
 	s := newJSONStream(w)
 	s.Array()

@@ -10,9 +10,8 @@ import (
 )
 
 func TestPromote(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	t.Setenv("OPENCLAW_AGENT_ID", "")
 	memory := filepath.Join(state, "workspace", "MEMORY.md")
 	before, err := os.ReadFile(memory)
 	if err != nil {
@@ -59,6 +58,7 @@ func TestPromote(t *testing.T) {
 }
 
 func TestPromoteUsage(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
 	for _, tc := range []struct {
 		args []string

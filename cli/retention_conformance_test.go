@@ -89,6 +89,7 @@ func readCleanup(t *testing.T, path string) map[string]maintenanceDoc {
 }
 
 func TestConformanceOpenClawMaintenance(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	for _, v := range openclawVariants {
 		t.Run(v.name, func(t *testing.T) {
@@ -200,6 +201,7 @@ func readLines(t *testing.T, path string) []string {
 // the counts, and its table (action, key, age, model, flags per row) is
 // ours. Its disk total still holds the archives enforce would expire first.
 func TestConformanceOpenClawDryRun(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	golden := filepath.Join(conformanceDir(), "openclaw", "default")
 	p := conformancePlan(t, dir, model.MaintenanceSettings{}, "", false)
@@ -276,6 +278,7 @@ func readFileLines(t *testing.T, path string) []string {
 // The ledger plan archives exactly the dates ClawVault's archive pass
 // names, at 14 days (also reflect's) and at 30; its line is ClawVault's.
 func TestConformanceClawVaultArchive(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	for _, days := range []int{14, 30} {
 		ws, err := store.Locate(store.Env{Getenv: func(string) string { return "" }, Home: t.TempDir(), Cwd: "/"},

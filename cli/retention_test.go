@@ -19,6 +19,7 @@ func retentionArgs(dir string, more ...string) []string {
 // The JSON shape is a contract (docs/ARCHITECTURE.md); maintenance entries start
 // with `openclaw sessions cleanup --json`'s own field names.
 func TestRetentionJSONContract(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	out, errOut, code := runCLI(t, retentionArgs(dir, "--json")...)
 	if code != 0 {
@@ -51,6 +52,7 @@ func TestRetentionJSONContract(t *testing.T) {
 }
 
 func TestRetentionText(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	out, errOut, code := runCLI(t, retentionArgs(dir, "--agent", "work")...)
 	if code != 0 {
@@ -69,6 +71,7 @@ func TestRetentionText(t *testing.T) {
 }
 
 func TestRetentionConfigOverrides(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	cfg := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(cfg, []byte(`
@@ -132,6 +135,7 @@ max_age_days = 7
 }
 
 func TestRetentionApplyAndUndo(t *testing.T) {
+	t.Parallel()
 	state, _ := demoCopy(t)
 	dir := filepath.Dir(state)
 	out, errOut, code := runCLI(t, retentionArgs(dir, "--apply", "--json")...)
@@ -163,6 +167,7 @@ func TestRetentionApplyAndUndo(t *testing.T) {
 }
 
 func TestRetentionErrors(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	badCfg := filepath.Join(t.TempDir(), "bad.toml")
 	os.WriteFile(badCfg, []byte("[retention.transcripts]\nmax_age = 3\n"), 0o644)

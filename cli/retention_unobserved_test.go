@@ -13,6 +13,7 @@ import (
 // --include-unobserved moves them with a warning; a sweep holding the
 // vault makes --apply refuse with exit 75.
 func TestRetentionUnobservedAndLock(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
 	flags := []string{"--state-dir", state, "-v", vault, "--fix-missing", "--only", "maintenance"}
 	stdout, stderr, code := runCLI(t, append([]string{"retention"}, flags...)...)

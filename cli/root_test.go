@@ -14,6 +14,7 @@ import (
 // Each command's help is generated from its own flags, and lists the
 // flags every command takes.
 func TestHelpListsEachCommandsFlags(t *testing.T) {
+	t.Parallel()
 	common := []string{"--state-dir", "--profile", "--agent", "--all-agents", "--sessions-dir", "-v --vault", "--json"}
 	for cmd, own := range map[string][]string{
 		"":          {"--demo", "--demo-if-none", "--theme", "--version", "status", "observe", "completion"},
@@ -58,6 +59,7 @@ func slicesWithout(s []string, drop string) []string {
 // Usage errors of every kind: exit 2, one sentence on stderr that says
 // what to do, nothing on stdout.
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -119,8 +121,7 @@ func TestFlagsAnywhere(t *testing.T) {
 // that does not exist is reported by each command that reads one, wherever
 // the flag is.
 func TestEveryCommandHonoursTheCommonFlags(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Parallel()
 	nowhere := filepath.Join(t.TempDir(), "nowhere")
 	for _, args := range [][]string{
 		{"status"}, {"tree", "some-session"}, {"observe", "--dry-run"}, {"retention"}, {"--demo-if-none=false"},
@@ -143,6 +144,7 @@ func TestEveryCommandHonoursTheCommonFlags(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := runCLI(t, "--version")
 	if code != 0 || !strings.HasPrefix(out, "clawvault-tui version ") || errOut != "" {
 		t.Errorf("--version: exit %d %q %q", code, out, errOut)
@@ -188,6 +190,7 @@ func TestVersion(t *testing.T) {
 
 // The man page and the completion scripts, from the binary.
 func TestManPageAndCompletionScripts(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	man, err := exec.Command(bin, "man").Output()
 	if err != nil || !strings.Contains(string(man), ".TH") || !strings.Contains(string(man), "observe") ||
@@ -205,13 +208,10 @@ func TestManPageAndCompletionScripts(t *testing.T) {
 // Completions load in a real bash, with the bash-completion package, and
 // complete commands, flags, flag values and the agents of a workspace.
 func TestBashCompletes(t *testing.T) {
+	t.Parallel()
 	const bashCompletion = "/usr/share/bash-completion/bash_completion"
-	if _, err := os.Stat(bashCompletion); err != nil {
-		t.Skip("the bash-completion package is not installed (.ci/run installs it)")
-	}
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
-	}
+	needProgram(t, "bash", "completions are tried in a real bash")
+	needFile(t, "bash-completion", bashCompletion, "bash's completions load through it")
 	bin := builtBinary(t)
 	dir := conformanceDemo(t)
 	command := fmt.Sprintf("env -i HOME=%s TERM=xterm PATH=%s:/usr/bin:/bin PS1='$ ' bash --norc --noprofile", t.TempDir(), filepath.Dir(bin))

@@ -10,12 +10,12 @@ import (
 	"testing"
 )
 
-// searchEnv points the cache and config folders at temp folders, so that a
-// test never writes an index into the user's cache.
+// searchEnv is the shared demo the search tests read. They build its index
+// once, in the cache folder TestMain gives the tests (never the user's),
+// and do not run in parallel: each opens the same index in this process,
+// and one rebuilds it (--reindex).
 func searchEnv(t *testing.T) (state, vault string) {
 	t.Helper()
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	dir := conformanceDemo(t)
 	return filepath.Join(dir, "state"), filepath.Join(dir, "vault")
 }
@@ -138,6 +138,7 @@ func TestSearchErrors(t *testing.T) {
 }
 
 func TestSplitSearchArgs(t *testing.T) {
+	t.Parallel()
 	c, _, err := (&app{}).rootCommand().Find([]string{"search"})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // sweep observes it, moves its seq cursor in a file of ours and never in
 // ClawVault's; status then shows the cursor and nothing pending.
 func TestObserveSQLiteAgent(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
 	flags := []string{"--agent", "ops", "--state-dir", state, "-v", vault, "--now", "2026-11-21T12:00:00Z"}
 	out, errOut, code := runCLI(t, append([]string{"observe", "--dry-run"}, flags[:6]...)...)

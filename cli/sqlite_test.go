@@ -17,6 +17,7 @@ import (
 // every generation of every key is a row with its size, pending bytes and
 // generation; the agent's memory index is stale.
 func TestStatusSQLiteStore(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	out, errOut, code := runCLI(t, "status", "--json", "--agent", "ops", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
 	if code != 0 {
@@ -68,6 +69,7 @@ func TestStatusSQLiteStore(t *testing.T) {
 // current one and lists the others, for a live file beside its /new archive
 // and for a SQLite-era key alike.
 func TestTreeByKeyWithGenerations(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	flags := []string{"--json", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault")}
 	m := demoManifest(t, dir)

@@ -174,6 +174,7 @@ func sessionJSON(r model.SessionRow) sessionDoc {
 // corrupt store, invalid cursors), with --problems' subset, and with a
 // row whose strings need every escape encoding/json makes.
 func TestStatusJSONStreamedAsEncoded(t *testing.T) {
+	t.Parallel()
 	dir := conformanceDemo(t)
 	snap := scanDemoDir(t, dir)
 	odd := snap.Rows[0]

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -403,8 +405,8 @@ func writeTreeNotes(w io.Writer, doc treeDoc) {
 	}
 	if len(doc.Labels) > 0 {
 		var l []string
-		for id, label := range doc.Labels {
-			l = append(l, id+"="+label)
+		for _, id := range slices.Sorted(maps.Keys(doc.Labels)) {
+			l = append(l, id+"="+doc.Labels[id])
 		}
 		fmt.Fprintf(w, "Labels:        %s\n", esc(strings.Join(l, ", ")))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -13,6 +14,7 @@ import (
 // changes nothing (a field left out, out of order or formatted otherwise
 // would show).
 func TestTreeJSONStreamsTheDocument(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "store", "transcript", "testdata", "*", "*.jsonl"))
 	more, _ := filepath.Glob(filepath.Join("..", "store", "transcript", "testdata", "*.jsonl"))
 	files = append(files, more...)
@@ -42,6 +44,20 @@ func TestTreeJSONStreamsTheDocument(t *testing.T) {
 		}
 		if again.String() != out {
 			t.Errorf("%s: streamed\n%s\nencoded whole\n%s", f, out, again.String())
+		}
+	}
+}
+
+// The text's labels come in the order of their entry ids, whatever the
+// map's order: the same transcript prints the same lines every time.
+func TestTreeTextLabelsInIDOrder(t *testing.T) {
+	t.Parallel()
+	doc := treeDoc{Labels: map[string]string{"c3": "third", "a1": "first", "b2": "second", "d4": "fourth"}}
+	for range 20 {
+		var out strings.Builder
+		writeTreeNotes(&out, doc)
+		if want := "Labels:        a1=first, b2=second, c3=third, d4=fourth\n"; !strings.Contains(out.String(), want) {
+			t.Fatalf("got:\n%s\nwant the line %q", out.String(), want)
 		}
 	}
 }

@@ -25,6 +25,7 @@ func locateDemo(t *testing.T, state, vault string) *store.Workspace {
 // The Jobs screen's sweep observes the sessions named in its confirmation
 // and no other, and its report links each of them.
 func TestTUISweepObservesTheConfirmedSessions(t *testing.T) {
+	t.Parallel()
 	state, vault := demoCopy(t)
 	ws := locateDemo(t, state, vault)
 	snap, err := store.Scan(context.Background(), store.OS, ws, store.ScanOptions{Now: time.Now()})

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCleanLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"- [decision|c=0.95|i=0.90] 22:43 [main] user: We decided to use PostgreSQL instead of MongoDB for the [[Northwind]] billing service.",
 			"We decided to use PostgreSQL instead of MongoDB for the Northwind billing service."},
@@ -34,6 +35,7 @@ func TestCleanLine(t *testing.T) {
 }
 
 func TestMatchKey(t *testing.T) {
+	t.Parallel()
 	same := [][2]string{
 		{"- **Ship** it.", "ship it"},
 		{"- [fact|c=0.72|i=0.50] 14:19 [discord] user: The bot runs in Frankfurt.", "The bot runs in   Frankfurt"},
@@ -68,6 +70,7 @@ Backup first:
 `
 
 func TestHeadings(t *testing.T) {
+	t.Parallel()
 	hs := Headings(memoryMD)
 	var got []string
 	for _, h := range hs {
@@ -83,6 +86,7 @@ func TestHeadings(t *testing.T) {
 }
 
 func TestInsertItem(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, text, section, item string
 		create                    bool
@@ -147,6 +151,7 @@ func TestInsertItem(t *testing.T) {
 }
 
 func TestLineAt(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text string
 		n    int

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCursorStorePropertyOrder(t *testing.T) {
+	t.Parallel()
 	// JavaScript enumerates integer-like keys first, ascending; then the
 	// rest in insertion order. New keys go last.
 	s := NewCursorStore()
@@ -27,6 +28,7 @@ func TestCursorStorePropertyOrder(t *testing.T) {
 }
 
 func TestMergeCursors(t *testing.T) {
+	t.Parallel()
 	disk := NewCursorStore()
 	disk.Set("a", Cursor{LastObservedOffset: 500, LastObservedAt: "t1", SessionKey: "k", LastFileSize: 500})
 	disk.Set("b", Cursor{LastObservedOffset: 100, LastObservedAt: "t1", SessionKey: "k", LastFileSize: 100})
@@ -50,6 +52,7 @@ func TestMergeCursors(t *testing.T) {
 }
 
 func TestAppendJSNumber(t *testing.T) {
+	t.Parallel()
 	tests := map[float64]string{
 		0: "0", 1: "1", 79992: "79992", -5: "-5", 1.5: "1.5", 0.1: "0.1", 1e21: "1e+21", 1e20: "100000000000000000000",
 		123456789012: "123456789012", 1e-7: "1e-7", 0.000001: "0.000001", 1.25e-10: "1.25e-10", 2.5e25: "2.5e+25",
@@ -63,6 +66,7 @@ func TestAppendJSNumber(t *testing.T) {
 }
 
 func TestAppendJSString(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		`plain`:          `"plain"`,
 		`a"b\c`:          `"a\"b\\c"`,
@@ -80,6 +84,7 @@ func TestAppendJSString(t *testing.T) {
 }
 
 func TestIsArrayIndexKey(t *testing.T) {
+	t.Parallel()
 	for k, want := range map[string]bool{"0": true, "42": true, "4294967294": true, "4294967295": false, "01": false, "": false, "-1": false, "1a": false} {
 		if got := jscompat.IsArrayIndexKey(k); got != want {
 			t.Errorf("IsArrayIndexKey(%q) = %v", k, got)
@@ -88,6 +93,7 @@ func TestIsArrayIndexKey(t *testing.T) {
 }
 
 func TestParseISOTime(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want int64
@@ -117,6 +123,7 @@ func TestParseISOTime(t *testing.T) {
 // undefined (on amd64 it gave -2⁶³: a start before the file, negative
 // pending bytes, a panic in status --deep). Before the fix these failed.
 func TestHugeCursorOffsets(t *testing.T) {
+	t.Parallel()
 	for _, off := range []float64{1 << 53, 1<<53 + 2, 1 << 63, 1e19, 1e300, math.MaxFloat64} {
 		c := Cursor{LastObservedOffset: off, LastObservedAt: "2026-11-21T00:00:00.000Z", SessionKey: "k", LastFileSize: off}
 		if c.Offset() < 0 || c.FileSize() < 0 {
@@ -142,6 +149,7 @@ func TestHugeCursorOffsets(t *testing.T) {
 }
 
 func TestInt64Of(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   float64
 		want int64
@@ -171,6 +179,7 @@ func TestInt64Of(t *testing.T) {
 // Numbers from sessions.json and front matter out of int64's range read
 // as absent, not as whatever the conversion gives.
 func TestJSNumberMsOutOfRange(t *testing.T) {
+	t.Parallel()
 	for _, raw := range []string{"1e19", "1e300", "-1e19", `"1e300"`} {
 		var n JSNumber
 		if err := n.UnmarshalJSON([]byte(raw)); err != nil {

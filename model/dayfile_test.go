@@ -3,6 +3,7 @@ package model
 import "testing"
 
 func TestDayFileMerge(t *testing.T) {
+	t.Parallel()
 	obs := func(typ string, c, i float64, content string) Observation {
 		return Observation{Date: "2026-03-14", Type: typ, Confidence: c, Importance: i, Content: content}
 	}
@@ -45,6 +46,7 @@ func TestDayFileMerge(t *testing.T) {
 }
 
 func TestDayFileRender(t *testing.T) {
+	t.Parallel()
 	in := "## 2026-03-15\n\n- 🔴 09:00 later date first\nA note by hand.\n## 2026-03-14\n- [fact|c=0.7|i=0.2] x\n- [fact|c=0.70|i=0.20] X\n- [fact|c=0.7|i=0.2x] typo\n"
 	if got, want := ParseDayFile(in, false).Render(),
 		"## 2026-03-14\n\n- [fact|c=0.70|i=0.20] x\n\n## 2026-03-15\n\n- [fact|c=0.90|i=0.90] 09:00 later date first"; got != want {

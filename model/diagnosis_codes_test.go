@@ -15,6 +15,7 @@ import (
 // that the tables over it (the TUI's badges) cover a code the day it is
 // added.
 func TestDiagnosisCodesListsEveryCode(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("*.go")
 	var declared []DiagnosisCode
 	for _, name := range files {

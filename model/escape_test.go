@@ -7,6 +7,7 @@ import (
 )
 
 func TestEscapeControls(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"agent:main:main", "agent:main:main"},
 		{"café ✓ 日本 😀", "café ✓ 日本 😀"},
@@ -29,6 +30,7 @@ func TestEscapeControls(t *testing.T) {
 }
 
 func TestEscapeControlsText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"two\nlines\tand a tab", "two\nlines\tand a tab"},
 		{"crlf\r\nline", "crlf\nline"},

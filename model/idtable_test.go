@@ -11,6 +11,7 @@ import (
 // repeated ids, whose keys must stay in position order; sizes on both
 // sides of the key count where the buckets grow past 65,536.
 func TestSortKeys(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	// oneBucket gives ids whose hashes share their top 16 bits: hashID
 	// folds the kind in and multiplies by an odd constant, which its

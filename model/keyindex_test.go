@@ -59,6 +59,7 @@ func TestKeyIndex(t *testing.T) {
 }
 
 func TestCursorStoreKeepsOrderAndLastValue(t *testing.T) {
+	t.Parallel()
 	s := NewCursorStoreSized(2)
 	s.SetParsed("b", Cursor{LastObservedOffset: 1})
 	s.SetParsed("7", Cursor{LastObservedOffset: 2})

@@ -56,6 +56,7 @@ func changed(ops []DiffOp) (del, ins int) {
 }
 
 func TestDiffLines(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, a, b string
 		del, ins   int // the shortest script's size
@@ -85,6 +86,7 @@ func TestDiffLines(t *testing.T) {
 
 // Past maxDiffEdits the diff is still correct, only coarse.
 func TestDiffLinesCapped(t *testing.T) {
+	t.Parallel()
 	var a, b []string
 	for i := range 3 * maxDiffEdits {
 		a = append(a, "a"+strconv.Itoa(i)+"\n")
@@ -95,6 +97,7 @@ func TestDiffLinesCapped(t *testing.T) {
 }
 
 func TestUnifiedDiff(t *testing.T) {
+	t.Parallel()
 	a := lines("one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n")
 	b := lines("one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\n")
 	var got []string
@@ -114,6 +117,7 @@ func TestUnifiedDiff(t *testing.T) {
 }
 
 func TestMerge3(t *testing.T) {
+	t.Parallel()
 	base := "# MEMORY\n\n## People\n- Elena\n- Marco\n\n## Lessons\n- backups\n"
 	for _, tc := range []struct {
 		name, ours, theirs string

@@ -64,6 +64,7 @@ func steps(p *MaintenancePlan) []string {
 }
 
 func TestMaintenanceRowActions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		rows []MaintenanceRow
@@ -137,6 +138,7 @@ func mapsEqual[K comparable, V comparable](a, b map[K]V) bool {
 }
 
 func TestMaintenanceArchivesAndExpiry(t *testing.T) {
+	t.Parallel()
 	rows := []MaintenanceRow{
 		mrow("gone", "g", daysAgo(40)),
 		mrow("shared-old", "s", daysAgo(40)), mrow("shared-new", "s", daysAgo(1)),
@@ -182,6 +184,7 @@ func TestMaintenanceArchivesAndExpiry(t *testing.T) {
 }
 
 func TestMaintenanceDiskBudget(t *testing.T) {
+	t.Parallel()
 	budget := func(maxBytes, highWater int64) MaintenancePolicy {
 		return policy(func(p *MaintenancePolicy) {
 			p.DiskBudget, p.MaxDiskBytes, p.HighWaterBytes = true, maxBytes, highWater
@@ -268,6 +271,7 @@ func TestMaintenanceDiskBudget(t *testing.T) {
 }
 
 func TestMaintenanceBudgetSharedSession(t *testing.T) {
+	t.Parallel()
 	// Two rows share a session id: evicting the first keeps the transcript
 	// for the second; the budget then evicts the second with it.
 	rows := []MaintenanceRow{mrow("one", "s", daysAgo(3)), mrow("two", "s", daysAgo(2)), mrow("keep", "k", daysAgo(1))}
@@ -286,6 +290,7 @@ func TestMaintenanceBudgetSharedSession(t *testing.T) {
 }
 
 func TestMaintenanceBudgetUpdatedAtKinds(t *testing.T) {
+	t.Parallel()
 	// The budget reads only finite numbers; a string updatedAt counts as 0
 	// (oldest), while pruning coerces it.
 	rows := []MaintenanceRow{mrow("num", "n", daysAgo(1)), mrow("str", "s", RowTime{Set: true, Value: float64(maintNow.UnixMilli())})}
@@ -298,6 +303,7 @@ func TestMaintenanceBudgetUpdatedAtKinds(t *testing.T) {
 }
 
 func TestMaintenanceWarnings(t *testing.T) {
+	t.Parallel()
 	p := plan([]MaintenanceRow{mrow("agent:main:main", "m", daysAgo(45))}, nil, policy(nil), func(in *MaintenanceInput) { in.ActiveKey = "agent:main:main" })
 	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "only from the disk budget") {
 		t.Errorf("warnings = %q", p.Warnings)
@@ -305,6 +311,7 @@ func TestMaintenanceWarnings(t *testing.T) {
 }
 
 func TestStoreBytes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		chunks []int64
 		want   int64
@@ -316,6 +323,7 @@ func TestStoreBytes(t *testing.T) {
 }
 
 func TestMaintenanceNames(t *testing.T) {
+	t.Parallel()
 	for key, want := range map[string]bool{
 		"agent:main:cron:nightly:run:abc": true, "AGENT:Main:Cron:n:Run:x": true, "agent:main:cron:nightly": false,
 		"agent:main:cron:n:run:x:y": false, "cron:n:run:x": false, "agent::cron:n:run:x": false, "agent:m:cron::n:run:x": true,

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCompareMemoryIndex(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
 	ms := func(t time.Time) float64 { return float64(t.UnixNano()) / 1e6 }
 	indexed := []IndexedFile{

@@ -11,6 +11,7 @@ import (
 )
 
 func TestInferObservationType(t *testing.T) {
+	t.Parallel()
 	for content, want := range map[string]string{
 		"We decided to use PostgreSQL":             "decision",
 		"Pricing is TBD":                           "commitment-unresolved",
@@ -50,6 +51,7 @@ func TestNormalizeObservationContent(t *testing.T) {
 // JavaScript's toFixed rounds an exact tie up; Go's formatting rounds it to
 // even. Expected values are Node's.
 func TestJSToFixed(t *testing.T) {
+	t.Parallel()
 	for v, want := range map[float64]string{
 		0.125: "0.13", 0.375: "0.38", 0.005: "0.01", 0.015: "0.01", 0.845: "0.84", 1.005: "1.00", 0.285: "0.28", 0.9: "0.90",
 		0.72 + 0.12 + 0.06 + 0.06 + 0.05: "1.01", 0: "0.00",
@@ -67,6 +69,7 @@ func TestJSToFixed(t *testing.T) {
 }
 
 func TestParseObservationLine(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, line string
 		want       *Observation

@@ -10,6 +10,7 @@ import (
 )
 
 func TestThresholdBytes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		size, want int64
 	}{
@@ -28,6 +29,7 @@ func TestThresholdBytes(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
+	t.Parallel()
 	cur := func(off float64) *Cursor {
 		return &Cursor{LastObservedOffset: off, LastObservedAt: "2026-11-20T00:00:00.000Z", SessionKey: "k", LastFileSize: off}
 	}
@@ -57,6 +59,7 @@ func TestSelect(t *testing.T) {
 }
 
 func TestIsStale(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	c := func(age time.Duration, size float64) *Cursor {
 		return &Cursor{LastObservedOffset: size, LastObservedAt: jscompat.FormatISOTime(now.Add(-age)), SessionKey: "k", LastFileSize: size}
@@ -82,6 +85,7 @@ func TestIsStale(t *testing.T) {
 }
 
 func TestDiscover(t *testing.T) {
+	t.Parallel()
 	files := []DirFile{
 		{Name: "a.jsonl", IsFile: true},
 		{Name: "b.jsonl", IsFile: true},
@@ -115,6 +119,7 @@ func TestDiscover(t *testing.T) {
 }
 
 func TestDiscoverTiesKeepFileOrder(t *testing.T) {
+	t.Parallel()
 	files := []DirFile{{Name: "x.jsonl", IsFile: true}, {Name: "y.jsonl", IsFile: true}}
 	rows := []IndexRow{{Key: "k1", SessionID: "y"}, {Key: "k2", SessionID: "x"}}
 	got := Discover("main", rows, files)
@@ -124,6 +129,7 @@ func TestDiscoverTiesKeepFileOrder(t *testing.T) {
 }
 
 func TestSourceLabel(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"agent:main:main":                               "main",
 		"agent:main:telegram:dm:123":                    "telegram-dm",
@@ -153,6 +159,7 @@ func TestSourceLabel(t *testing.T) {
 }
 
 func TestClassifyFileName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		want FileName

@@ -7,6 +7,7 @@ import (
 )
 
 func TestObservationRows(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, text, fallback string
 		want                 []string // "line date time type c i source | text | section"
@@ -36,6 +37,7 @@ func TestObservationRows(t *testing.T) {
 }
 
 func TestDateFromPath(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"ledger/observations/2026/11/20.md":         "2026-11-20",
 		"ledger/archive/observations/2026/10/01.md": "2026-10-01",

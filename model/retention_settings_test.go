@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseDurationMs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		raw, unit string
 		want      int64
@@ -39,6 +40,7 @@ func TestParseDurationMs(t *testing.T) {
 }
 
 func TestParseByteSize(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		raw  string
 		want int64
@@ -68,6 +70,7 @@ func TestParseByteSize(t *testing.T) {
 }
 
 func TestResolveMaintenance(t *testing.T) {
+	t.Parallel()
 	set := func(v string) Setting { return Setting{Value: v, Source: "openclaw.json"} }
 	for _, tc := range []struct {
 		name  string
@@ -120,6 +123,7 @@ func TestResolveMaintenance(t *testing.T) {
 }
 
 func TestSettingsOverlay(t *testing.T) {
+	t.Parallel()
 	base := DefaultMaintenanceSettings()
 	file := MaintenanceSettings{PruneAfter: Setting{"14d", "openclaw.json"}, MaxDiskBytes: Setting{"2gb", "openclaw.json"}}
 	flags := MaintenanceSettings{PruneAfter: Setting{"7d", "--prune-after"}}
@@ -130,6 +134,7 @@ func TestSettingsOverlay(t *testing.T) {
 }
 
 func TestFormatDurationMs(t *testing.T) {
+	t.Parallel()
 	for ms, want := range map[int64]string{86_400_000 * 30: "30d", 3_600_000 * 36: "36h", 90_000: "90s", 1500: "1500ms", 0: "0ms"} {
 		if got := FormatDurationMs(ms); got != want {
 			t.Errorf("FormatDurationMs(%d) = %q, want %q", ms, got, want)

@@ -3,6 +3,7 @@ package model
 import "testing"
 
 func TestRowProblemsSentence(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		problems map[string]string

@@ -9,6 +9,7 @@ import (
 // a byte cursor past the end of a file is: the bytes through its seq must
 // be the bytes it observed, and a cold archive must reach it.
 func TestSeqReadOf(t *testing.T) {
+	t.Parallel()
 	cur := func(seq, bytes int64) *SeqCursor { return &SeqCursor{LastSeq: seq, ObservedBytes: bytes} }
 	live := &Generation{Events: 60, LastSeq: 59}
 	cold := &Generation{Cold: true, Events: 60, LastSeq: 59}

@@ -267,6 +267,7 @@ func messages(r SessionRow) string {
 }
 
 func TestDiagnosisFromTail(t *testing.T) {
+	t.Parallel()
 	s := scenario{rows: []ScanRow{row("agent:main:main", "m", "")}, files: []DirFile{file("m.jsonl", 60000)}}
 	snap := AgentSnapshot{AgentID: "main", SessionsDir: dir, Files: s.files, Rows: s.rows}
 	cs := CursorState{Store: NewCursorStore()}
@@ -310,6 +311,7 @@ func TestBuildRowsOrigins(t *testing.T) {
 // After `observe --include-resets`, a reset archive's own cursor says what
 // was observed of it, and the diagnosis goes.
 func TestResetArchiveCursor(t *testing.T) {
+	t.Parallel()
 	name := "old1.jsonl.reset.2026-11-20T10-00-00.000Z"
 	snap := AgentSnapshot{AgentID: "main", SessionsDir: "/s", Files: []DirFile{{Name: name, IsFile: true, Size: 900}}}
 	cursors := CursorState{Store: NewCursorStore(), Problems: map[string]string{}}
@@ -337,6 +339,7 @@ func hasCode(row SessionRow, code DiagnosisCode) bool {
 
 // RowFileIn answers as RowFile and filepath.Dir do, fast path or not.
 func TestRowFileIn(t *testing.T) {
+	t.Parallel()
 	for _, dir := range []string{"/s/agents/main/sessions", "/", "/s/x/", "rel/dir", "/s/./x"} {
 		for _, e := range []StatusEntry{
 			{SessionID: "abc"},

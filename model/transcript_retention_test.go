@@ -107,6 +107,7 @@ func TestTranscriptRetentionCursor(t *testing.T) {
 }
 
 func TestIsSilentReply(t *testing.T) {
+	t.Parallel()
 	for text, want := range map[string]bool{
 		"HEARTBEAT_OK": true, " NO_REPLY\n": true, "**HEARTBEAT_OK**": true, "NO_REPLY.": true,
 		"heartbeat_ok": false, "HEARTBEAT_OK — nothing due": false, "": false, "Reminder: pay the invoice": false,

@@ -31,7 +31,8 @@ type Common struct {
 	// ThemeName is the configured theme: auto, dark, light, ansi or none.
 	ThemeName string
 	// Editor is the command line of the external editor (chooseEditor);
-	// EditorLine the arguments that give it the line (editorArgs).
+	// EditorLine the config's [ui] editor_line, the arguments that put it
+	// at a line, empty for the editor's known form (editorCommand).
 	Editor, EditorLine string
 	// Space is the vault and the agents' workspace memory: the files the
 	// Vault and Search screens show and the editor and promote change.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,12 +59,51 @@ const (
 	mainLeaf = "a0000009"
 )
 
-// store writes a small agent store: the main key with two generations (the
-// current one with a reset boundary in place, a leaf control and a side
-// append, compressed events), a cron key, an archive, a memory index.
+// store gives the test a copy of a small agent store of its own: the main
+// key with two generations (the current one with a reset boundary in
+// place, a leaf control and a side append, compressed events), a cron key,
+// an archive (with its .zst file beside the store), a memory index. The
+// store is written once per test binary (writeStore) and its folder
+// copied: writing it through SQL, with its syncs, took most of this
+// package's test time.
 func store(t testing.TB) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "agents", "ops", "agent", agentdb.FileName)
+	storeOnce.Do(func() {
+		if storeTemplate, storeErr = os.MkdirTemp("", "agentdb-test-"); storeErr == nil {
+			storeErr = writeStore(filepath.Join(storeTemplate, storeRel))
+		}
+	})
+	if storeErr != nil {
+		t.Fatal(storeErr)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(storeTemplate)); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, storeRel)
+}
+
+// storeRel is where store puts the store in its folder.
+var storeRel = filepath.Join("agents", "ops", "agent", agentdb.FileName)
+
+var (
+	storeOnce     sync.Once
+	storeTemplate string // the folder store copies
+	storeErr      error
+)
+
+// TestMain removes the store written once for the tests (store).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if storeTemplate != "" {
+		os.RemoveAll(storeTemplate)
+	}
+	os.Exit(code)
+}
+
+// writeStore writes the store that store copies, at path. Its -wal file is
+// checkpointed into it when WriteAgentStore closes it.
+func writeStore(path string) error {
 	mainLines := [][]byte{
 		header(sidMain),
 		msg("a0000001", "", "user", "Check the backups.", 1),
@@ -97,9 +137,12 @@ func store(t testing.TB) string {
 		Memory: []demo.StoreMemorySource{{Path: "MEMORY.md", Content: []byte("# Memory\n"), MTime: now, Chunks: 2, Model: "text-embedding-3-small"}},
 	})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	return path
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		return fmt.Errorf("writing the test store left %s-wal: a copy would hold a log SQLite did not write for it", path)
+	}
+	return nil
 }
 
 // oneSessionStore writes a store at path holding one session, sid, of

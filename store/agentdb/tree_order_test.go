@@ -61,11 +61,12 @@ func TestIdentitiesInAnyTableOrder(t *testing.T) {
 		{"other sessions' rows between the branch's", nil, 4, []int{5, 6, 7, 8, 9}},
 		{"branch rows out of position order", nil, 4, []int{1, 0, 2, 3, 4, 5, 6, 7, 8, 9}},
 	} {
+		// One store per order, read four ways (the reads write nothing).
+		path := store(t)
+		moveToTableEnd(t, path, "transcript_event_identities", "seq", c.moved...)
+		moveToTableEnd(t, path, "session_transcript_active_events", "active_position", c.movedActive...)
 		for _, how := range []struct{ two, raw bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 			t.Run(fmt.Sprintf("%s, two connections %v, from the file %v", c.name, how.two, how.raw), func(t *testing.T) {
-				path := store(t)
-				moveToTableEnd(t, path, "transcript_event_identities", "seq", c.moved...)
-				moveToTableEnd(t, path, "session_transcript_active_events", "active_position", c.movedActive...)
 				defer agentdb.ReadIdentitiesInTableOrderUpTo(c.perEvent)()
 				defer agentdb.ReadRaw(how.raw, 0)()
 				if how.two {

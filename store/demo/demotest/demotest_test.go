@@ -52,6 +52,7 @@ func files(t *testing.T, root string) map[string]fileInfo {
 // A copy has every file, folder, size, mode and mtime of the original at
 // a path of the same length, and nothing in it names the original.
 func TestCopyIsTheOriginalElsewhere(t *testing.T) {
+	t.Parallel()
 	orig := Shared(t, small)
 	if again := Shared(t, small); again.StateDir != orig.StateDir {
 		t.Fatalf("a second Shared generated again: %s, %s", orig.StateDir, again.StateDir)
@@ -110,6 +111,7 @@ func mustRel(t *testing.T, root, path string) string {
 // A test whose temp folder is too long for the workspace's path gets its
 // copy in a shorter one.
 func TestCopyForALongTestName(t *testing.T) {
+	t.Parallel()
 	spec := small
 	spec.PathLength = 60
 	t.Run(strings.Repeat("long", 20), func(t *testing.T) {
