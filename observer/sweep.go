@@ -992,7 +992,7 @@ func (s *sweeper) abortRaw() {
 // cursors of the sessions whose ledger lines are on disk applied; the
 // others will be observed again.
 func (s *sweeper) recover() error {
-	j, err := store.LoadJournal(s.fsys, s.vault)
+	j, err := s.loadJournal()
 	if err != nil || j == nil {
 		return err
 	}
@@ -1035,6 +1035,22 @@ func (s *sweeper) recover() error {
 	note.CursorsApplied = len(updates) + len(seqUpdates)
 	s.report.Recovered = note
 	return nil
+}
+
+// loadJournal reads the journal an interrupted commit left, and checks it
+// before anything of it is obeyed: a journal that fails a check (planted
+// by whoever can write the vault) is set aside, and the sweep stops.
+func (s *sweeper) loadJournal() (*store.Journal, error) {
+	j, err := store.LoadJournal(s.fsys, s.vault)
+	if err == nil && j != nil {
+		err = j.Check(s.fsys, s.root)
+	}
+	if refused, ok := errors.AsType[*store.JournalRefusedError](err); ok {
+		store.SetAsideJournal(s.w, refused, time.Now())
+		s.report.Errors = append(s.report.Errors, refused.Error())
+		return nil, refused
+	}
+	return j, err
 }
 
 // removeStaleTemps removes the temp files a killed writer of ours left in

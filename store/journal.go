@@ -6,11 +6,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"clawvault-tui/model"
 	"clawvault-tui/store/fileid"
+	"clawvault-tui/store/regfile"
 )
 
 // A sweep's commit changes many files that no single rename covers: the
@@ -142,21 +146,235 @@ func SaveJournal(w WriteFS, vault string, j *Journal) error {
 	return WriteFileAtomic(w, path, append(data, '\n'), 0o644)
 }
 
+// maxJournalBytes bounds the journal a sweep reads: a commit's journal
+// names its files, appends and cursors, a few hundred bytes each.
+const maxJournalBytes = 64 << 20
+
+// JournalRefusedError is a sweep journal that fails a check: unusable
+// (no regular file, too large, not JSON, another version) or naming a path
+// a sweep of ours never writes. Nothing it names is touched; the sweep
+// sets it aside (SetAsideJournal) and stops.
+type JournalRefusedError struct {
+	Path   string // the journal
+	Reason string // what is wrong, a clause
+	// Aside is where the journal now is; "" when it could not be moved
+	// (AsideErr says why).
+	Aside    string
+	AsideErr error
+}
+
+func (e *JournalRefusedError) Error() string {
+	if e.Aside == "" && e.AsideErr == nil { // not set aside (yet)
+		return fmt.Sprintf("the sweep journal %s is refused, as it %s", e.Path, e.Reason)
+	}
+	if e.Aside == "" {
+		return fmt.Sprintf("the sweep journal %s was refused and nothing it names was touched, as it %s; it could not be set aside (%v): move it out of the way to sweep again",
+			e.Path, e.Reason, model.OSReason(e.AsideErr))
+	}
+	return fmt.Sprintf("the sweep journal %s was refused, set aside as %s and not obeyed, as it %s; a sweep of clawvault-tui never writes such a journal, so look at it before you delete it",
+		e.Path, filepath.Base(e.Aside), e.Reason)
+}
+
+func refuse(path, format string, args ...any) *JournalRefusedError {
+	return &JournalRefusedError{Path: path, Reason: fmt.Sprintf(format, args...)}
+}
+
 // LoadJournal reads a journal left by an interrupted commit; nil when
-// there is none.
+// there is none. A journal that is no regular file, is too large, does not
+// parse or has another version is a *JournalRefusedError; it is not read
+// further. The paths it names are checked by Check.
 func LoadJournal(fsys FS, vault string) (*Journal, error) {
-	data, err := fsys.ReadFile(JournalFile(vault))
+	path := JournalFile(vault)
+	fi, err := fsys.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, &UnreadableError{What: "the sweep journal", Path: path, Err: err}
 	}
+	if !fi.Mode().IsRegular() {
+		return nil, refuse(path, "%s", (&regfile.NotRegularError{Mode: fi.Mode()}).Error())
+	}
+	if fi.Size() > maxJournalBytes {
+		return nil, refuse(path, "holds %d bytes, more than a journal ever does (%d)", fi.Size(), maxJournalBytes)
+	}
+	data, err := fsys.ReadFile(path)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, refuse(path, "is no longer a regular file")
+	}
+	if err != nil {
+		return nil, &UnreadableError{What: "the sweep journal", Path: path, Err: err}
+	}
+	return parseJournal(path, data)
+}
+
+// parseJournal decodes the journal at path; a *JournalRefusedError when it
+// is not one of a version this build writes.
+func parseJournal(path string, data []byte) (*Journal, error) {
 	var j Journal
 	if err := json.Unmarshal(data, &j); err != nil {
-		return nil, fmt.Errorf("the sweep journal %s does not parse (%v): move it aside to continue", JournalFile(vault), err)
+		return nil, refuse(path, "does not parse (%v)", err)
+	}
+	if j.Version < 1 || j.Version > journalVersion {
+		return nil, refuse(path, "has version %d, which this build does not write (1 to %d)", j.Version, journalVersion)
 	}
 	return &j, nil
+}
+
+// SetAsideJournal renames a refused journal to a name that says so, beside
+// it, and records where in e: a refused journal is never obeyed and never
+// deleted, and the next sweep no longer finds it.
+func SetAsideJournal(w WriteFS, e *JournalRefusedError, now time.Time) {
+	aside := filepath.Join(filepath.Dir(e.Path), "clawvault-tui-sweep.journal.refused-"+now.UTC().Format("20060102T150405.000000000Z")+".json")
+	if err := w.Rename(e.Path, aside); err != nil {
+		e.AsideErr = err
+		return
+	}
+	if err := w.SyncDir(filepath.Dir(e.Path)); err != nil {
+		e.AsideErr = err
+		return
+	}
+	e.Aside = aside
+}
+
+// Check refuses (a *JournalRefusedError) a journal our sweep would not have
+// written: every path it names must be absolute, clean and, with every
+// symbolic link followed, itself and inside the vault (root), never in
+// the vault's .clawvault folder; every temp file must be named as ours
+// (TempName), beside its target, and be a regular file when it exists;
+// regions and cursors must be numbers a commit writes. It runs before the
+// journal is obeyed in any way.
+func (j *Journal) Check(fsys FS, root *Root) error {
+	c := journalCheck{fsys: fsys, root: root, path: JournalFile(root.Dir)}
+	for _, f := range j.Files {
+		if err := c.staged(f); err != nil {
+			return err
+		}
+	}
+	for _, a := range j.Appends {
+		if err := c.append(a); err != nil {
+			return err
+		}
+	}
+	for _, cur := range j.Cursors {
+		if err := c.cursor(cur, len(j.Appends)); err != nil {
+			return err
+		}
+	}
+	for _, cur := range j.SeqCursors {
+		if cur.Append < -1 || cur.Append >= len(j.Appends) {
+			return refuse(c.path, "ties the seq cursor of %q to append %d of %d", cur.SessionID, cur.Append, len(j.Appends))
+		}
+		if _, err := cur.Update(); err != nil {
+			return refuse(c.path, "holds a seq cursor for %q that is not valid", cur.SessionID)
+		}
+	}
+	return nil
+}
+
+type journalCheck struct {
+	fsys FS
+	root *Root
+	path string // the journal's
+}
+
+// maxJournalPath bounds a path a journal names (PATH_MAX on Linux).
+const maxJournalPath = 4096
+
+// target refuses a file the journal would write unless it is in the
+// vault where it says, no link on the way.
+func (c journalCheck) target(p string) error {
+	if p == "" || len(p) > maxJournalPath || strings.ContainsRune(p, 0) || !filepath.IsAbs(p) || filepath.Clean(p) != p {
+		return refuse(c.path, "names %q, which is not a clean absolute path", truncate(p))
+	}
+	real, err := RealPath(p)
+	if err != nil {
+		return refuse(c.path, "names %s, which cannot be resolved (%s)", p, model.OSReason(err))
+	}
+	if !c.root.Contains(real) {
+		return refuse(c.path, "names %s, which is outside the vault %s", describeReal(p, real), c.root.Dir)
+	}
+	if real != p {
+		return refuse(c.path, "names %s, which leads elsewhere through a symbolic link (to %s)", p, real)
+	}
+	own := filepath.Join(c.root.Real(), ".clawvault")
+	if Within(own, p) || p == own+".json" {
+		return refuse(c.path, "names %s, a file of the vault's own a sweep never stages", p)
+	}
+	return nil
+}
+
+func describeReal(p, real string) string {
+	if p == real {
+		return p
+	}
+	return p + " (which leads to " + real + ")"
+}
+
+// temp refuses a temp file that is not ours: our name for target, in its
+// folder, and a regular file (not a link to one) when it exists.
+func (c journalCheck) temp(target, temp string) error {
+	base := filepath.Base(target)
+	name := filepath.Base(temp)
+	_, ours := TempOwner(name)
+	if temp != filepath.Join(filepath.Dir(target), name) || !ours || !strings.HasPrefix(name, "."+base+tempTag) {
+		return refuse(c.path, "names %q as the temp file of %s, which is not a temp file of clawvault-tui beside it", truncate(temp), target)
+	}
+	fi, err := c.fsys.Lstat(temp)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return &UnreadableError{What: "a temp file the sweep journal names", Path: temp, Err: err}
+	case !fi.Mode().IsRegular():
+		return refuse(c.path, "names %s as a temp file, which %s", temp, (&regfile.NotRegularError{Mode: fi.Mode()}).Error())
+	}
+	return nil
+}
+
+func (c journalCheck) staged(f JournalStaged) error {
+	if err := c.target(f.Path); err != nil {
+		return err
+	}
+	if f.Size < 0 || f.BaseSize < 0 {
+		return refuse(c.path, "gives %s a negative size", f.Path)
+	}
+	return c.temp(f.Path, f.Temp)
+}
+
+func (c journalCheck) append(a JournalAppend) error {
+	if err := c.target(a.Path); err != nil {
+		return err
+	}
+	if a.Offset < 0 || a.Length < 0 || a.Offset > math.MaxInt64-a.Length {
+		return refuse(c.path, "gives the append to %s the region %d+%d, which no file holds", a.Path, a.Offset, a.Length)
+	}
+	if a.Temp == "" {
+		return nil
+	}
+	return c.temp(a.Path, a.Temp)
+}
+
+func (c journalCheck) cursor(cur JournalCursor, appends int) error {
+	valid := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) && x >= 0 }
+	switch {
+	case !model.ValidSessionID(cur.SessionID):
+		return refuse(c.path, "moves the cursor of %q, which is no session id", truncate(cur.SessionID))
+	case !valid(cur.LastObservedOffset) || !valid(cur.LastFileSize):
+		return refuse(c.path, "moves the cursor of %s to an offset that is not a byte count", cur.SessionID)
+	case cur.Append < -1 || cur.Append >= appends:
+		return refuse(c.path, "ties the cursor of %s to append %d of %d", cur.SessionID, cur.Append, appends)
+	}
+	return nil
+}
+
+// truncate keeps a hostile string short in a message.
+func truncate(s string) string {
+	const max = 200
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "…"
 }
 
 // RemoveJournal deletes the journal and syncs its folder.

@@ -150,7 +150,8 @@ func TestJournal(t *testing.T) {
 		t.Fatalf("got %+v, %v", got, err)
 	}
 	os.WriteFile(JournalFile(vault), []byte("{torn"), 0o644)
-	if _, err := LoadJournal(OS, vault); err == nil || !strings.Contains(err.Error(), "move it aside") {
+	_, err = LoadJournal(OS, vault)
+	if refused, ok := errors.AsType[*JournalRefusedError](err); !ok || !strings.Contains(refused.Reason, "does not parse") {
 		t.Errorf("a corrupt journal: %v", err)
 	}
 	if err := RemoveJournal(OSWriter, vault); err != nil {
