@@ -80,126 +80,189 @@ func DefaultArchiveRoot(ws *store.Workspace) string {
 // last; an apply that fails midway leaves a "partial" manifest that undo
 // reads like any other.
 func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOptions) (*model.RetentionManifest, string, error) {
-	m := opt.Mover
-	if m == nil {
-		m = store.OSMover
-	}
-	if opt.Now.IsZero() {
-		opt.Now = time.Now()
-	}
+	opt = opt.withDefaults()
 	unlock, err := opt.lockVault(ctx, plan.Vault, "clawvault-tui retention --apply")
 	if err != nil {
 		return nil, "", err
 	}
 	defer unlock()
-	// Under the lock, what is observed is settled: the plan's files are
-	// marked again with the cursors as they are now.
-	if plan.Vault != "" {
-		cs := store.LoadCursors(store.OS, plan.Vault)
-		if cs.ReadError != nil && !opt.IncludeUnobserved {
-			return nil, "", fmt.Errorf("%v; without the cursors it is unknown which transcripts were observed, so nothing was applied (--include-unobserved moves them all the same)", cs.ReadError)
-		}
-		for _, mp := range plan.Maintenance {
-			mp.MarkUnobserved(cs.Store)
-		}
+	if err := remarkUnobserved(plan, opt); err != nil {
+		return nil, "", err
 	}
-	dir := filepath.Join(opt.ArchiveRoot, model.ArchiveStamp(opt.Now))
-	man := &model.RetentionManifest{
-		Version: model.ManifestVersion, Tool: "clawvault-tui", CreatedAt: jscompat.FormatISOTime(opt.Now),
-		PlannedAt: jscompat.FormatISOTime(plan.Now), Status: model.ManifestApplying,
-		StateDir: plan.StateDir, Vault: plan.Vault, ArchiveDir: dir,
-		Stores: []model.ManifestStore{}, Moves: []model.ManifestMove{}, CreatedDirs: []string{},
-	}
-	want := map[string]fileid.ID{}
-	for _, mp := range plan.Maintenance {
-		// A transcript a sweep has not observed stays, and so does its
-		// row (and the row's other files): the session keeps its name
-		// until a sweep has observed it.
-		heldKeys := map[string]bool{}
-		for _, f := range mp.Files {
-			if f.Held() {
-				if opt.IncludeUnobserved {
-					man.UnobservedMoved += f.Unobserved
-				} else if f.Key != "" {
-					heldKeys[f.Key] = true
-				}
-			}
-		}
-		var removed []string
-		for _, k := range removedKeys(mp) {
-			if !heldKeys[k] {
-				removed = append(removed, k)
-			}
-		}
-		for _, f := range mp.Files {
-			if !opt.IncludeUnobserved && (f.Held() || heldKeys[f.Key] && f.Key != "") {
-				man.Kept = append(man.Kept, model.ManifestKept{Agent: mp.Agent, Key: f.Key, Path: f.Path, Unobserved: f.Unobserved})
-			}
-		}
-		if len(removed) > 0 {
-			man.Stores = append(man.Stores, model.ManifestStore{
-				Agent: mp.Agent, Path: mp.StorePath, Original: filepath.Join(dir, mp.Agent, filepath.Base(mp.StorePath)),
-				OriginalSHA256: mp.StoreSHA256, RemovedKeys: removed,
-			})
-		}
-		for _, f := range mp.Files {
-			if !opt.IncludeUnobserved && (f.Held() || heldKeys[f.Key] && f.Key != "") {
-				continue
-			}
-			man.Moves = append(man.Moves, model.ManifestMove{
-				Plan: "maintenance", Step: string(f.Step), Agent: mp.Agent, Key: f.Key, From: f.Path,
-				To: filepath.Join(dir, mp.Agent, f.Name), Size: f.Size, ModTime: f.ModTime.UTC().Format(time.RFC3339Nano), Inode: f.Inode,
-			})
-			want[f.Path] = fileid.ID{Size: f.Size, ModTime: f.ModTime, Inode: f.Inode}
-		}
-	}
-	if plan.Ledger != nil {
-		for _, mv := range plan.Ledger.Moves {
-			if mv.Conflict {
-				continue
-			}
-			from := filepath.Join(plan.Vault, filepath.FromSlash(mv.Rel))
-			man.Moves = append(man.Moves, model.ManifestMove{
-				Plan: "ledger", Step: "archive", From: from, To: filepath.Join(plan.Vault, filepath.FromSlash(mv.TargetRel)),
-				Size: mv.Size, ModTime: mv.ModTime.UTC().Format(time.RFC3339Nano), Inode: mv.Inode,
-			})
-			want[from] = fileid.ID{Size: mv.Size, ModTime: mv.ModTime, Inode: mv.Inode}
-		}
-	}
-	if len(man.Stores) == 0 && len(man.Moves) == 0 {
-		if n, b := man.KeptBytes(); n > 0 {
+	a := newApplyRun(plan, opt)
+	if len(a.man.Stores) == 0 && len(a.man.Moves) == 0 {
+		if n, b := a.man.KeptBytes(); n > 0 {
 			return nil, "", fmt.Errorf("%w: the %d transcript(s) it would move hold %s no sweep has observed, and stay until one has (sweep first, or pass --include-unobserved)", errNothingToApply, n, model.Bytes(b))
 		}
 		return nil, "", errNothingToApply
 	}
+	if err := a.checkMoves(); err != nil {
+		return nil, "", err
+	}
+	stores, release, err := a.spliceStores()
+	defer release()
+	if err != nil {
+		return nil, "", err
+	}
+	return a.apply(ctx, stores, release)
+}
 
-	// Checks, before anything changes.
-	if _, err := m.Lstat(dir); err == nil {
-		return nil, "", fmt.Errorf("the archive folder %s already exists; wait a moment or pass another --archive-dir", dir)
+// withDefaults fills in the real mover and the clock.
+func (opt ApplyOptions) withDefaults() ApplyOptions {
+	if opt.Mover == nil {
+		opt.Mover = store.OSMover
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
+	}
+	return opt
+}
+
+// remarkUnobserved marks the plan's files again with the cursors as they
+// are now: under the lock, what is observed is settled.
+func remarkUnobserved(plan *model.RetentionPlan, opt ApplyOptions) error {
+	if plan.Vault == "" {
+		return nil
+	}
+	cs := store.LoadCursors(store.OS, plan.Vault)
+	if cs.ReadError != nil && !opt.IncludeUnobserved {
+		return fmt.Errorf("%v; without the cursors it is unknown which transcripts were observed, so nothing was applied (--include-unobserved moves them all the same)", cs.ReadError)
+	}
+	for _, mp := range plan.Maintenance {
+		mp.MarkUnobserved(cs.Store)
+	}
+	return nil
+}
+
+// applyRun is one apply: its manifest, and what the plan saw of each file
+// it moves.
+type applyRun struct {
+	m    store.MoveFS
+	opt  ApplyOptions
+	man  *model.RetentionManifest
+	want map[string]fileid.ID // by a move's From
+	path string               // the manifest's, once written
+}
+
+// newApplyRun lists in a manifest what the plans remove: the stores'
+// rewrites and the moves of the maintenance plans, then the ledger's.
+func newApplyRun(plan *model.RetentionPlan, opt ApplyOptions) *applyRun {
+	dir := filepath.Join(opt.ArchiveRoot, model.ArchiveStamp(opt.Now))
+	a := &applyRun{m: opt.Mover, opt: opt, want: map[string]fileid.ID{}, man: &model.RetentionManifest{
+		Version: model.ManifestVersion, Tool: "clawvault-tui", CreatedAt: jscompat.FormatISOTime(opt.Now),
+		PlannedAt: jscompat.FormatISOTime(plan.Now), Status: model.ManifestApplying,
+		StateDir: plan.StateDir, Vault: plan.Vault, ArchiveDir: dir,
+		Stores: []model.ManifestStore{}, Moves: []model.ManifestMove{}, CreatedDirs: []string{},
+	}}
+	for _, mp := range plan.Maintenance {
+		a.addMaintenance(mp)
+	}
+	if plan.Ledger != nil {
+		a.addLedger(plan.Vault, plan.Ledger)
+	}
+	return a
+}
+
+// addMaintenance adds a maintenance plan's store rewrite and moves. A
+// transcript a sweep has not observed stays, and so does its row (and the
+// row's other files): the session keeps its name until a sweep has
+// observed it.
+func (a *applyRun) addMaintenance(mp *model.MaintenancePlan) {
+	man, dir := a.man, a.man.ArchiveDir
+	heldKeys := map[string]bool{}
+	for _, f := range mp.Files {
+		if f.Held() {
+			if a.opt.IncludeUnobserved {
+				man.UnobservedMoved += f.Unobserved
+			} else if f.Key != "" {
+				heldKeys[f.Key] = true
+			}
+		}
+	}
+	var removed []string
+	for _, k := range removedKeys(mp) {
+		if !heldKeys[k] {
+			removed = append(removed, k)
+		}
+	}
+	kept := func(f model.FilePlan) bool {
+		return !a.opt.IncludeUnobserved && (f.Held() || heldKeys[f.Key] && f.Key != "")
+	}
+	for _, f := range mp.Files {
+		if kept(f) {
+			man.Kept = append(man.Kept, model.ManifestKept{Agent: mp.Agent, Key: f.Key, Path: f.Path, Unobserved: f.Unobserved})
+		}
+	}
+	if len(removed) > 0 {
+		man.Stores = append(man.Stores, model.ManifestStore{
+			Agent: mp.Agent, Path: mp.StorePath, Original: filepath.Join(dir, mp.Agent, filepath.Base(mp.StorePath)),
+			OriginalSHA256: mp.StoreSHA256, RemovedKeys: removed,
+		})
+	}
+	for _, f := range mp.Files {
+		if kept(f) {
+			continue
+		}
+		man.Moves = append(man.Moves, model.ManifestMove{
+			Plan: "maintenance", Step: string(f.Step), Agent: mp.Agent, Key: f.Key, From: f.Path,
+			To: filepath.Join(dir, mp.Agent, f.Name), Size: f.Size, ModTime: f.ModTime.UTC().Format(time.RFC3339Nano), Inode: f.Inode,
+		})
+		a.want[f.Path] = fileid.ID{Size: f.Size, ModTime: f.ModTime, Inode: f.Inode}
+	}
+}
+
+// addLedger adds the ledger plan's moves (not those with a conflict).
+func (a *applyRun) addLedger(vault string, lp *model.LedgerPlan) {
+	for _, mv := range lp.Moves {
+		if mv.Conflict {
+			continue
+		}
+		from := filepath.Join(vault, filepath.FromSlash(mv.Rel))
+		a.man.Moves = append(a.man.Moves, model.ManifestMove{
+			Plan: "ledger", Step: "archive", From: from, To: filepath.Join(vault, filepath.FromSlash(mv.TargetRel)),
+			Size: mv.Size, ModTime: mv.ModTime.UTC().Format(time.RFC3339Nano), Inode: mv.Inode,
+		})
+		a.want[from] = fileid.ID{Size: mv.Size, ModTime: mv.ModTime, Inode: mv.Inode}
+	}
+}
+
+// checkMoves refuses, changing nothing, an apply whose archive folder
+// exists, or one of whose moves would not do what the plan says: a file
+// that changed since the plan, a transcript a run is writing, a
+// destination that exists.
+func (a *applyRun) checkMoves() error {
+	if _, err := a.m.Lstat(a.man.ArchiveDir); err == nil {
+		return fmt.Errorf("the archive folder %s already exists; wait a moment or pass another --archive-dir", a.man.ArchiveDir)
 	}
 	var problems []error
-	for _, mv := range man.Moves {
-		if err := store.CheckUnchanged(m, mv.From, want[mv.From]); err != nil {
+	for _, mv := range a.man.Moves {
+		if err := store.CheckUnchanged(a.m, mv.From, a.want[mv.From]); err != nil {
 			problems = append(problems, err)
 			continue
 		}
 		if mv.Plan == "maintenance" {
-			if err := store.InUse(m, mv.From); err != nil {
+			if err := store.InUse(a.m, mv.From); err != nil {
 				problems = append(problems, err)
 			}
 		}
-		if _, err := m.Lstat(mv.To); err == nil {
+		if _, err := a.m.Lstat(mv.To); err == nil {
 			problems = append(problems, fmt.Errorf("%s already exists, so %s cannot move there", mv.To, mv.From))
 		}
 	}
 	if len(problems) > 0 {
-		return nil, "", applyRefused(problems)
+		return applyRefused(problems)
 	}
-	current, release, lockProblems := lockStores(m, man.Stores)
-	defer release()
-	problems = append(problems, lockProblems...)
-	stores := make([][]byte, len(man.Stores))
-	for i, s := range man.Stores {
+	return nil
+}
+
+// spliceStores takes OpenClaw's lock on each store the apply rewrites and
+// makes its new version without the removed rows; a store another process
+// holds or rewrote since the plan refuses the apply. release frees the
+// locks.
+func (a *applyRun) spliceStores() (stores [][]byte, release func(), err error) {
+	current, release, problems := lockStores(a.m, a.man.Stores)
+	stores = make([][]byte, len(a.man.Stores))
+	for i, s := range a.man.Stores {
 		data := current[i]
 		if data == nil {
 			continue
@@ -214,71 +277,92 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 			continue
 		}
 		stores[i] = out
-		man.Stores[i].WrittenSHA256 = store.SHA256Hex(out)
+		a.man.Stores[i].WrittenSHA256 = store.SHA256Hex(out)
 	}
 	if len(problems) > 0 {
-		return nil, "", applyRefused(problems)
+		return nil, release, applyRefused(problems)
 	}
+	return stores, release, nil
+}
 
-	// The changes: the manifest first, then the stores (so that no row is
-	// ever left naming a transcript that moved), then the files.
-	if err := mkdirAllRecorded(m, dir, man); err != nil {
+// apply makes the changes: the manifest first, then the stores (so that no
+// row is ever left naming a transcript that moved), then the files, then
+// the manifest again.
+func (a *applyRun) apply(ctx context.Context, stores [][]byte, release func()) (*model.RetentionManifest, string, error) {
+	man := a.man
+	if err := mkdirAllRecorded(a.m, man.ArchiveDir, man); err != nil {
 		return nil, "", err
 	}
-	manifestPath := filepath.Join(dir, "manifest.json")
-	if err := store.WriteManifest(m, manifestPath, man); err != nil {
-		return nil, "", fmt.Errorf("cannot write the manifest %s: %v", manifestPath, err)
-	}
-	fail := func(err error) (*model.RetentionManifest, string, error) {
-		man.Status, man.Error = model.ManifestPartial, err.Error()
-		if werr := store.WriteManifest(m, manifestPath, man); werr != nil {
-			err = errors.Join(err, fmt.Errorf("and the manifest could not be updated: %v", werr))
-		}
-		return man, manifestPath, fmt.Errorf("%w; what was done is in %s: `clawvault-tui retention --undo %s` puts it back", err, manifestPath, manifestPath)
+	a.path = filepath.Join(man.ArchiveDir, "manifest.json")
+	if err := store.WriteManifest(a.m, a.path, man); err != nil {
+		return nil, "", fmt.Errorf("cannot write the manifest %s: %v", a.path, err)
 	}
 	total := int64(len(man.Stores) + len(man.Moves))
-	for i := range man.Stores {
-		s := &man.Stores[i]
-		opt.Progress.Report(Progress{Stage: "apply", Done: int64(i), Total: total, Unit: "files", Item: s.Path})
-		if err := mkdirAllRecorded(m, filepath.Dir(s.Original), man); err != nil {
-			return fail(err)
+	if err := a.writeStores(stores, total); err != nil {
+		return a.fail(err)
+	}
+	release()
+	if err := a.moveFiles(ctx, total); err != nil {
+		return a.fail(err)
+	}
+	man.Status = model.ManifestApplied
+	if err := store.WriteManifest(a.m, a.path, man); err != nil {
+		return man, a.path, fmt.Errorf("everything was applied, but the manifest %s could not be updated: %v", a.path, err)
+	}
+	a.opt.Progress.Report(Progress{Stage: "apply", Done: total, Total: total, Unit: "files"})
+	return man, a.path, nil
+}
+
+// fail records in the manifest how far the apply got (status partial).
+func (a *applyRun) fail(err error) (*model.RetentionManifest, string, error) {
+	a.man.Status, a.man.Error = model.ManifestPartial, err.Error()
+	if werr := store.WriteManifest(a.m, a.path, a.man); werr != nil {
+		err = errors.Join(err, fmt.Errorf("and the manifest could not be updated: %v", werr))
+	}
+	return a.man, a.path, fmt.Errorf("%w; what was done is in %s: `clawvault-tui retention --undo %s` puts it back", err, a.path, a.path)
+}
+
+// writeStores keeps each old sessions.json in the archive folder and
+// writes its new version.
+func (a *applyRun) writeStores(stores [][]byte, total int64) error {
+	for i := range a.man.Stores {
+		s := &a.man.Stores[i]
+		a.opt.Progress.Report(Progress{Stage: "apply", Done: int64(i), Total: total, Unit: "files", Item: s.Path})
+		if err := mkdirAllRecorded(a.m, filepath.Dir(s.Original), a.man); err != nil {
+			return err
 		}
-		if err := store.KeepCopy(m, s.Path, s.Original); err != nil {
-			return fail(fmt.Errorf("cannot keep the old %s: %v", s.Path, err))
+		if err := store.KeepCopy(a.m, s.Path, s.Original); err != nil {
+			return fmt.Errorf("cannot keep the old %s: %v", s.Path, err)
 		}
-		if err := store.WriteFileAtomic(m, s.Path, stores[i], 0o600); err != nil {
-			return fail(fmt.Errorf("cannot write %s: %v", s.Path, err))
+		if err := store.WriteFileAtomic(a.m, s.Path, stores[i], 0o600); err != nil {
+			return fmt.Errorf("cannot write %s: %v", s.Path, err)
 		}
 		s.Done = true
 	}
-	release()
+	return nil
+}
+
+// moveFiles makes the moves, then syncs every folder they changed once.
+func (a *applyRun) moveFiles(ctx context.Context, total int64) error {
 	var dirs []string
-	for i := range man.Moves {
-		mv := &man.Moves[i]
+	for i := range a.man.Moves {
+		mv := &a.man.Moves[i]
 		err := ctx.Err()
 		if err == nil {
-			opt.Progress.Report(Progress{Stage: "apply", Done: int64(len(man.Stores) + i), Total: total, Unit: "files", Item: mv.From})
-			err = mkdirAllRecorded(m, filepath.Dir(mv.To), man)
+			a.opt.Progress.Report(Progress{Stage: "apply", Done: int64(len(a.man.Stores) + i), Total: total, Unit: "files", Item: mv.From})
+			err = mkdirAllRecorded(a.m, filepath.Dir(mv.To), a.man)
 		}
 		if err == nil {
-			err = store.MoveFile(m, mv.From, mv.To)
+			err = store.MoveFile(a.m, mv.From, mv.To)
 		}
 		if err != nil {
-			_ = store.SyncDirs(m, dirs)
-			return fail(err)
+			_ = store.SyncDirs(a.m, dirs)
+			return err
 		}
 		mv.Done = true
 		dirs = append(dirs, filepath.Dir(mv.To), filepath.Dir(mv.From))
 	}
-	if err := store.SyncDirs(m, dirs); err != nil {
-		return fail(err)
-	}
-	man.Status = model.ManifestApplied
-	if err := store.WriteManifest(m, manifestPath, man); err != nil {
-		return man, manifestPath, fmt.Errorf("everything was applied, but the manifest %s could not be updated: %v", manifestPath, err)
-	}
-	opt.Progress.Report(Progress{Stage: "apply", Done: total, Total: total, Unit: "files"})
-	return man, manifestPath, nil
+	return store.SyncDirs(a.m, dirs)
 }
 
 // lockStores takes OpenClaw's lock on each sessions.json and reads it: the
@@ -371,11 +455,8 @@ func mkdirAllRecorded(m store.MoveFS, dir string, man *model.RetentionManifest) 
 // a sessions.json rewritten since the apply (OpenClaw saved it: the old
 // file is in the archive folder, to merge by hand).
 func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (*model.RetentionManifest, error) {
-	m := opt.Mover
-	if m == nil {
-		m = store.OSMover
-	}
-	man, manifestPath, err := store.ReadManifest(m, manifestPath)
+	opt = opt.withDefaults()
+	man, manifestPath, err := store.ReadManifest(opt.Mover, manifestPath)
 	if err != nil {
 		return nil, err
 	}
@@ -387,10 +468,49 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 	if man.Status == model.ManifestUndone {
 		return man, fmt.Errorf("%s was already undone", manifestPath)
 	}
+	u := &undoRun{m: opt.Mover, opt: opt, man: man, path: manifestPath}
+	back, problems := u.movesBack()
+	current, release, lockProblems := lockStores(u.m, man.Stores)
+	defer release()
+	problems = append(problems, lockProblems...)
+	restore, storeProblems := u.storesBack(current)
+	problems = append(problems, storeProblems...)
+	if len(problems) > 0 {
+		return man, fmt.Errorf("nothing was undone: %w", errors.Join(problems...))
+	}
+	total := int64(len(restore) + len(back))
+	if err := u.restoreStores(restore, total); err != nil {
+		return man, err
+	}
+	release()
+	if err := u.moveBack(ctx, back, total); err != nil {
+		return man, err
+	}
+	for i := len(man.CreatedDirs) - 1; i >= 0; i-- {
+		// Only empty folders go; the archive folder keeps the manifest.
+		_ = u.m.RemoveDir(man.CreatedDirs[i])
+	}
+	man.Status = model.ManifestUndone
+	man.Error = ""
+	if err := store.WriteManifest(u.m, manifestPath, man); err != nil {
+		return man, fmt.Errorf("everything was put back, but the manifest %s could not be updated: %v", manifestPath, err)
+	}
+	return man, nil
+}
 
-	var problems []error
-	var back []int // moves to put back
-	for i, mv := range man.Moves {
+// undoRun is one undo of the apply a manifest describes.
+type undoRun struct {
+	m    store.MoveFS
+	opt  ApplyOptions
+	man  *model.RetentionManifest
+	path string // the manifest's
+}
+
+// movesBack lists the moves to put back, by where each file is now, and
+// what stands in the way.
+func (u *undoRun) movesBack() (back []int, problems []error) {
+	m := u.m
+	for i, mv := range u.man.Moves {
 		mt, _ := time.Parse(time.RFC3339Nano, mv.ModTime)
 		archived := store.CheckUnchanged(m, mv.To, fileid.ID{Size: mv.Size, ModTime: mt})
 		_, fromErr := m.Lstat(mv.From)
@@ -409,11 +529,13 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 			problems = append(problems, archived)
 		}
 	}
-	current, release, lockProblems := lockStores(m, man.Stores)
-	defer release()
-	problems = append(problems, lockProblems...)
-	var restore []int // stores to restore
-	for i, s := range man.Stores {
+	return back, problems
+}
+
+// storesBack lists the stores to restore (those the apply rewrote), given
+// their current bytes, and what stands in the way.
+func (u *undoRun) storesBack(current [][]byte) (restore []int, problems []error) {
+	for i, s := range u.man.Stores {
 		data := current[i]
 		if data == nil {
 			continue
@@ -427,63 +549,60 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 				s.Path, s.Original, len(s.RemovedKeys)))
 			continue
 		}
-		if orig, err := m.ReadFile(s.Original); err != nil || store.SHA256Hex(orig) != s.OriginalSHA256 {
+		if orig, err := u.m.ReadFile(s.Original); err != nil || store.SHA256Hex(orig) != s.OriginalSHA256 {
 			problems = append(problems, fmt.Errorf("the kept copy %s is missing or changed", s.Original))
 			continue
 		}
 		restore = append(restore, i)
 	}
-	if len(problems) > 0 {
-		return man, fmt.Errorf("nothing was undone: %w", errors.Join(problems...))
-	}
+	return restore, problems
+}
 
-	total := int64(len(restore) + len(back))
+// restoreStores renames each kept sessions.json back: the kept copy is the
+// old file itself (a hard link), so its bytes, mode and mtime return at
+// once.
+func (u *undoRun) restoreStores(restore []int, total int64) error {
 	for n, i := range restore {
-		s := &man.Stores[i]
-		opt.Progress.Report(Progress{Stage: "undo", Done: int64(n), Total: total, Unit: "files", Item: s.Path})
-		// The kept copy is the old file itself (a hard link): renaming it
-		// back restores its bytes, mode and mtime at once.
-		if err := m.Rename(s.Original, s.Path); err != nil {
-			return man, undoFailed(m, manifestPath, man, err)
+		s := &u.man.Stores[i]
+		u.opt.Progress.Report(Progress{Stage: "undo", Done: int64(n), Total: total, Unit: "files", Item: s.Path})
+		if err := u.m.Rename(s.Original, s.Path); err != nil {
+			return undoFailed(u.m, u.path, u.man, err)
 		}
-		if err := m.SyncDir(filepath.Dir(s.Path)); err != nil {
-			return man, undoFailed(m, manifestPath, man, err)
+		if err := u.m.SyncDir(filepath.Dir(s.Path)); err != nil {
+			return undoFailed(u.m, u.path, u.man, err)
 		}
 		s.Done = false
 	}
-	release()
+	return nil
+}
+
+// moveBack returns the moved files, last moved first, then syncs every
+// folder it changed once.
+func (u *undoRun) moveBack(ctx context.Context, back []int, total int64) error {
 	var dirs []string
+	done := total - int64(len(back))
 	for n := len(back) - 1; n >= 0; n-- {
-		mv := &man.Moves[back[n]]
+		mv := &u.man.Moves[back[n]]
 		err := ctx.Err()
 		if err == nil {
-			opt.Progress.Report(Progress{Stage: "undo", Done: int64(len(restore) + len(back) - n), Total: total, Unit: "files", Item: mv.From})
-			if store.SameFile(m, mv.From, mv.To) {
-				err = m.Remove(mv.To)
+			u.opt.Progress.Report(Progress{Stage: "undo", Done: done + int64(len(back)-n), Total: total, Unit: "files", Item: mv.From})
+			if store.SameFile(u.m, mv.From, mv.To) {
+				err = u.m.Remove(mv.To)
 			} else {
-				err = store.MoveFile(m, mv.To, mv.From)
+				err = store.MoveFile(u.m, mv.To, mv.From)
 			}
 		}
 		if err != nil {
-			_ = store.SyncDirs(m, dirs)
-			return man, undoFailed(m, manifestPath, man, err)
+			_ = store.SyncDirs(u.m, dirs)
+			return undoFailed(u.m, u.path, u.man, err)
 		}
 		mv.Done = false
 		dirs = append(dirs, filepath.Dir(mv.From), filepath.Dir(mv.To))
 	}
-	if err := store.SyncDirs(m, dirs); err != nil {
-		return man, undoFailed(m, manifestPath, man, err)
+	if err := store.SyncDirs(u.m, dirs); err != nil {
+		return undoFailed(u.m, u.path, u.man, err)
 	}
-	for i := len(man.CreatedDirs) - 1; i >= 0; i-- {
-		// Only empty folders go; the archive folder keeps the manifest.
-		_ = m.RemoveDir(man.CreatedDirs[i])
-	}
-	man.Status = model.ManifestUndone
-	man.Error = ""
-	if err := store.WriteManifest(m, manifestPath, man); err != nil {
-		return man, fmt.Errorf("everything was put back, but the manifest %s could not be updated: %v", manifestPath, err)
-	}
-	return man, nil
+	return nil
 }
 
 // undoFailed records how far an undo got (Done now marks what is still to
