@@ -63,66 +63,11 @@ func PlanRetention(ctx context.Context, opt RetentionOptions) (*model.RetentionP
 	if err != nil {
 		return nil, err
 	}
-
-	// What no sweep has observed of the files maintenance removes: apply
-	// keeps those (see model.FilePlan.Held).
-	var cursors *model.CursorStore
-	if ws.Vault != "" {
-		cs := store.LoadCursors(opt.FS, ws.Vault)
-		cursors = cs.Store
-		if cs.ReadError != nil {
-			cursors = nil
-			plan.Problems = append(plan.Problems, cs.ReadError.Error()+": every transcript counts as unobserved")
-		}
-	}
-
 	// Maintenance runs first: the transcripts it removes are not trimmed.
-	inputs := make([]model.MaintenanceInput, len(ws.Agents))
-	moved := map[string]bool{}
-	for i, a := range ws.Agents {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		opt.Progress.Report(Progress{Stage: "maintenance", Done: int64(i), Total: int64(len(ws.Agents)), Unit: "agents", Item: a.ID})
-		st, err := store.ReadSessionStoreFile(opt.FS, a.StorePath)
-		if err != nil {
-			return nil, err
-		}
-		in, err := store.MaintenanceInput(opt.FS, a, st)
-		if err != nil {
-			return nil, fmt.Errorf("agent %s: %w", a.ID, err)
-		}
-		in.Now, in.ActiveKey, in.FixMissing = opt.Now, opt.ActiveKey, opt.FixMissing
-		inputs[i] = in
-		if opt.SkipMaintenance {
-			continue
-		}
-		layers := model.DefaultMaintenanceSettings().Overlay(settings.Maintenance).
-			Overlay(opt.Config.MaintenanceFor(a.ID)).Overlay(opt.Maintenance)
-		pol, err := model.ResolveMaintenance(layers)
-		if err != nil {
-			return nil, fmt.Errorf("agent %s: %w", a.ID, err)
-		}
-		mp := model.PlanMaintenance(in, pol)
-		if ws.Vault != "" {
-			mp.MarkUnobserved(cursors)
-		}
-		mp.StoreSHA256 = st.SHA256
-		mp.DefaultModel = settings.AgentModels[a.ID]
-		if mp.DefaultModel == "" {
-			mp.DefaultModel = settings.DefaultModel
-		}
-		if a.SQLitePath != "" {
-			mp.Warnings = append(mp.Warnings, "this agent keeps its sessions in "+a.SQLitePath+
-				" (the SQLite-era store), whose maintenance is not planned here; only files left in "+a.SessionsDir+" are")
-		}
-		for _, f := range mp.Files {
-			moved[f.Path] = true
-		}
-		plan.Maintenance = append(plan.Maintenance, mp)
+	inputs, moved, err := planMaintenance(ctx, opt, settings, observedCursors(opt, plan), plan)
+	if err != nil {
+		return nil, err
 	}
-	opt.Progress.Report(Progress{Stage: "maintenance", Done: int64(len(ws.Agents)), Total: int64(len(ws.Agents)), Unit: "agents"})
-
 	if !opt.SkipTranscripts {
 		if err := planTranscripts(ctx, opt, inputs, moved, plan); err != nil {
 			return nil, err
@@ -136,6 +81,85 @@ func PlanRetention(ctx context.Context, opt RetentionOptions) (*model.RetentionP
 	return plan, nil
 }
 
+// observedCursors are the vault's cursors, which say what no sweep has
+// observed of the files maintenance removes (apply keeps those: see
+// model.FilePlan.Held); nil without a vault, or with a cursor file that
+// cannot be read (a problem of the plan then).
+func observedCursors(opt RetentionOptions, plan *model.RetentionPlan) *model.CursorStore {
+	if opt.Workspace.Vault == "" {
+		return nil
+	}
+	cs := store.LoadCursors(opt.FS, opt.Workspace.Vault)
+	if cs.ReadError != nil {
+		plan.Problems = append(plan.Problems, cs.ReadError.Error()+": every transcript counts as unobserved")
+		return nil
+	}
+	return cs.Store
+}
+
+// planMaintenance plans each agent's session maintenance (unless skipped),
+// and returns every agent's maintenance input and the files the plans
+// remove, which the transcript plan leaves out.
+func planMaintenance(ctx context.Context, opt RetentionOptions, settings *store.OpenClawSettings, cursors *model.CursorStore, plan *model.RetentionPlan) ([]model.MaintenanceInput, map[string]bool, error) {
+	ws := opt.Workspace
+	inputs := make([]model.MaintenanceInput, len(ws.Agents))
+	moved := map[string]bool{}
+	for i, a := range ws.Agents {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		opt.Progress.Report(Progress{Stage: "maintenance", Done: int64(i), Total: int64(len(ws.Agents)), Unit: "agents", Item: a.ID})
+		st, err := store.ReadSessionStoreFile(opt.FS, a.StorePath)
+		if err != nil {
+			return nil, nil, err
+		}
+		in, err := store.MaintenanceInput(opt.FS, a, st)
+		if err != nil {
+			return nil, nil, fmt.Errorf("agent %s: %w", a.ID, err)
+		}
+		in.Now, in.ActiveKey, in.FixMissing = opt.Now, opt.ActiveKey, opt.FixMissing
+		inputs[i] = in
+		if opt.SkipMaintenance {
+			continue
+		}
+		mp, err := planAgentMaintenance(opt, settings, a, in, st.SHA256, cursors)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, f := range mp.Files {
+			moved[f.Path] = true
+		}
+		plan.Maintenance = append(plan.Maintenance, mp)
+	}
+	opt.Progress.Report(Progress{Stage: "maintenance", Done: int64(len(ws.Agents)), Total: int64(len(ws.Agents)), Unit: "agents"})
+	return inputs, moved, nil
+}
+
+// planAgentMaintenance is one agent's plan, under its settings' layers:
+// OpenClaw's defaults, openclaw.json, the config file, the flags.
+func planAgentMaintenance(opt RetentionOptions, settings *store.OpenClawSettings, a store.Agent, in model.MaintenanceInput, storeSHA256 string, cursors *model.CursorStore) (*model.MaintenancePlan, error) {
+	layers := model.DefaultMaintenanceSettings().Overlay(settings.Maintenance).
+		Overlay(opt.Config.MaintenanceFor(a.ID)).Overlay(opt.Maintenance)
+	pol, err := model.ResolveMaintenance(layers)
+	if err != nil {
+		return nil, fmt.Errorf("agent %s: %w", a.ID, err)
+	}
+	mp := model.PlanMaintenance(in, pol)
+	if opt.Workspace.Vault != "" {
+		mp.MarkUnobserved(cursors)
+	}
+	mp.StoreSHA256 = storeSHA256
+	mp.DefaultModel = settings.AgentModels[a.ID]
+	if mp.DefaultModel == "" {
+		mp.DefaultModel = settings.DefaultModel
+	}
+	if a.SQLitePath != "" {
+		mp.Warnings = append(mp.Warnings, "this agent keeps its sessions in "+a.SQLitePath+
+			" (the SQLite-era store), whose maintenance is not planned here; only files left in "+a.SessionsDir+" are")
+	}
+	return mp, nil
+}
+
 // transcriptJob is one live transcript to check against its agent's policy.
 type transcriptJob struct {
 	agent, key, sessionID, path string
@@ -145,68 +169,98 @@ type transcriptJob struct {
 	cursor                      *model.Cursor
 }
 
+// planTranscripts checks every live transcript maintenance leaves against
+// its agent's retain policy, in parallel, big files first.
 func planTranscripts(ctx context.Context, opt RetentionOptions, inputs []model.MaintenanceInput, moved map[string]bool, plan *model.RetentionPlan) error {
 	cursors := store.LoadCursors(opt.FS, opt.Workspace.Vault)
 	var jobs []transcriptJob
-	var total int64
 	for i, a := range opt.Workspace.Agents {
 		pol, err := opt.Config.TranscriptPolicyFor(a.ID, opt.Transcripts)
 		if err != nil {
 			return fmt.Errorf("agent %s: %w", a.ID, err)
 		}
-		if pol.Off() {
-			continue
-		}
-		in := inputs[i]
-		// ClawVault's discovery names each file's cursor; sessions.json
-		// names its key.
-		var index []model.IndexRow
-		keyOf := map[string]string{}
-		for _, r := range in.Rows {
-			index = append(index, r.Entry.IndexRow(r.Key))
-			if r.Transcript != "" && keyOf[r.Transcript] == "" {
-				keyOf[r.Transcript] = r.Key
-			}
-		}
-		files := in.Files
-		sort.Slice(files, func(x, y int) bool { return files[x].Name < files[y].Name })
-		desc := map[string]model.Descriptor{}
-		for _, d := range model.Discover(a.ID, index, files) {
-			desc[d.FileName] = d
-		}
-		for _, f := range files {
-			path := filepath.Join(a.SessionsDir, f.Name)
-			switch model.ClassifyFileName(f.Name).Kind {
-			case model.FilePrimary, model.FileTopic, model.FileFork:
-			default:
-				continue
-			}
-			if moved[path] {
-				continue
-			}
-			job := transcriptJob{agent: a.ID, key: keyOf[path], path: path, size: f.Size, pol: pol}
-			if d, ok := desc[f.Name]; ok {
-				job.sessionID, job.cursorID = d.SessionID, d.SessionID
-				if job.key == "" {
-					job.key = d.SessionKey
-				}
-				if cursors.Store != nil {
-					if c, ok := cursors.Store.Get(d.SessionID); ok {
-						job.cursor = &c
-					}
-				}
-			}
-			if job.sessionID == "" {
-				job.sessionID = strings.TrimSuffix(f.Name, ".jsonl")
-			}
-			jobs = append(jobs, job)
-			total += f.Size
+		if !pol.Off() {
+			jobs = append(jobs, transcriptJobs(a, inputs[i], pol, moved, cursors.Store)...)
 		}
 	}
 	plan.TranscriptsChecked = len(jobs)
-
 	// Big files first, so the pool does not end waiting on one of them.
 	sort.SliceStable(jobs, func(x, y int) bool { return jobs[x].size > jobs[y].size })
+	results, problems := runTranscriptJobs(ctx, opt, jobs)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for i, tp := range results {
+		if problems[i] != "" {
+			plan.Problems = append(plan.Problems, problems[i])
+		}
+		if tp != nil && tp.DropEntries() > 0 {
+			plan.Transcripts = append(plan.Transcripts, tp)
+		}
+	}
+	sort.SliceStable(plan.Transcripts, func(x, y int) bool {
+		return plan.Transcripts[x].DropBytes() > plan.Transcripts[y].DropBytes()
+	})
+	return nil
+}
+
+// transcriptJobs lists an agent's live transcripts (primary, topic and
+// fork files) that maintenance does not remove. ClawVault's discovery
+// names each file's cursor; sessions.json names its key.
+func transcriptJobs(a store.Agent, in model.MaintenanceInput, pol model.TranscriptPolicy, moved map[string]bool, cursors *model.CursorStore) []transcriptJob {
+	var index []model.IndexRow
+	keyOf := map[string]string{}
+	for _, r := range in.Rows {
+		index = append(index, r.Entry.IndexRow(r.Key))
+		if r.Transcript != "" && keyOf[r.Transcript] == "" {
+			keyOf[r.Transcript] = r.Key
+		}
+	}
+	files := in.Files
+	sort.Slice(files, func(x, y int) bool { return files[x].Name < files[y].Name })
+	desc := map[string]model.Descriptor{}
+	for _, d := range model.Discover(a.ID, index, files) {
+		desc[d.FileName] = d
+	}
+	var jobs []transcriptJob
+	for _, f := range files {
+		path := filepath.Join(a.SessionsDir, f.Name)
+		switch model.ClassifyFileName(f.Name).Kind {
+		case model.FilePrimary, model.FileTopic, model.FileFork:
+		default:
+			continue
+		}
+		if moved[path] {
+			continue
+		}
+		job := transcriptJob{agent: a.ID, key: keyOf[path], path: path, size: f.Size, pol: pol}
+		if d, ok := desc[f.Name]; ok {
+			job.sessionID, job.cursorID = d.SessionID, d.SessionID
+			if job.key == "" {
+				job.key = d.SessionKey
+			}
+			if cursors != nil {
+				if c, ok := cursors.Get(d.SessionID); ok {
+					job.cursor = &c
+				}
+			}
+		}
+		if job.sessionID == "" {
+			job.sessionID = strings.TrimSuffix(f.Name, ".jsonl")
+		}
+		jobs = append(jobs, job)
+	}
+	return jobs
+}
+
+// runTranscriptJobs reads and plans each transcript on a pool of one
+// worker per core; a transcript that cannot be read is a problem of the
+// plan, by index.
+func runTranscriptJobs(ctx context.Context, opt RetentionOptions, jobs []transcriptJob) ([]*model.TranscriptPlan, []string) {
+	var total int64
+	for _, j := range jobs {
+		total += j.size
+	}
 	results := make([]*model.TranscriptPlan, len(jobs))
 	problems := make([]string, len(jobs))
 	var mu sync.Mutex
@@ -244,21 +298,7 @@ func planTranscripts(ctx context.Context, opt RetentionOptions, inputs []model.M
 	}
 	close(work)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	for i, tp := range results {
-		if problems[i] != "" {
-			plan.Problems = append(plan.Problems, problems[i])
-		}
-		if tp != nil && tp.DropEntries() > 0 {
-			plan.Transcripts = append(plan.Transcripts, tp)
-		}
-	}
-	sort.SliceStable(plan.Transcripts, func(x, y int) bool {
-		return plan.Transcripts[x].DropBytes() > plan.Transcripts[y].DropBytes()
-	})
-	return nil
+	return results, problems
 }
 
 func planLedger(opt RetentionOptions, plan *model.RetentionPlan) error {
