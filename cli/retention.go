@@ -139,7 +139,9 @@ func (a *app) retention(f retentionFlags) error {
 	}
 	var applied *appliedDoc
 	if f.apply {
-		man, path, err := observer.ApplyRetention(ctx, plan, f.applyOptions(a, archiveRoot(f, opt)))
+		apply := f.applyOptions(a, archiveRoot(f, opt))
+		apply.Workspace = opt.Workspace
+		man, path, err := observer.ApplyRetention(ctx, plan, apply)
 		switch {
 		case observer.IsNothingToApply(err):
 			applied = &appliedDoc{Nothing: true, Why: err.Error()}
@@ -262,7 +264,11 @@ func retentionUndo(ctx context.Context, a *app, f retentionFlags, stdout io.Writ
 			return err
 		}
 	}
-	man, err := observer.UndoRetention(ctx, f.undo, f.applyOptions(a, ""))
+	undo := f.applyOptions(a, "")
+	// The workspace, when there is one, names the state dir a manifest
+	// outside its own may move files into.
+	undo.Workspace, _ = store.Locate(store.OSEnv(), f.common.locate)
+	man, err := observer.UndoRetention(ctx, f.undo, undo)
 	if err != nil {
 		return busyExit(err)
 	}

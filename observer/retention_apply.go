@@ -36,6 +36,10 @@ type ApplyOptions struct {
 	OnWait func(store.LockOwner)
 	// Command names the apply in the vault's lock file.
 	Command string
+	// Workspace is the one the plan was made for, or the undo runs in: a
+	// bare --sessions-dir folder is a place files may move from, and the
+	// state dir an undo's manifest may name (besides the one it sits in).
+	Workspace *store.Workspace
 }
 
 // lockVault takes the vault's sweep lock for an apply or an undo: a sweep
@@ -95,6 +99,13 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 			return nil, "", fmt.Errorf("%w: the %d transcript(s) it would move hold %s no sweep has observed, and stay until one has (sweep first, or pass --include-unobserved)", errNothingToApply, n, model.Bytes(b))
 		}
 		return nil, "", errNothingToApply
+	}
+	places, err := store.ApplyPlaces(plan.StateDir, plan.Vault, opt.Workspace, a.man.ArchiveDir)
+	if err == nil {
+		err = places.Check(a.man)
+	}
+	if err != nil {
+		return nil, "", err
 	}
 	if err := a.checkMoves(); err != nil {
 		return nil, "", err
@@ -459,6 +470,15 @@ func UndoRetention(ctx context.Context, manifestPath string, opt ApplyOptions) (
 	man, manifestPath, err := store.ReadManifest(opt.Mover, manifestPath)
 	if err != nil {
 		return nil, err
+	}
+	// Before anything is done (the lock is taken in the manifest's vault):
+	// a manifest can be planted, and moves only what lies in its places.
+	places, err := store.UndoPlaces(man, manifestPath, opt.Workspace)
+	if err == nil {
+		err = places.Check(man)
+	}
+	if err != nil {
+		return man, err
 	}
 	unlock, err := opt.lockVault(ctx, man.Vault, "clawvault-tui retention --undo")
 	if err != nil {

@@ -104,11 +104,11 @@ func TestApplyAndUndoTakeTheSweepLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := UndoRetention(context.Background(), path, ApplyOptions{}); !errors.As(err, &busy) || !strings.Contains(err.Error(), "busy") {
+	if _, err := UndoRetention(context.Background(), path, ApplyOptions{Workspace: ws}); !errors.As(err, &busy) || !strings.Contains(err.Error(), "busy") {
 		t.Fatalf("undo while a sweep runs: %v", err)
 	}
 	unlock()
-	if _, err := UndoRetention(context.Background(), path, ApplyOptions{}); err != nil {
+	if _, err := UndoRetention(context.Background(), path, ApplyOptions{Workspace: ws}); err != nil {
 		t.Fatal(err)
 	}
 }

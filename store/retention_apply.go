@@ -16,6 +16,7 @@ import (
 	"clawvault-tui/model"
 	"clawvault-tui/store/fileid"
 	"clawvault-tui/store/lockfile"
+	"clawvault-tui/store/regfile"
 )
 
 // MoveFS is what applying and undoing a retention plan needs besides an
@@ -43,8 +44,8 @@ type osMover struct{ osWriter }
 func (osMover) Lstat(name string) (fs.FileInfo, error)       { return os.Lstat(name) }
 func (osMover) Link(oldname, newname string) error           { return os.Link(oldname, newname) }
 func (osMover) MkdirAll(path string, perm fs.FileMode) error { return os.MkdirAll(path, perm) }
-func (osMover) ReadFile(name string) ([]byte, error)         { return os.ReadFile(name) }
-func (osMover) Open(name string) (File, error)               { return os.Open(name) }
+func (osMover) ReadFile(name string) ([]byte, error)         { return regfile.ReadFile(name) }
+func (osMover) Open(name string) (File, error)               { return regfile.Open(name) }
 func (osMover) CreateExclusive(name string, perm fs.FileMode) (io.WriteCloser, error) {
 	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 }
@@ -278,23 +279,36 @@ type ManifestReader interface {
 	ReadFile(name string) ([]byte, error)
 }
 
+// maxManifestBytes bounds a manifest read: a few hundred bytes per move.
+const maxManifestBytes = 64 << 20
+
 // ReadManifest reads a retention manifest, given its path or its folder.
 func ReadManifest(fsys ManifestReader, path string) (*model.RetentionManifest, string, error) {
 	if fi, err := fsys.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, "manifest.json")
 	}
+	if fi, err := fsys.Stat(path); err == nil && fi.Size() > maxManifestBytes {
+		return nil, path, fmt.Errorf("%s is not a retention manifest: it holds %d bytes, more than one ever does (%d)", path, fi.Size(), maxManifestBytes)
+	}
 	data, err := fsys.ReadFile(path)
 	if err != nil {
 		return nil, path, fmt.Errorf("cannot read the manifest %s: %v", path, err)
 	}
+	m, err := parseManifest(path, data)
+	return m, path, err
+}
+
+// parseManifest decodes the manifest read at path; its paths are checked
+// by UndoPlaces and RetentionPlaces.Check.
+func parseManifest(path string, data []byte) (*model.RetentionManifest, error) {
 	var m model.RetentionManifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, path, fmt.Errorf("%s is not a retention manifest (%v)", path, err)
+		return nil, fmt.Errorf("%s is not a retention manifest (%v)", path, err)
 	}
 	if m.Version != model.ManifestVersion || m.Tool != "clawvault-tui" {
-		return nil, path, fmt.Errorf("%s is not a clawvault-tui retention manifest of version %d", path, model.ManifestVersion)
+		return nil, fmt.Errorf("%s is not a clawvault-tui retention manifest of version %d", path, model.ManifestVersion)
 	}
-	return &m, path, nil
+	return &m, nil
 }
 
 // SameFile reports whether a and b are two names of one file (a move
