@@ -397,13 +397,7 @@ func (r *router) routeTask(item model.Observation, ctx routeContext, known *know
 		res.Skipped = append(res.Skipped, fmt.Sprintf("%s: %v", rel, err))
 		return nil
 	}
-	op := func(content []byte, exists bool) ([]byte, bool) {
-		if exists {
-			return content, true // created meanwhile by someone else: theirs wins
-		}
-		return []byte(text), true
-	}
-	if err := r.files.apply(path, op); err != nil {
+	if _, err := r.files.apply(path, vaultOp{Kind: opCreate, Text: text}); err != nil {
 		return err
 	}
 	it := withNorm(workItem{kind: "backlog", slug: slug, title: title, status: "open", source: jscompat.StringValue("observer"), hasSource: true, tags: tags})
@@ -585,36 +579,21 @@ func (r *router) touch(item *workItem, res *routeResult) error {
 	if item.kind == "backlog" {
 		newTags = mergeTags(item.tags, []string{"commitment"})
 	}
-	var opErr error
-	op := func(content []byte, exists bool) ([]byte, bool) {
-		if !exists {
-			return content, exists
+	op := vaultOp{Kind: opTouch}
+	set := func(key string, v jscompat.FrontValue) { op.Set = append(op.Set, frontSet{Key: key, Value: frontValueOf(v)}) }
+	if item.kind == "task" {
+		set("updated", jscompat.StringValue(now))
+	} else {
+		src := jscompat.StringValue("observer")
+		if item.hasSource {
+			src = item.source
 		}
-		doc, err := jscompat.ParseMatter(string(content))
-		if err != nil {
-			opErr = err
-			return content, exists
-		}
-		fm := doc.Data.Clone()
-		if item.kind == "task" {
-			fm.Set("updated", jscompat.StringValue(now))
-		} else {
-			src := jscompat.StringValue("observer")
-			if item.hasSource {
-				src = item.source
-			}
-			fm.Set("source", src)
-			fm.Set("tags", jscompat.StringsValue(newTags))
-			fm.Set("lastSeen", jscompat.StringValue(now))
-		}
-		text, err := jscompat.StringifyMatter(doc.Content, fm)
-		if err != nil {
-			opErr = err
-			return content, exists
-		}
-		return []byte(text), true
+		set("source", src)
+		set("tags", jscompat.StringsValue(newTags))
+		set("lastSeen", jscompat.StringValue(now))
 	}
-	if err := r.files.apply(path, op); err != nil {
+	opErr, err := r.files.apply(path, op)
+	if err != nil {
 		return err
 	}
 	if opErr != nil {
@@ -701,23 +680,10 @@ func (r *router) appendToCategory(category string, item model.Observation, res *
 	}
 	entry := model.RenderObservationLine(model.Observation{Type: item.Type, Confidence: item.Confidence,
 		Importance: item.Importance, Content: addWikiLinks(item.Content)})
-	header, date := cf.header, item.Date
 	// The operation replays the append on a file changed underneath.
-	replay := func(content []byte, exists bool) ([]byte, bool) {
-		existing := ""
-		if exists {
-			existing = jscompat.JSTrim(string(content))
-		}
-		if existing != "" && indexLines(existing, date).isDuplicate(normalizedNew) {
-			return content, exists // the line arrived meanwhile
-		}
-		if existing == "" {
-			return []byte(header + "\n" + entry + "\n"), true
-		}
-		return []byte(existing + "\n" + entry + "\n"), true
-	}
+	replay := vaultOp{Kind: opAppend, Header: cf.header, Date: item.Date, Line: entry, Dedup: normalizedNew}
 	if cf.existing == "" && len(cf.entries) == 0 {
-		cf.idx.add(normalizeLineForDedup(strings.TrimSuffix(header, "\n"), date))
+		cf.idx.add(normalizeLineForDedup(strings.TrimSuffix(cf.header, "\n"), item.Date))
 	}
 	cf.entries = append(cf.entries, entry)
 	cf.idx.add(normalizedNew)

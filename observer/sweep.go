@@ -713,21 +713,7 @@ func (s *sweeper) mergeAndRoute(ctx context.Context, day *dayState, obs []model.
 	if day.empty() {
 		return nil
 	}
-	keep := s.fixes.KeepUnparsedLines
-	replay := func(content []byte, exists bool) ([]byte, bool) {
-		existing := ""
-		if exists {
-			existing = jscompat.JSTrim(string(content))
-		}
-		f := model.ParseDayFile(existing, keep)
-		for _, o := range obs {
-			f.Merge(o)
-		}
-		if len(obs) == 0 && f.Len() == 0 {
-			return []byte(existing + "\n"), true
-		}
-		return []byte(f.Render() + "\n"), true
-	}
+	replay := observationsOp(obs, s.fixes.KeepUnparsedLines)
 	if err := s.files.applyLazy(day.path, replay, func() ([]byte, bool) { return []byte(day.render() + "\n"), true }); err != nil {
 		return err
 	}

@@ -37,11 +37,6 @@ func stampOf(fi fs.FileInfo, err error) fileid.ID {
 	return fileid.Of(fi)
 }
 
-// fileOp changes a file's content; exists is false for a file that does
-// not exist (yet). Operations must be pure: commit may replay them on a
-// newer version of the file.
-type fileOp func(content []byte, exists bool) ([]byte, bool)
-
 type vaultFile struct {
 	path    string    // as the sweep names it
 	real    string    // where it is read and written
@@ -49,7 +44,9 @@ type vaultFile struct {
 	base    []byte
 	content []byte
 	exists  bool
-	ops     []fileOp
+	// ops are the changes since the last commit (see vaultOp): replayed on
+	// a version another writer made, and recorded in the sweep journal.
+	ops []vaultOp
 	// lazy, when set, computes the current content (content is stale): the
 	// day file keeps its parsed form and renders only when needed.
 	lazy func() ([]byte, bool)
@@ -137,25 +134,26 @@ func (f *vaultFile) materialize() {
 	}
 }
 
-// apply changes a file and records the change for commit.
-func (v *vaultFiles) apply(path string, op fileOp) error {
+// apply changes a file and records the change for commit. opErr says the
+// operation could not apply to the file as it is (nothing changed).
+func (v *vaultFiles) apply(path string, op vaultOp) (opErr, err error) {
 	f, err := v.get(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f.materialize()
-	content, exists := op(f.content, f.exists)
-	if exists == f.exists && bytes.Equal(content, f.content) {
-		return nil
+	content, exists, opErr := op.apply(f.content, f.exists)
+	if opErr != nil || exists == f.exists && bytes.Equal(content, f.content) {
+		return opErr, nil
 	}
 	v.record(path, f, op)
 	f.content, f.exists = content, exists
-	return nil
+	return nil, nil
 }
 
 // applyLazy records an operation whose result forward computes, when the
 // content is next needed, from state the caller keeps.
-func (v *vaultFiles) applyLazy(path string, op fileOp, forward func() ([]byte, bool)) error {
+func (v *vaultFiles) applyLazy(path string, op vaultOp, forward func() ([]byte, bool)) error {
 	f, err := v.get(path)
 	if err != nil {
 		return err
@@ -165,7 +163,7 @@ func (v *vaultFiles) applyLazy(path string, op fileOp, forward func() ([]byte, b
 	return nil
 }
 
-func (v *vaultFiles) record(path string, f *vaultFile, op fileOp) {
+func (v *vaultFiles) record(path string, f *vaultFile, op vaultOp) {
 	if len(f.ops) == 0 {
 		v.order = append(v.order, path)
 	}
@@ -199,7 +197,7 @@ func (v *vaultFiles) stage(w store.WriteFS, path string) (staged *store.StagedFi
 		}
 		content, exists := fresh.content, fresh.exists
 		for _, op := range f.ops {
-			content, exists = op(content, exists)
+			content, exists, _ = op.apply(content, exists)
 		}
 		f.stamp, f.base, f.content, f.exists = fresh.stamp, fresh.base, content, exists
 		replayed = true
