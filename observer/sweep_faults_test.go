@@ -197,6 +197,13 @@ func (w *faultyWriter) Remove(name string) error {
 	return w.WriteFS.Remove(name)
 }
 
+func (w *faultyWriter) MkdirAll(path string, perm fs.FileMode) error {
+	if err := w.step("mkdir", path); err != nil {
+		return err
+	}
+	return w.WriteFS.MkdirAll(path, perm)
+}
+
 func (w *faultyWriter) SyncDir(dir string) error {
 	return w.step("sync", dir)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -205,7 +204,7 @@ func (v *vaultFiles) stage(w store.WriteFS, path string) (staged *store.StagedFi
 	if !f.exists {
 		return nil, journal, replayed, nil // the observer never deletes
 	}
-	if err := os.MkdirAll(filepath.Dir(f.real), 0o755); err != nil {
+	if err := w.MkdirAll(filepath.Dir(f.real), 0o755); err != nil {
 		return nil, journal, replayed, err
 	}
 	st, err := store.StageFile(w, f.real, f.content, 0o644)

@@ -7,7 +7,6 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"clawvault-tui/store/fileid"
@@ -56,7 +55,7 @@ func stampFile(fsys FS, path string) (fileid.ID, error) {
 
 // BeginAppend starts an append to path (which may not exist yet).
 func BeginAppend(w WriteFS, fsys FS, path string) (*PendingAppend, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := w.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
 	a := &PendingAppend{w: w, fsys: fsys, path: path, perm: 0o644}

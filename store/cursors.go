@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 
@@ -53,7 +52,7 @@ func LoadCursors(fsys FS, vault string) model.CursorState {
 // atomically: ClawVault may read it at any moment.
 func SaveCursors(w WriteFS, vault string, store *model.CursorStore) error {
 	path := CursorFile(vault)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := w.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	return WriteFileAtomic(w, path, model.MarshalCursorStore(store), 0o644)

@@ -57,6 +57,8 @@ type WriteFS interface {
 	Stat(name string) (fs.FileInfo, error)
 	// SyncDir makes a rename in dir durable.
 	SyncDir(dir string) error
+	// MkdirAll creates a folder and its missing parents (os.MkdirAll).
+	MkdirAll(path string, perm fs.FileMode) error
 }
 
 // TempFile is a file being written before it is renamed into place.
@@ -78,6 +80,7 @@ func (osWriter) Rename(oldpath, newpath string) error             { return os.Re
 func (osWriter) Remove(name string) error                         { return os.Remove(name) }
 func (osWriter) Stat(name string) (fs.FileInfo, error)            { return os.Stat(name) }
 func (osWriter) SyncDir(dir string) error                         { return syncDir(dir) }
+func (osWriter) MkdirAll(path string, perm fs.FileMode) error     { return os.MkdirAll(path, perm) }
 
 // WriteFileAtomic replaces path with data so that a reader sees either the
 // old file or the new one, never a torn mix: a temp file in the same folder,

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -135,7 +134,7 @@ const journalVersion = 3
 // SaveJournal writes the journal atomically.
 func SaveJournal(w WriteFS, vault string, j *Journal) error {
 	path := JournalFile(vault)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := w.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	j.Version = journalVersion

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -239,7 +238,7 @@ func UpdateSeqCursors(w WriteFS, fsys FS, vault string, updates []SeqCursorUpdat
 	for _, u := range updates {
 		entries[u.SessionID] = seqCursorEntryJSON(u.Cursor)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := w.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	if err := WriteFileAtomic(w, path, marshalSeqCursorEntries(entries), 0o644); err != nil {
