@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -152,6 +153,7 @@ type faultyWriter struct {
 	ops    int
 	failAt int // 1-based; 0 never fails
 	crash  bool
+	trace  func(op, path string)
 }
 
 type faultyTemp struct {
@@ -161,6 +163,9 @@ type faultyTemp struct {
 
 func (w *faultyWriter) step(op, path string) error {
 	w.ops++
+	if w.trace != nil {
+		w.trace(op, path)
+	}
 	if w.failAt > 0 && (w.ops == w.failAt || w.crash && w.ops > w.failAt) {
 		errno := syscall.ENOSPC
 		if w.crash {
@@ -358,12 +363,33 @@ func warmBytes(cands []Candidate, id string) int64 {
 	return 0
 }
 
-func faultAtEveryWrite(t *testing.T, fs *faultSweep) {
+// faultPoint is a write operation of a clean sweep where a fault is
+// injected: its index (1-based), and whether it is one of the commit's.
+type faultPoint struct {
+	at     int
+	commit bool
+}
+
+// reference runs the clean sweep into a reference vault and returns what
+// it wrote, and its fault points: the first operation of each distinct
+// call stack. A fault at a later operation of the same stack (the next
+// staged file's write, the next rename) goes through the same code: it is
+// not run again.
+func (fs *faultSweep) reference(t *testing.T) (map[string]string, []faultPoint) {
 	refVault := filepath.Join(fs.work, "reference")
 	if err := fs.demo.reset(refVault); err != nil {
 		t.Fatal(err)
 	}
+	seen := map[string]bool{}
+	var points []faultPoint
 	counter := &faultyWriter{WriteFS: store.OSWriter}
+	counter.trace = func(string, string) {
+		sig, commit := callStack()
+		if !seen[sig] {
+			seen[sig] = true
+			points = append(points, faultPoint{at: counter.ops, commit: commit})
+		}
+	}
 	if _, err := fs.run(t, refVault, counter); err != nil {
 		t.Fatal(err)
 	}
@@ -374,63 +400,91 @@ func faultAtEveryWrite(t *testing.T, fs *faultSweep) {
 	if fs.seq && want[filepath.Join(".clawvault", "clawvault-tui-seq-cursors.json")] == "" {
 		t.Fatal("the clean sweep wrote no seq cursor file")
 	}
-	total := counter.ops
-	t.Logf("a clean sweep of %d sessions makes %d write operations; %d files in the vault", len(fs.only), total, len(want))
-	step := 1
-	if testing.Short() {
-		step = 7
+	t.Logf("a clean sweep of %d sessions makes %d write operations from %d call stacks; %d files in the vault",
+		len(fs.only), counter.ops, len(points), len(want))
+	return want, points
+}
+
+// callStack names the code path of a write operation (the program
+// counters of its callers), and says whether the sweep's commit made it.
+func callStack() (sig string, commit bool) {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(3, pcs)
+	var b strings.Builder
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		fmt.Fprintf(&b, "%x ", f.PC)
+		commit = commit || strings.HasSuffix(f.Function, ".(*sweeper).commit")
+		if !more {
+			return b.String(), commit
+		}
 	}
+}
+
+// runCases runs each case on one of two vaults (the cases are I/O-bound).
+func (fs *faultSweep) runCases(n int, run func(i int, vault string)) {
+	cases := make(chan int)
+	var wg sync.WaitGroup
+	for w := range 2 {
+		vault := filepath.Join(fs.work, fmt.Sprint("case", w))
+		wg.Go(func() {
+			for i := range cases {
+				run(i, vault)
+			}
+		})
+	}
+	for i := range n {
+		cases <- i
+	}
+	close(cases)
+	wg.Wait()
+}
+
+func faultAtEveryWrite(t *testing.T, fs *faultSweep) {
+	want, points := fs.reference(t)
 	type fault struct {
 		at    int
 		crash bool
 	}
-	cases := make(chan fault)
-	var wg sync.WaitGroup
-	for w := range 2 {
-		vault := filepath.Join(fs.work, fmt.Sprint("case", w))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range cases {
-				name := "a full disk"
-				if c.crash {
-					name = "a crash"
-				}
-				if err := fs.demo.reset(vault); err != nil {
-					t.Error(err)
-					return
-				}
-				r, err := fs.run(t, vault, &faultyWriter{WriteFS: store.OSWriter, failAt: c.at, crash: c.crash})
-				// What the sweep says was left behind was (a crashed sweep
-				// says nothing).
-				if msg := reportText(r, err); !c.crash && (strings.Contains(msg, "rolled back") ||
-					strings.Contains(msg, "temp file of the raw ledger could not be removed") != leftTemps(vault) ||
-					strings.Contains(msg, "journal could not be removed") != fileExists(store.JournalFile(vault))) {
-					t.Errorf("%s at write %d: the report says what was left behind wrongly:\n%s", name, c.at, msg)
-				}
-				if _, rerr := fs.run(t, vault, &faultyWriter{WriteFS: store.OSWriter}); rerr != nil {
-					t.Errorf("%s at write %d (%v), then the rerun: %v", name, c.at, err, rerr)
-					continue
-				}
-				got, terr := fs.demo.tree(vault)
-				if terr != nil {
-					t.Error(terr)
-					return
-				}
-				if diffs := diffStates(want, got); len(diffs) > 0 {
-					t.Errorf("%s at write %d (%v), then a rerun: %d difference(s) from a clean sweep: %s",
-						name, c.at, err, len(diffs), strings.Join(diffs[:min(len(diffs), 8)], "; "))
-				}
-			}
-		}()
-	}
+	var faults []fault
 	for _, crash := range []bool{false, true} {
-		for at := 1; at <= total; at += step {
-			cases <- fault{at, crash}
+		for _, p := range points {
+			faults = append(faults, fault{p.at, crash})
 		}
 	}
-	close(cases)
-	wg.Wait()
+	fs.runCases(len(faults), func(i int, vault string) {
+		c := faults[i]
+		name := "a full disk"
+		if c.crash {
+			name = "a crash"
+		}
+		if err := fs.demo.reset(vault); err != nil {
+			t.Error(err)
+			return
+		}
+		r, err := fs.run(t, vault, &faultyWriter{WriteFS: store.OSWriter, failAt: c.at, crash: c.crash})
+		// What the sweep says was left behind was (a crashed sweep says
+		// nothing).
+		if msg := reportText(r, err); !c.crash && (strings.Contains(msg, "rolled back") ||
+			strings.Contains(msg, "temp file of the raw ledger could not be removed") != leftTemps(vault) ||
+			strings.Contains(msg, "journal could not be removed") != fileExists(store.JournalFile(vault))) {
+			t.Errorf("%s at write %d: the report says what was left behind wrongly:\n%s", name, c.at, msg)
+		}
+		if _, rerr := fs.run(t, vault, &faultyWriter{WriteFS: store.OSWriter}); rerr != nil {
+			t.Errorf("%s at write %d (%v), then the rerun: %v", name, c.at, err, rerr)
+			return
+		}
+		got, terr := fs.demo.tree(vault)
+		if terr != nil {
+			t.Error(terr)
+			return
+		}
+		if diffs := diffStates(want, got); len(diffs) > 0 {
+			t.Errorf("%s at write %d (%v), then a rerun: %d difference(s) from a clean sweep: %s",
+				name, c.at, err, len(diffs), strings.Join(diffs[:min(len(diffs), 8)], "; "))
+		}
+	})
 }
 
 // reportText is everything a sweep said.
