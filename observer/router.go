@@ -580,7 +580,9 @@ func (r *router) touch(item *workItem, res *routeResult) error {
 		newTags = mergeTags(item.tags, []string{"commitment"})
 	}
 	op := vaultOp{Kind: opTouch}
-	set := func(key string, v jscompat.FrontValue) { op.Set = append(op.Set, frontSet{Key: key, Value: frontValueOf(v)}) }
+	set := func(key string, v jscompat.FrontValue) {
+		op.Set = append(op.Set, frontSet{Key: key, Value: frontValueOf(v)})
+	}
 	if item.kind == "task" {
 		set("updated", jscompat.StringValue(now))
 	} else {
