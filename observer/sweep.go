@@ -982,15 +982,25 @@ func (s *sweeper) recover() error {
 	if err != nil || j == nil {
 		return err
 	}
-	landed, notes, err := store.RollForward(s.w, s.fsys, j)
-	s.report.Notes = append(s.report.Notes, notes...)
+	rolled, err := store.RollForward(s.w, s.fsys, j, replayOps)
+	s.report.Notes = append(s.report.Notes, rolled.Notes...)
 	if err != nil {
 		return fmt.Errorf("cannot complete the commit the sweep journal %s describes: %w", store.JournalFile(s.vault), err)
+	}
+	if len(rolled.Dropped) > 0 {
+		s.report.Notes = append(s.report.Notes, fmt.Sprintf("the interrupted commit's new version of %d file(s) could not be put in place, so its sessions are observed again", len(rolled.Dropped)))
+	}
+	// A session is observed again when its ledger lines are not in the
+	// log, or when a file of the commit was dropped (what it would have
+	// held is not on disk): its cursor does not move.
+	redo := func(append int) bool {
+		landed := rolled.Landed
+		return len(rolled.Dropped) > 0 || append >= 0 && (append >= len(landed) || !landed[append])
 	}
 	note := &RecoveryNote{Redo: []string{}}
 	var updates []model.CursorUpdate
 	for _, c := range j.Cursors {
-		if c.Append >= 0 && (c.Append >= len(landed) || !landed[c.Append]) {
+		if redo(c.Append) {
 			note.Redo = append(note.Redo, c.SessionKey)
 			continue
 		}
@@ -999,7 +1009,7 @@ func (s *sweeper) recover() error {
 	}
 	var seqUpdates []store.SeqCursorUpdate
 	for _, c := range j.SeqCursors {
-		if c.Append >= 0 && (c.Append >= len(landed) || !landed[c.Append]) {
+		if redo(c.Append) {
 			note.Redo = append(note.Redo, c.SessionKey)
 			continue
 		}
@@ -1031,12 +1041,29 @@ func (s *sweeper) loadJournal() (*store.Journal, error) {
 	if err == nil && j != nil {
 		err = j.Check(s.fsys, s.root)
 	}
+	if err == nil && j != nil {
+		err = s.checkJournalOps(j)
+	}
 	if refused, ok := errors.AsType[*store.JournalRefusedError](err); ok {
 		store.SetAsideJournal(s.w, refused, time.Now())
 		s.report.Errors = append(s.report.Errors, refused.Error())
 		return nil, refused
 	}
 	return j, err
+}
+
+// checkJournalOps refuses a journal whose recorded operations are not
+// ones a sweep makes.
+func (s *sweeper) checkJournalOps(j *store.Journal) error {
+	for _, f := range j.Files {
+		if len(f.Ops) == 0 {
+			continue
+		}
+		if _, err := decodeOps(f.Ops); err != nil {
+			return &store.JournalRefusedError{Path: store.JournalFile(s.vault), Reason: fmt.Sprintf("%v, for %s", err, f.Path)}
+		}
+	}
+	return nil
 }
 
 // removeStaleTemps removes the temp files a killed writer of ours left in

@@ -2,6 +2,7 @@ package observer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -485,6 +486,173 @@ func faultAtEveryWrite(t *testing.T, fs *faultSweep) {
 				name, c.at, err, len(diffs), strings.Join(diffs[:min(len(diffs), 8)], "; "))
 		}
 	})
+}
+
+// A sweep crashes at a step of its commit; another observer appends a
+// line to the day file; the next sweep recovers the commit. The day file
+// then holds every line of the sweep and the other observer's line, every
+// other file every line a clean sweep writes, and the cursors are a clean
+// sweep's. Before, the recovery dropped the staged day file (2,029
+// observation lines in the report) when it had changed since, and moved
+// the cursors all the same.
+func TestSweepRecoveryKeepsAnotherWritersLine(t *testing.T) {
+	t.Parallel()
+	fs := newFaultSweep(t)
+	want, points := fs.reference(t)
+	day := filepath.Join("ledger", "observations", testNow.Format("2006"), testNow.Format("01"), testNow.Format("02")+".md")
+	if want[day] == "" {
+		t.Fatalf("the clean sweep wrote no day file %s", day)
+	}
+	const foreign = "- [fact|c=0.90|i=0.40] 23:59 Written by another observer while the sweep was down"
+	var steps []int
+	for _, p := range points {
+		if p.commit {
+			steps = append(steps, p.at)
+		}
+	}
+	fs.runCases(len(steps), func(i int, vault string) {
+		at := steps[i]
+		if err := fs.demo.reset(vault); err != nil {
+			t.Error(err)
+			return
+		}
+		_, err := fs.run(t, vault, &faultyWriter{WriteFS: store.OSWriter, failAt: at, crash: true})
+		if err := appendUnlinked(filepath.Join(vault, day), foreign+"\n"); err != nil {
+			t.Error(err)
+			return
+		}
+		if _, rerr := fs.run(t, vault, &faultyWriter{WriteFS: store.OSWriter}); rerr != nil {
+			t.Errorf("a crash at write %d (%v), then the rerun: %v", at, err, rerr)
+			return
+		}
+		got, terr := fs.demo.tree(vault)
+		if terr != nil {
+			t.Error(terr)
+			return
+		}
+		if lost := lostLines(want, got, day, foreign); len(lost) > 0 {
+			t.Errorf("a crash at write %d (%v), a line appended to the day file, then a rerun: %d line(s) lost: %s",
+				at, err, len(lost), strings.Join(lost[:min(len(lost), 6)], "; "))
+		}
+	})
+}
+
+// A journal written before the commit recorded its operations (version 3)
+// cannot merge: the recovery drops the changed file's staged version and
+// moves no cursor, so the next sweep observes the sessions again and
+// merges them live. Nothing is lost either way.
+func TestSweepRecoveryOfAnOlderJournal(t *testing.T) {
+	t.Parallel()
+	fs := newFaultSweep(t)
+	want, points := fs.reference(t)
+	day := filepath.Join("ledger", "observations", testNow.Format("2006"), testNow.Format("01"), testNow.Format("02")+".md")
+	const foreign = "- [fact|c=0.90|i=0.40] 23:59 Written by another observer while the sweep was down"
+	vault := filepath.Join(fs.work, "older")
+	if err := fs.demo.reset(vault); err != nil {
+		t.Fatal(err)
+	}
+	// The first crash of the commit that leaves a journal (at the day
+	// file's rename).
+	crashed := false
+	for _, p := range points {
+		if !p.commit || crashed {
+			continue
+		}
+		if err := fs.demo.reset(vault); err != nil {
+			t.Fatal(err)
+		}
+		fs.run(t, vault, &faultyWriter{WriteFS: store.OSWriter, failAt: p.at, crash: true})
+		crashed = fileExists(store.JournalFile(vault))
+	}
+	if !crashed {
+		t.Fatal("no crash left a journal")
+	}
+	data, err := os.ReadFile(store.JournalFile(vault))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j map[string]any
+	if err := json.Unmarshal(data, &j); err != nil {
+		t.Fatal(err)
+	}
+	j["version"] = 3
+	for _, f := range j["files"].([]any) {
+		delete(f.(map[string]any), "ops")
+	}
+	if data, err = json.Marshal(j); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(store.JournalFile(vault), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := appendUnlinked(filepath.Join(vault, day), foreign+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := fs.run(t, vault, &faultyWriter{WriteFS: store.OSWriter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Recovered == nil || len(r.Recovered.Redo) == 0 || len(r.Observed) == 0 {
+		t.Errorf("the older journal's sessions were not observed again: %+v", r.Recovered)
+	}
+	got, err := fs.demo.tree(vault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lost := lostLines(want, got, day, foreign); len(lost) > 0 {
+		t.Errorf("%d line(s) lost: %s", len(lost), strings.Join(lost[:min(len(lost), 6)], "; "))
+	}
+}
+
+// appendUnlinked appends to a file of a case's vault as another writer
+// would, without writing into the demo's file it may be a link to.
+func appendUnlinked(path, s string) error {
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return os.WriteFile(path, append(data, s...), 0o644)
+}
+
+// lostLines lists what a recovered vault (got) lost of a clean sweep's
+// (want) and of the foreign line in day: a line of a file of want not in
+// got's file, the foreign line missing, cursor files that differ, or a
+// journal or temp file left.
+func lostLines(want, got map[string]string, day, foreign string) []string {
+	var lost []string
+	for rel, w := range want {
+		g, ok := got[rel]
+		switch {
+		case !ok:
+			lost = append(lost, rel+" is gone")
+		case strings.HasSuffix(rel, "cursors.json") && g != w:
+			lost = append(lost, rel+" differs")
+		case w != "" && g == "":
+			lost = append(lost, rel+": the sweep's version is not in place")
+		case w != "":
+			have := map[string]bool{}
+			for _, l := range strings.Split(strings.TrimPrefix(g, "\x00"), "\n") {
+				have[l] = true
+			}
+			for _, l := range strings.Split(strings.TrimPrefix(w, "\x00"), "\n") {
+				if !have[l] {
+					lost = append(lost, fmt.Sprintf("%s: %q", rel, l))
+				}
+			}
+		}
+	}
+	if !strings.Contains(got[day], foreign+"\n") {
+		lost = append(lost, "the other observer's line in "+day)
+	}
+	for rel := range got {
+		if _, ok := want[rel]; !ok && (isTempName(rel) || strings.Contains(rel, "journal")) {
+			lost = append(lost, rel+" was left behind")
+		}
+	}
+	return lost
 }
 
 // reportText is everything a sweep said.

@@ -2,6 +2,7 @@ package observer
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"path/filepath"
@@ -207,11 +208,17 @@ func (v *vaultFiles) stage(w store.WriteFS, path string) (staged *store.StagedFi
 	if err := w.MkdirAll(filepath.Dir(f.real), 0o755); err != nil {
 		return nil, journal, replayed, err
 	}
+	ops, err := json.Marshal(f.ops)
+	if err != nil {
+		return nil, journal, replayed, err
+	}
 	st, err := store.StageFile(w, f.real, f.content, 0o644)
 	if err != nil {
 		return nil, journal, replayed, err
 	}
-	return st, store.JournalStagedOf(st, f.base, f.stamp.Exists()), replayed, nil
+	journal = store.JournalStagedOf(st, f.base, f.stamp.Exists())
+	journal.Ops = ops
+	return st, journal, replayed, nil
 }
 
 // placed records that a staged version is in place.

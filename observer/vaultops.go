@@ -193,16 +193,16 @@ const maxOpObservations = 1 << 20
 func decodeOps(ops json.RawMessage) ([]vaultOp, error) {
 	var list []vaultOp
 	if err := json.Unmarshal(ops, &list); err != nil {
-		return nil, fmt.Errorf("its operations do not parse (%v)", err)
+		return nil, fmt.Errorf("holds operations that do not parse (%v)", err)
 	}
 	for _, op := range list {
 		switch op.Kind {
 		case opObservations, opAppend, opCreate, opTouch:
 		default:
-			return nil, fmt.Errorf("it records the operation %q, which no sweep makes", truncateText(op.Kind))
+			return nil, fmt.Errorf("records the operation %q, which no sweep makes", truncateText(op.Kind))
 		}
 		if len(op.Observations) > maxOpObservations {
-			return nil, fmt.Errorf("an operation merges %d observations", len(op.Observations))
+			return nil, fmt.Errorf("merges %d observations in one operation, more than a sweep does", len(op.Observations))
 		}
 	}
 	return list, nil

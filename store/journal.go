@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -58,6 +59,10 @@ type JournalStaged struct {
 	BaseCRC32C uint32 `json:"baseCrc32c"`
 	Size       int64  `json:"size"`
 	CRC32C     uint32 `json:"crc32c"`
+	// Ops are what the commit did to the file (the observer's operations,
+	// opaque here): replayed by a recovery on the file when another writer
+	// changed it since, so that neither their lines nor ours are lost.
+	Ops json.RawMessage `json:"ops,omitempty"`
 }
 
 // JournalStagedOf records a staged file and the content it replaces.
@@ -128,8 +133,9 @@ type JournalSession struct {
 
 // journalVersion 2 adds Files and the appends' temp files; a version 1
 // journal (its Markdown files were renamed before it was written) is
-// recovered by its cursors alone. Version 3 adds SeqCursors.
-const journalVersion = 3
+// recovered by its cursors alone. Version 3 adds SeqCursors, version 4 the
+// staged files' Ops.
+const journalVersion = 4
 
 // SaveJournal writes the journal atomically.
 func SaveJournal(w WriteFS, vault string, j *Journal) error {
@@ -385,43 +391,63 @@ func RemoveJournal(w WriteFS, vault string) error {
 	return w.SyncDir(filepath.Dir(path))
 }
 
+// Merger replays the operations a commit recorded for a staged file
+// (JournalStaged.Ops) on the file's current content (exists is false for
+// no file), and returns the content to write.
+type Merger func(ops json.RawMessage, content []byte, exists bool) ([]byte, bool, error)
+
+// Rolled is what RollForward did.
+type Rolled struct {
+	// Landed says, per append, whether its bytes are in the log now.
+	Landed []bool
+	Notes  []string
+	// Dropped are the staged files whose new version is not in place and
+	// could not be made again (their file changed since, and the journal
+	// records no operations to replay: one written before version 4). The
+	// commit's cursors must not move then: its sessions are observed again.
+	Dropped []string
+}
+
 // RollForward completes the renames of the commit a journal describes, as
 // far as it can: each staged file not in place yet is renamed over the
 // version it was made from; one whose file has changed since (another
-// writer, between the crash and now) is dropped with a note; each ledger
-// append is renamed into place, or rebuilt on the log's new content when
-// the log changed. landed says, per append, whether its bytes are in the
-// log now. An error (a file it cannot read or rename) leaves the journal
-// for the next attempt.
-func RollForward(w WriteFS, fsys FS, j *Journal) (landed []bool, notes []string, err error) {
+// writer, between the crash and now) gets the commit's operations
+// replayed on its new content (merge), or is dropped with a note when the
+// journal records none; each ledger append is renamed into place, or
+// rebuilt on the log's new content when the log changed. An error (a file
+// it cannot read or write) leaves the journal for the next attempt.
+func RollForward(w WriteFS, fsys FS, j *Journal, merge Merger) (*Rolled, error) {
+	r := &Rolled{Landed: make([]bool, len(j.Appends))}
 	for _, f := range j.Files {
-		note, err := rollFile(w, fsys, f)
+		note, dropped, err := rollFile(w, fsys, f, merge)
 		if err != nil {
-			return nil, notes, err
+			return r, err
 		}
 		if note != "" {
-			notes = append(notes, note)
+			r.Notes = append(r.Notes, note)
+		}
+		if dropped {
+			r.Dropped = append(r.Dropped, f.Path)
 		}
 	}
-	landed = make([]bool, len(j.Appends))
 	for i, a := range j.Appends {
 		ok, note, err := rollAppend(w, fsys, a)
 		if err != nil {
-			return nil, notes, err
+			return r, err
 		}
-		landed[i] = ok
+		r.Landed[i] = ok
 		if note != "" {
-			notes = append(notes, note)
+			r.Notes = append(r.Notes, note)
 		}
 	}
-	return landed, notes, nil
+	return r, nil
 }
 
-func rollFile(w WriteFS, fsys FS, f JournalStaged) (string, error) {
+func rollFile(w WriteFS, fsys FS, f JournalStaged, merge Merger) (note string, dropped bool, err error) {
 	data, err := fsys.ReadFile(f.Path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", &UnreadableError{What: "a file of the interrupted commit", Path: f.Path, Err: err}
+		return "", false, &UnreadableError{What: "a file of the interrupted commit", Path: f.Path, Err: err}
 	}
 	size, crc := int64(len(data)), Checksum(data)
 	_, tempErr := w.Stat(f.Temp)
@@ -429,21 +455,56 @@ func rollFile(w WriteFS, fsys FS, f JournalStaged) (string, error) {
 	switch {
 	case exists && size == f.Size && crc == f.CRC32C: // renamed before the interruption
 		if tempExists {
-			return "", removeTemp(w, f.Temp)
+			return "", false, removeTemp(w, f.Temp)
 		}
-		return "", nil
+		return "", false, nil
 	case tempExists && (exists == f.BaseExists && (!exists || size == f.BaseSize && crc == f.BaseCRC32C)):
 		if err := w.Rename(f.Temp, f.Path); err != nil {
-			return "", err
+			return "", false, err
 		}
-		return "", w.SyncDir(filepath.Dir(f.Path))
+		return "", false, w.SyncDir(filepath.Dir(f.Path))
+	case len(f.Ops) > 0 && merge != nil:
+		if err := mergeStaged(w, f, data, exists, merge); err != nil {
+			return "", false, err
+		}
+		if tempExists {
+			if err := removeTemp(w, f.Temp); err != nil {
+				return "", false, err
+			}
+		}
+		return fmt.Sprintf("%s changed after the interrupted sweep staged its new version; the sweep's additions were merged into it", f.Path), false, nil
 	case tempExists:
 		if err := removeTemp(w, f.Temp); err != nil {
-			return "", err
+			return "", false, err
 		}
-		return fmt.Sprintf("%s changed after the interrupted sweep staged its new version; that version was dropped, the file is left as it is", f.Path), nil
+		return fmt.Sprintf("%s changed after the interrupted sweep staged its new version; that version was dropped, the file is left as it is", f.Path), true, nil
 	}
-	return fmt.Sprintf("the new version of %s the interrupted sweep staged is gone; the file is left as it is", f.Path), nil
+	return fmt.Sprintf("the new version of %s the interrupted sweep staged is gone; the file is left as it is", f.Path), true, nil
+}
+
+// mergeStaged writes, atomically, the file with the commit's operations
+// replayed on what it holds now. Replaying them again changes nothing, so
+// a recovery interrupted here is run again safely.
+func mergeStaged(w WriteFS, f JournalStaged, data []byte, exists bool, merge Merger) error {
+	out, outExists, err := merge(f.Ops, data, exists)
+	if err != nil {
+		return fmt.Errorf("cannot merge the interrupted sweep's additions into %s: %w", f.Path, err)
+	}
+	if !outExists || exists && bytes.Equal(out, data) {
+		return nil
+	}
+	if err := w.MkdirAll(filepath.Dir(f.Path), 0o755); err != nil {
+		return err
+	}
+	st, err := StageFile(w, f.Path, out, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := st.Commit(); err != nil {
+		_ = st.Abort()
+		return err
+	}
+	return nil
 }
 
 func rollAppend(w WriteFS, fsys FS, a JournalAppend) (bool, string, error) {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +18,9 @@ func readString(t *testing.T, path string) string {
 }
 
 // A staged file is renamed over the version it was made from; one already
-// renamed is left; one another writer changed since is kept as they left
-// it, and said.
+// renamed is left; one another writer changed since gets the commit's
+// operations replayed on their version (merged), or, when the journal
+// records none, is kept as they left it, said, and reported dropped.
 func TestRollForwardFiles(t *testing.T) {
 	dir := t.TempDir()
 	stage := func(name, old, new string) JournalStaged {
@@ -40,27 +42,45 @@ func TestRollForwardFiles(t *testing.T) {
 	}
 	changed := stage("changed.md", "old\n", "ours\n")
 	mkfile(t, changed.Path, "theirs\n")
+	merged := stage("merged.md", "old\n", "old\nours\n")
+	merged.Ops = json.RawMessage(`"ours\n"`)
+	mkfile(t, merged.Path, "old\ntheirs\n")
+	// The merge appends the line the operations name unless it is there.
+	merge := func(ops json.RawMessage, content []byte, exists bool) ([]byte, bool, error) {
+		var line string
+		if err := json.Unmarshal(ops, &line); err != nil {
+			return nil, false, err
+		}
+		if strings.Contains(string(content), line) {
+			return content, exists, nil
+		}
+		return append(content, line...), true, nil
+	}
 
-	j := &Journal{Files: []JournalStaged{pending, created, renamed, changed}}
-	_, notes, err := RollForward(OSWriter, OS, j)
+	j := &Journal{Files: []JournalStaged{pending, created, renamed, changed, merged}}
+	r, err := RollForward(OSWriter, OS, j, merge)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]string{pending.Path: "new\n", created.Path: "created\n", renamed.Path: "renamed\n", changed.Path: "theirs\n"} {
+	for path, want := range map[string]string{pending.Path: "new\n", created.Path: "created\n", renamed.Path: "renamed\n",
+		changed.Path: "theirs\n", merged.Path: "old\ntheirs\nours\n"} {
 		if got := readString(t, path); got != want {
 			t.Errorf("%s = %q, want %q", filepath.Base(path), got, want)
 		}
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "changed.md changed after") {
-		t.Errorf("notes = %q", notes)
+	if len(r.Notes) != 2 || !strings.Contains(r.Notes[0], "changed.md changed after") || !strings.Contains(r.Notes[1], "merged into it") {
+		t.Errorf("notes = %q", r.Notes)
+	}
+	if len(r.Dropped) != 1 || r.Dropped[0] != changed.Path {
+		t.Errorf("dropped = %q", r.Dropped)
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 4 {
+	if len(entries) != 5 {
 		t.Errorf("left behind: %v", entries)
 	}
 	// Run again (a crash during the roll-forward): nothing changes.
-	if _, notes, err := RollForward(OSWriter, OS, j); err != nil || len(notes) != 1 {
-		t.Errorf("again: %q %v", notes, err)
+	if r, err := RollForward(OSWriter, OS, j, merge); err != nil || len(r.Notes) != 2 || readString(t, merged.Path) != "old\ntheirs\nours\n" {
+		t.Errorf("again: %q %v", r.Notes, err)
 	}
 }
 
@@ -99,9 +119,9 @@ func TestRollForwardAppends(t *testing.T) {
 			off, n, crc := a.Region()
 			ja := JournalAppend{Path: p, Offset: off, Length: n, CRC32C: crc, Temp: a.Temp(), Base: StampOf(a.Base())}
 			c.meddle(p, ja)
-			landed, _, err := RollForward(OSWriter, OS, &Journal{Appends: []JournalAppend{ja}})
-			if err != nil || len(landed) != 1 || !landed[0] {
-				t.Fatalf("landed %v, %v", landed, err)
+			r, err := RollForward(OSWriter, OS, &Journal{Appends: []JournalAppend{ja}}, nil)
+			if err != nil || len(r.Landed) != 1 || !r.Landed[0] {
+				t.Fatalf("landed %v, %v", r.Landed, err)
 			}
 			if got := readString(t, p); got != c.want {
 				t.Errorf("ledger = %q, want %q", got, c.want)
