@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"clawvault-tui/store/lockfile"
+	"clawvault-tui/store/regfile"
 )
 
 // SweepLockFile is where a sweep claims a vault: one sweep per vault at a
@@ -59,7 +60,7 @@ func LockVault(vault string, owner LockOwner) (unlock func() error, err error) {
 	held, err := lockfile.TryLock(path)
 	if errors.Is(err, lockfile.ErrBusy) {
 		busy := &BusyError{Vault: vault}
-		if data, err := os.ReadFile(path); err == nil {
+		if data, err := regfile.ReadFile(path); err == nil {
 			_ = json.Unmarshal(data, &busy.Owner)
 		}
 		return nil, busy
