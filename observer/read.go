@@ -213,104 +213,18 @@ type chunk struct {
 func readParallel(ctx context.Context, f store.File, start, end, maxLine int64, workers int, emit func(msg string), progress func(n int64)) (readResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan *chunk, workers)
-	ordered := make(chan *chunk, 2*workers)
-	// Chunk buffers go back to a free list once parsed.
-	free := make(chan []byte, 3*workers)
+	r := &chunkReader{ctx: ctx, f: f, end: end, maxLine: maxLine,
+		jobs: make(chan *chunk, workers), ordered: make(chan *chunk, 2*workers),
+		// Chunk buffers go back to a free list once parsed.
+		free: make(chan []byte, 3*workers)}
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range jobs {
-				c.parse()
-				if cap(c.data) == readChunk {
-					select {
-					case free <- c.data[:0]:
-					default:
-					}
-				}
-				c.data = nil
-				close(c.ready)
-			}
-		}()
+		wg.Go(r.parseChunks)
 	}
-	go func() {
-		defer close(ordered)
-		defer close(jobs)
-		send := func(c *chunk) {
-			ordered <- c
-			if c.err == nil {
-				jobs <- c
-			} else {
-				close(c.ready)
-			}
-		}
-		changed := func(pos int64, err error) *chunk {
-			return &chunk{ready: make(chan struct{}), err: fmt.Errorf("%w: it ended at %d bytes instead of %d during the read (%v)", errTranscriptChanged, pos, end, err)}
-		}
-		for pos := start; pos < end; {
-			if ctx.Err() != nil {
-				return
-			}
-			var buf []byte
-			select {
-			case buf = <-free:
-				buf = buf[:readChunk]
-			default:
-				buf = make([]byte, readChunk)
-			}
-			want := min(int64(readChunk), end-pos)
-			n, err := f.ReadAt(buf[:want], pos)
-			if int64(n) < want {
-				send(changed(pos+int64(n), err))
-				return
-			}
-			c := &chunk{maxLine: maxLine, ready: make(chan struct{})}
-			cut := n
-			if pos+int64(n) < end {
-				cut = bytes.LastIndexByte(buf[:n], '\n') + 1
-			}
-			if cut > 0 {
-				c.data = buf[:cut]
-				pos += int64(cut)
-				send(c)
-				continue
-			}
-			// A line longer than a chunk: find its end, then read it whole
-			// or, over the cap, skip it.
-			length, terminated, err := lineLength(ctx, f, pos, end, buf)
-			select {
-			case free <- buf[:0]:
-			default:
-			}
-			if err != nil {
-				send(&chunk{ready: make(chan struct{}), err: err})
-				return
-			}
-			if length > maxLine {
-				c.long, c.longTerm = length, terminated
-			} else {
-				line := make([]byte, length, length+1)
-				if k, err := f.ReadAt(line, pos); int64(k) < length {
-					send(changed(pos+int64(k), err))
-					return
-				}
-				if terminated {
-					line = append(line, '\n')
-				}
-				c.data = line
-			}
-			pos += length
-			if terminated {
-				pos++
-			}
-			send(c)
-		}
-	}()
+	go r.readChunks(start)
 	res := readResult{NextOffset: start}
 	var err error
-	for c := range ordered {
+	for c := range r.ordered {
 		<-c.ready
 		if err != nil {
 			continue // drain
@@ -323,25 +237,151 @@ func readParallel(ctx context.Context, f store.File, start, end, maxLine int64, 
 		if err = ctx.Err(); err != nil {
 			continue
 		}
-		for _, m := range c.msgs {
-			emit(m)
-		}
-		for _, l := range c.res.LongLines {
-			l.Line += res.Lines
-			l.Offset += res.NextOffset
-			res.LongLines = append(res.LongLines, l)
-		}
-		res.Lines += c.res.Lines
-		res.Messages += c.res.Messages
-		res.Malformed += c.res.Malformed
-		res.PartialTail = res.PartialTail || c.res.PartialTail
-		res.NextOffset += c.res.NextOffset
+		res.add(c, emit)
 		if progress != nil {
 			progress(c.res.NextOffset)
 		}
 	}
 	wg.Wait()
 	return res, err
+}
+
+// chunkReader cuts [start, end) of a file into chunks of whole lines
+// (readChunks), in file order on ordered, and hands each to a worker
+// (parseChunks) on jobs.
+type chunkReader struct {
+	ctx     context.Context
+	f       store.File
+	end     int64
+	maxLine int64
+	jobs    chan *chunk
+	ordered chan *chunk
+	free    chan []byte
+}
+
+// parseChunks is a worker: it turns each chunk's lines into messages, and
+// gives its buffer back.
+func (r *chunkReader) parseChunks() {
+	for c := range r.jobs {
+		c.parse()
+		if cap(c.data) == readChunk {
+			r.recycle(c.data)
+		}
+		c.data = nil
+		close(c.ready)
+	}
+}
+
+// recycle puts a chunk buffer on the free list, when it has room.
+func (r *chunkReader) recycle(buf []byte) {
+	select {
+	case r.free <- buf[:0]:
+	default:
+	}
+}
+
+// send queues a chunk in file order, and to a worker unless it is an
+// error.
+func (r *chunkReader) send(c *chunk) {
+	r.ordered <- c
+	if c.err == nil {
+		r.jobs <- c
+	} else {
+		close(c.ready)
+	}
+}
+
+// readChunks reads the range chunk by chunk, each cut after its last
+// newline (the rest is read again at the start of the next).
+func (r *chunkReader) readChunks(pos int64) {
+	defer close(r.ordered)
+	defer close(r.jobs)
+	for pos < r.end {
+		if r.ctx.Err() != nil {
+			return
+		}
+		var buf []byte
+		select {
+		case buf = <-r.free:
+			buf = buf[:readChunk]
+		default:
+			buf = make([]byte, readChunk)
+		}
+		want := min(int64(readChunk), r.end-pos)
+		n, err := r.f.ReadAt(buf[:want], pos)
+		if int64(n) < want {
+			r.send(r.changed(pos+int64(n), err))
+			return
+		}
+		cut := n
+		if pos+int64(n) < r.end {
+			cut = bytes.LastIndexByte(buf[:n], '\n') + 1
+		}
+		if cut == 0 {
+			// A line longer than a chunk.
+			c, next := r.longLine(pos, buf)
+			r.send(c)
+			if c.err != nil {
+				return
+			}
+			pos = next
+			continue
+		}
+		r.send(&chunk{maxLine: r.maxLine, ready: make(chan struct{}), data: buf[:cut]})
+		pos += int64(cut)
+	}
+}
+
+// changed is the error of a file that ended before the range did.
+func (r *chunkReader) changed(pos int64, err error) *chunk {
+	return &chunk{ready: make(chan struct{}), err: fmt.Errorf("%w: it ended at %d bytes instead of %d during the read (%v)", errTranscriptChanged, pos, r.end, err)}
+}
+
+// longLine is the chunk of a line at pos longer than a chunk (buf, given
+// back): measured first, then read whole, or, over the cap, skipped. next
+// is where the line after it starts.
+func (r *chunkReader) longLine(pos int64, buf []byte) (c *chunk, next int64) {
+	length, terminated, err := lineLength(r.ctx, r.f, pos, r.end, buf)
+	r.recycle(buf)
+	if err != nil {
+		return &chunk{ready: make(chan struct{}), err: err}, pos
+	}
+	c = &chunk{maxLine: r.maxLine, ready: make(chan struct{})}
+	if length > r.maxLine {
+		c.long, c.longTerm = length, terminated
+	} else {
+		line := make([]byte, length, length+1)
+		if k, err := r.f.ReadAt(line, pos); int64(k) < length {
+			return r.changed(pos+int64(k), err), pos
+		}
+		if terminated {
+			line = append(line, '\n')
+		}
+		c.data = line
+	}
+	next = pos + length
+	if terminated {
+		next++
+	}
+	return c, next
+}
+
+// add emits a parsed chunk's messages and counts its lines, after those
+// of the chunks before it.
+func (res *readResult) add(c *chunk, emit func(msg string)) {
+	for _, m := range c.msgs {
+		emit(m)
+	}
+	for _, l := range c.res.LongLines {
+		l.Line += res.Lines
+		l.Offset += res.NextOffset
+		res.LongLines = append(res.LongLines, l)
+	}
+	res.Lines += c.res.Lines
+	res.Messages += c.res.Messages
+	res.Malformed += c.res.Malformed
+	res.PartialTail = res.PartialTail || c.res.PartialTail
+	res.NextOffset += c.res.NextOffset
 }
 
 // lineLength measures the line at pos: its length without the newline,
