@@ -270,27 +270,14 @@ func (s *sweeper) progress(stage, item string) {
 }
 
 func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
-	start := s.now()
 	wall := time.Now()
-	s.report.StartedAt = jscompat.FormatISOTime(start)
+	s.report.StartedAt = jscompat.FormatISOTime(s.now())
 	defer func() {
 		s.report.duration = time.Since(wall)
 		s.report.DurationMs = s.report.duration.Milliseconds()
 	}()
-	if err := store.CheckVault(s.vault); err != nil {
+	if err := s.confine(); err != nil {
 		return s.report, err
-	}
-	// Every path the sweep writes must stay in the vault once symbolic
-	// links are followed: its own files first, before the lock is taken.
-	root, err := store.NewRoot(s.vault)
-	if err != nil {
-		return s.report, err
-	}
-	s.root, s.files.resolve = root, root.Resolve
-	for _, p := range []string{store.SweepLockFile(s.vault), store.CursorFile(s.vault), store.SeqCursorFile(s.vault), store.JournalFile(s.vault)} {
-		if _, err := root.Resolve(p); err != nil {
-			return s.report, err
-		}
 	}
 	// The lock says when the sweep really started: Now may be a fixed
 	// clock (--now) for the files' sake.
@@ -321,7 +308,46 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 	}
 	s.sessionsTotal = len(candidates)
 	s.lastCommit = time.Now()
-	var sweepErr error
+	sweepErr, err := s.observeAll(ctx, candidates)
+	if err != nil {
+		return s.report, err
+	}
+	if err := s.commit(); err != nil {
+		return s.report, err
+	}
+	s.progress("done", "")
+	if sweepErr == nil && ctx.Err() != nil {
+		s.report.Cancelled = true
+		sweepErr = ctx.Err()
+	}
+	return s.report, sweepErr
+}
+
+// confine checks the vault, and that every path the sweep writes stays in
+// it once symbolic links are followed: its own files first, before the
+// lock is taken.
+func (s *sweeper) confine() error {
+	if err := store.CheckVault(s.vault); err != nil {
+		return err
+	}
+	root, err := store.NewRoot(s.vault)
+	if err != nil {
+		return err
+	}
+	s.root, s.files.resolve = root, root.Resolve
+	for _, p := range []string{store.SweepLockFile(s.vault), store.CursorFile(s.vault), store.SeqCursorFile(s.vault), store.JournalFile(s.vault)} {
+		if _, err := root.Resolve(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// observeAll observes the candidates in turn, committing what is done
+// every CommitEvery. A cancel between sessions ends the loop (sweepErr;
+// what is done is committed next); stop is an error after which nothing
+// more is committed.
+func (s *sweeper) observeAll(ctx context.Context, candidates []Candidate) (sweepErr, stop error) {
 	// While a session is compressed and routed, the next one (when small
 	// enough to hold) is read and parsed on another core.
 	var next *prefetch
@@ -334,8 +360,7 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 		if err := ctx.Err(); err != nil {
 			s.report.Cancelled = true
 			s.report.Skipped = append(s.report.Skipped, candidates[i:]...)
-			sweepErr = err
-			break
+			return err, nil
 		}
 		pre := next
 		next = nil
@@ -343,35 +368,31 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 			next = s.startPrefetch(ctx, candidates[i+1])
 		}
 		if err := s.observe(ctx, c, pre); err != nil {
-			// Something the sweep cannot continue after (a vault file it
-			// cannot read, a cancel while routing): what is not committed
-			// is dropped, untouched.
-			s.abortPending()
-			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-				s.report.Cancelled = true
-				s.report.Skipped = append(s.report.Skipped, candidates[i:]...)
-				return s.report, err
-			}
-			s.report.Skipped = append(s.report.Skipped, candidates[i+1:]...)
-			s.report.Errors = append(s.report.Errors, err.Error())
-			return s.report, err
+			return nil, s.observeStopped(ctx, candidates[i:], err)
 		}
 		if s.opt.CommitEvery > 0 && time.Since(s.lastCommit) >= s.opt.CommitEvery {
 			if err := s.commit(); err != nil {
 				s.report.Skipped = append(s.report.Skipped, candidates[i+1:]...)
-				return s.report, err
+				return nil, err
 			}
 		}
 	}
-	if err := s.commit(); err != nil {
-		return s.report, err
-	}
-	s.progress("done", "")
-	if sweepErr == nil && ctx.Err() != nil {
+	return nil, nil
+}
+
+// observeStopped ends a sweep that cannot continue after a session
+// (rest[0]): a vault file it cannot read, a cancel while routing. What is
+// not committed is dropped, untouched.
+func (s *sweeper) observeStopped(ctx context.Context, rest []Candidate, err error) error {
+	s.abortPending()
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		s.report.Cancelled = true
-		sweepErr = ctx.Err()
+		s.report.Skipped = append(s.report.Skipped, rest...)
+		return err
 	}
-	return s.report, sweepErr
+	s.report.Skipped = append(s.report.Skipped, rest[1:]...)
+	s.report.Errors = append(s.report.Errors, err.Error())
+	return err
 }
 
 // selectCandidates applies ClawVault's selection (and --include-resets and
@@ -442,7 +463,6 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 		File: c.File, ResetArchive: c.ResetArchive, StartOffset: c.StartOffset, NextOffset: c.StartOffset,
 		ByType: map[string]int{}, Routed: []RoutedFile{}, Backlog: []string{}}
 	s.progress("read", c.SessionKey)
-
 	rawPath := rawLedgerPath(s.vault, now)
 	raw, err := s.rawAppend(rawPath)
 	if _, ok := errors.AsType[*store.OutsideError](err); ok {
@@ -451,121 +471,34 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 	if err != nil {
 		return fmt.Errorf("cannot prepare the raw ledger %s: %w", rawPath, err)
 	}
-	mark := raw.Mark()
-	comp := s.comp.Begin(now)
-	var rawErr error
-	prefix := rawRecordPrefix(now, c.SessionKey, c.SessionID)
-	tag := "[" + c.Source + "] "
-	line := make([]byte, 0, 1024)
-	// Sessions repeat themselves (heartbeat polls, "HEARTBEAT_OK"): each
-	// distinct message is sanitized once.
-	sanitized := map[string]string{}
-	emit := func(msg string) {
-		tagged := tag + msg
-		line = append(append(line[:0], prefix...), `"message":`...)
-		line = append(jscompat.AppendJSString(line, tagged), '}', '\n')
-		if _, err := raw.Write(line); err != nil && rawErr == nil {
-			rawErr = err
-		}
-		cleaned, ok := sanitized[tagged]
-		if !ok {
-			cleaned = SanitizeMessage(tagged)
-			if len(sanitized) < memoLimit {
-				sanitized[tagged] = cleaned
-			}
-		}
-		if cleaned != "" {
-			comp.Add(cleaned)
-		}
-	}
 	if c.fractionalOffset != "" {
-		err := fmt.Errorf("its cursor offset %s in %s is not a whole number of bytes (ClawVault 3.5.2 fails on it too): set it to the end of a line, or remove the entry to observe the session from byte 0", c.fractionalOffset, store.CursorFile(s.vault))
-		res.Error = err.Error()
-		s.report.Failed = append(s.report.Failed, res)
-		s.report.Errors = append(s.report.Errors, fmt.Sprintf("%s (%s): %v", c.SessionKey, c.SessionID, err))
+		s.fractionalCursor(c, res)
 		return nil
 	}
-	doneBefore, covered := s.bytesDone, int64(0)
+	mark := raw.Mark()
+	in := s.newSessionInput(raw, now, c)
+	doneBefore := s.bytesDone
 	defer func() { s.bytesDone = doneBefore + c.NewBytes }()
-	var read readResult
-	if pre != nil {
-		<-pre.done
-		read, err = pre.res, pre.err
-		if err == nil {
-			for _, m := range pre.msgs {
-				emit(m)
-			}
-		}
-	} else {
-		read, err = s.read(ctx, c, emit, func(n int64) {
-			covered += n
-			s.bytesDone = doneBefore + min(covered, c.NewBytes)
-			s.progress("read", c.SessionKey)
-		})
-	}
+	read, err := s.readSession(ctx, c, pre, in.emit)
 	if err == nil {
-		err = rawErr
-	}
-	fail := func(err error) error {
-		if rbErr := raw.Rollback(mark); rbErr != nil {
-			// The append cannot be cut back to before this session: the
-			// sweep stops, and drops it whole (nothing is left behind
-			// unless its temp file cannot be removed, which is said then).
-			return fmt.Errorf("%w; the sweep stops, dropping what it had not recorded", err)
-		}
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			s.report.Cancelled = true
-			s.report.Skipped = append(s.report.Skipped, c)
-			return nil
-		}
-		res.Error = err.Error()
-		s.report.Failed = append(s.report.Failed, res)
-		s.report.Errors = append(s.report.Errors, fmt.Sprintf("%s (%s): %v; its cursor stays, the next sweep tries again", c.SessionKey, c.SessionID, err))
-		return nil
+		err = in.rawErr
 	}
 	if err != nil {
-		return fail(err)
+		return s.sessionFailed(raw, mark, c, &res, err)
 	}
 	res.NextOffset, res.BytesRead, res.Messages = read.NextOffset, read.BytesRead, read.Messages
 	res.MalformedLines, res.PartialTail, res.LongLines = read.Malformed, read.PartialTail, read.LongLines
-
 	if read.Messages > 0 {
-		s.progress("compress", c.SessionKey)
-		day, err := s.day(now)
-		if err != nil {
-			return err
-		}
-		out, err := comp.Finish(ctx, day.render)
-		if err != nil {
-			return fail(err)
-		}
-		for _, reason := range out.Fallbacks {
-			res.Fallbacks = append(res.Fallbacks, reason)
-			s.report.Fallbacks = append(s.report.Fallbacks, FallbackNote{SessionKey: c.SessionKey, Reason: reason})
-		}
-		s.progress("route", c.SessionKey)
-		if err := s.mergeAndRoute(ctx, day, out.Observations, c, &res); err != nil {
+		if err := s.compressAndRoute(ctx, in.comp, c, &res, now); err != nil {
+			if ce, ok := err.(compressError); ok {
+				return s.sessionFailed(raw, mark, c, &res, ce.error)
+			}
 			return err
 		}
 	} else if err := raw.Rollback(mark); err != nil { // nothing was written; keep the append clean
 		return err
 	}
-
-	var update *model.CursorUpdate
-	var seqUp *store.SeqCursorUpdate
-	if c.Seq != nil {
-		if seqUp = seqUpdate(c, read, now); seqUp != nil {
-			cur := seqUp.Cursor
-			res.SeqCursor = &SeqCursorOut{AgentID: cur.AgentID, SessionKey: cur.SessionKey, LastObservedSeq: cur.LastSeq,
-				ObservedBytes: cur.ObservedBytes, LastObservedAt: jscompat.FormatISOTime(cur.ObservedAt)}
-		}
-	} else if res.NextOffset > c.StartOffset {
-		cur := model.Cursor{LastObservedOffset: float64(res.NextOffset), LastObservedAt: jscompat.FormatISOTime(now),
-			SessionKey: c.SessionKey, LastFileSize: float64(c.FileSize)}
-		update = &model.CursorUpdate{SessionID: c.CursorID, Cursor: cur, Truncated: c.PastEOF}
-		res.Cursor = &CursorOut{LastObservedOffset: res.NextOffset, LastObservedAt: cur.LastObservedAt, SessionKey: c.SessionKey, LastFileSize: c.FileSize}
-	}
-	ps := pendingSession{result: res, update: update, seq: seqUp}
+	ps := s.pendingOf(c, read, res, now)
 	if raw.Mark() != mark {
 		ps.rawPath = rawPath
 	}
@@ -574,6 +507,138 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 	s.bytesDone = doneBefore + c.NewBytes
 	s.progress("read", c.SessionKey)
 	return nil
+}
+
+// sessionInput is where a session's messages go as they are read: each
+// becomes a raw ledger record and, sanitized, the compressor's input.
+type sessionInput struct {
+	raw    *store.PendingAppend
+	comp   CompressSession
+	prefix []byte
+	tag    string
+	line   []byte
+	// Sessions repeat themselves (heartbeat polls, "HEARTBEAT_OK"): each
+	// distinct message is sanitized once.
+	sanitized map[string]string
+	rawErr    error // the first write to the raw ledger that failed
+}
+
+func (s *sweeper) newSessionInput(raw *store.PendingAppend, now time.Time, c Candidate) *sessionInput {
+	return &sessionInput{raw: raw, comp: s.comp.Begin(now), prefix: rawRecordPrefix(now, c.SessionKey, c.SessionID),
+		tag: "[" + c.Source + "] ", line: make([]byte, 0, 1024), sanitized: map[string]string{}}
+}
+
+func (in *sessionInput) emit(msg string) {
+	tagged := in.tag + msg
+	in.line = append(append(in.line[:0], in.prefix...), `"message":`...)
+	in.line = append(jscompat.AppendJSString(in.line, tagged), '}', '\n')
+	if _, err := in.raw.Write(in.line); err != nil && in.rawErr == nil {
+		in.rawErr = err
+	}
+	cleaned, ok := in.sanitized[tagged]
+	if !ok {
+		cleaned = SanitizeMessage(tagged)
+		if len(in.sanitized) < memoLimit {
+			in.sanitized[tagged] = cleaned
+		}
+	}
+	if cleaned != "" {
+		in.comp.Add(cleaned)
+	}
+}
+
+// fractionalCursor fails a session whose cursor offset is not a whole
+// number of bytes.
+func (s *sweeper) fractionalCursor(c Candidate, res SessionResult) {
+	err := fmt.Errorf("its cursor offset %s in %s is not a whole number of bytes (ClawVault 3.5.2 fails on it too): set it to the end of a line, or remove the entry to observe the session from byte 0", c.fractionalOffset, store.CursorFile(s.vault))
+	res.Error = err.Error()
+	s.report.Failed = append(s.report.Failed, res)
+	s.report.Errors = append(s.report.Errors, fmt.Sprintf("%s (%s): %v", c.SessionKey, c.SessionID, err))
+}
+
+// readSession reads a session's pending range, or takes what the
+// read-ahead read, emitting its messages, with progress.
+func (s *sweeper) readSession(ctx context.Context, c Candidate, pre *prefetch, emit func(string)) (readResult, error) {
+	if pre != nil {
+		<-pre.done
+		if pre.err == nil {
+			for _, m := range pre.msgs {
+				emit(m)
+			}
+		}
+		return pre.res, pre.err
+	}
+	doneBefore, covered := s.bytesDone, int64(0)
+	return s.read(ctx, c, emit, func(n int64) {
+		covered += n
+		s.bytesDone = doneBefore + min(covered, c.NewBytes)
+		s.progress("read", c.SessionKey)
+	})
+}
+
+// sessionFailed drops what a session appended to the raw ledger and
+// records it as failed (or skipped, when cancelled): its cursor stays.
+// Only when the append cannot be cut back does the sweep stop.
+func (s *sweeper) sessionFailed(raw *store.PendingAppend, mark store.AppendMark, c Candidate, res *SessionResult, err error) error {
+	if rbErr := raw.Rollback(mark); rbErr != nil {
+		// The append cannot be cut back to before this session: the
+		// sweep stops, and drops it whole (nothing is left behind unless
+		// its temp file cannot be removed, which is said then).
+		return fmt.Errorf("%w; the sweep stops, dropping what it had not recorded", err)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		s.report.Cancelled = true
+		s.report.Skipped = append(s.report.Skipped, c)
+		return nil
+	}
+	res.Error = err.Error()
+	s.report.Failed = append(s.report.Failed, *res)
+	s.report.Errors = append(s.report.Errors, fmt.Sprintf("%s (%s): %v; its cursor stays, the next sweep tries again", c.SessionKey, c.SessionID, err))
+	return nil
+}
+
+// compressError is a compressor's failure: the session fails, the sweep
+// goes on.
+type compressError struct{ error }
+
+// compressAndRoute compresses a session's messages, merges the
+// observations into today's day file and routes them.
+func (s *sweeper) compressAndRoute(ctx context.Context, comp CompressSession, c Candidate, res *SessionResult, now time.Time) error {
+	s.progress("compress", c.SessionKey)
+	day, err := s.day(now)
+	if err != nil {
+		return err
+	}
+	out, err := comp.Finish(ctx, day.render)
+	if err != nil {
+		return compressError{err}
+	}
+	for _, reason := range out.Fallbacks {
+		res.Fallbacks = append(res.Fallbacks, reason)
+		s.report.Fallbacks = append(s.report.Fallbacks, FallbackNote{SessionKey: c.SessionKey, Reason: reason})
+	}
+	s.progress("route", c.SessionKey)
+	return s.mergeAndRoute(ctx, day, out.Observations, c, res)
+}
+
+// pendingOf is an observed session waiting for the commit, with the
+// cursor it moves to: a byte cursor, or a SQLite-era session's seq cursor.
+func (s *sweeper) pendingOf(c Candidate, read readResult, res SessionResult, now time.Time) pendingSession {
+	ps := pendingSession{}
+	if c.Seq != nil {
+		if ps.seq = seqUpdate(c, read, now); ps.seq != nil {
+			cur := ps.seq.Cursor
+			res.SeqCursor = &SeqCursorOut{AgentID: cur.AgentID, SessionKey: cur.SessionKey, LastObservedSeq: cur.LastSeq,
+				ObservedBytes: cur.ObservedBytes, LastObservedAt: jscompat.FormatISOTime(cur.ObservedAt)}
+		}
+	} else if res.NextOffset > c.StartOffset {
+		cur := model.Cursor{LastObservedOffset: float64(res.NextOffset), LastObservedAt: jscompat.FormatISOTime(now),
+			SessionKey: c.SessionKey, LastFileSize: float64(c.FileSize)}
+		ps.update = &model.CursorUpdate{SessionID: c.CursorID, Cursor: cur, Truncated: c.PastEOF}
+		res.Cursor = &CursorOut{LastObservedOffset: res.NextOffset, LastObservedAt: cur.LastObservedAt, SessionKey: c.SessionKey, LastFileSize: c.FileSize}
+	}
+	ps.result = res
+	return ps
 }
 
 // prefetch is a session read ahead: its messages, parsed.
@@ -759,23 +824,76 @@ func (s *sweeper) commit() error {
 		return nil
 	}
 	s.progress("flush", "")
-	j := &store.Journal{CreatedAt: jscompat.FormatISOTime(s.now())}
-	var staged []*store.StagedFile
-	var stagedPaths []string // as the sweep names them (staged names where they really are)
-	dirs := map[string]bool{}
-	unstage := func() {
-		for _, st := range staged {
-			_ = st.Abort()
+	c := &commitRun{journal: &store.Journal{CreatedAt: jscompat.FormatISOTime(s.now())}, dirs: map[string]bool{}, appendIndex: map[string]int{}}
+	if err := s.stageFiles(c); err != nil {
+		c.unstage()
+		return s.commitFailed(err)
+	}
+	if err := s.prepareAppends(c); err != nil {
+		c.unstage()
+		return s.commitFailed(err)
+	}
+	s.journalCursors(c)
+	// The temp files' names must be on disk before the journal names them.
+	for _, d := range slices.Sorted(maps.Keys(c.dirs)) {
+		if err := s.w.SyncDir(d); err != nil {
+			c.unstage()
+			return s.commitFailed(fmt.Errorf("cannot write %s: %w", d, err))
 		}
 	}
+	if err := store.SaveJournal(s.w, s.vault, c.journal); err != nil {
+		if _, serr := s.fsys.Stat(store.JournalFile(s.vault)); serr != nil {
+			c.unstage()
+			return s.commitFailed(fmt.Errorf("cannot write the sweep journal: %w", err))
+		}
+		// In place, only its folder's sync failed: the commit is decided.
+		return s.commitFailedAfterJournal(fmt.Errorf("cannot write the sweep journal: %w", err))
+	}
+	// From here on, the commit is decided: what fails is rolled forward.
+	if err := s.place(c); err != nil {
+		return s.commitFailedAfterJournal(err)
+	}
+	if err := store.RemoveJournal(s.w, s.vault); err != nil {
+		if _, serr := s.fsys.Stat(store.JournalFile(s.vault)); serr == nil {
+			s.report.Notes = append(s.report.Notes, fmt.Sprintf("the sweep journal could not be removed (%v); the next sweep finds it and changes nothing", err))
+		}
+	}
+	s.committed()
+	return nil
+}
+
+// commitRun is one commit: its journal, what it staged and prepared, and
+// the cursors it moves.
+type commitRun struct {
+	journal     *store.Journal
+	staged      []*store.StagedFile
+	stagedPaths []string        // as the sweep names them (staged names where they really are)
+	dirs        map[string]bool // the folders of the temp files
+	appends     []*store.PendingAppend
+	appendIndex map[string]int // a raw ledger's path → its index in the journal's appends
+	updates     []model.CursorUpdate
+	seqUpdates  []store.SeqCursorUpdate
+}
+
+// unstage removes the staged temp files of a commit that failed before
+// its journal.
+func (c *commitRun) unstage() {
+	for _, st := range c.staged {
+		_ = st.Abort()
+	}
+}
+
+// stageFiles stages the new version of every vault file the pending
+// sessions changed, replaying the sweep's changes on a file another
+// writer changed meanwhile.
+func (s *sweeper) stageFiles(c *commitRun) error {
 	for _, p := range s.files.dirty() {
 		st, jf, replayed, err := s.files.stage(s.w, p)
 		if err != nil {
-			unstage()
 			if _, ok := errors.AsType[*store.UnreadableError](err); ok {
-				return s.commitFailed(err)
+				return err
 			}
-			return s.commitFailed(fmt.Errorf("cannot write %s: %w", p, err))
+			return fmt.Errorf("cannot write %s: %w", p, err)
 		}
 		if replayed {
 			s.report.Notes = append(s.report.Notes, fmt.Sprintf("%s changed on disk during the sweep: the sweep's additions were merged into the new version", s.rel(p)))
@@ -786,40 +904,47 @@ func (s *sweeper) commit() error {
 			}
 		}
 		if st != nil {
-			staged = append(staged, st)
-			stagedPaths = append(stagedPaths, p)
-			j.Files = append(j.Files, jf)
-			dirs[filepath.Dir(st.Path)] = true
+			c.staged = append(c.staged, st)
+			c.stagedPaths = append(c.stagedPaths, p)
+			c.journal.Files = append(c.journal.Files, jf)
+			c.dirs[filepath.Dir(st.Path)] = true
 		}
 	}
-	appendIndex := map[string]int{}
-	var appends []*store.PendingAppend
+	return nil
+}
+
+// prepareAppends prepares each raw ledger append that wrote something.
+func (s *sweeper) prepareAppends(c *commitRun) error {
 	for _, path := range s.rawOrder {
 		a := s.raws[path]
 		if a.Appended() == 0 {
 			continue
 		}
 		if err := a.Prepare(); err != nil {
-			unstage()
-			return s.commitFailed(fmt.Errorf("cannot write the raw ledger %s: %w", path, err))
+			return fmt.Errorf("cannot write the raw ledger %s: %w", path, err)
 		}
 		off, n, crc := a.Region()
-		appendIndex[path] = len(j.Appends)
-		appends = append(appends, a)
-		j.Appends = append(j.Appends, store.JournalAppend{Path: a.Path(), Offset: off, Length: n, CRC32C: crc, Temp: a.Temp(), Base: store.StampOf(a.Base())})
-		dirs[filepath.Dir(a.Path())] = true
+		c.appendIndex[path] = len(c.journal.Appends)
+		c.appends = append(c.appends, a)
+		c.journal.Appends = append(c.journal.Appends, store.JournalAppend{Path: a.Path(), Offset: off, Length: n, CRC32C: crc, Temp: a.Temp(), Base: store.StampOf(a.Base())})
+		c.dirs[filepath.Dir(a.Path())] = true
 	}
-	var updates []model.CursorUpdate
-	var seqUpdates []store.SeqCursorUpdate
+	return nil
+}
+
+// journalCursors records the pending sessions and the cursors they move,
+// each tied to the ledger append its lines are in.
+func (s *sweeper) journalCursors(c *commitRun) {
+	j := c.journal
 	for _, p := range s.pending {
 		j.Sessions = append(j.Sessions, store.JournalSession{SessionID: p.result.CursorID, SessionKey: p.result.SessionKey})
 		idx := -1
 		if p.rawPath != "" {
-			idx = appendIndex[p.rawPath]
+			idx = c.appendIndex[p.rawPath]
 		}
 		if p.seq != nil {
 			j.SeqCursors = append(j.SeqCursors, store.JournalSeqCursorOf(*p.seq, idx))
-			seqUpdates = append(seqUpdates, *p.seq)
+			c.seqUpdates = append(c.seqUpdates, *p.seq)
 		}
 		if p.update == nil {
 			continue
@@ -828,49 +953,29 @@ func (s *sweeper) commit() error {
 		j.Cursors = append(j.Cursors, store.JournalCursor{SessionID: u.SessionID, LastObservedOffset: u.Cursor.LastObservedOffset,
 			LastObservedAt: u.Cursor.LastObservedAt, SessionKey: u.Cursor.SessionKey, LastFileSize: u.Cursor.LastFileSize,
 			Truncated: u.Truncated, Append: idx})
-		updates = append(updates, *u)
+		c.updates = append(c.updates, *u)
 	}
-	// The temp files' names must be on disk before the journal names them.
-	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		if err := s.w.SyncDir(d); err != nil {
-			unstage()
-			return s.commitFailed(fmt.Errorf("cannot write %s: %w", d, err))
-		}
-	}
-	if err := store.SaveJournal(s.w, s.vault, j); err != nil {
-		if _, serr := s.fsys.Stat(store.JournalFile(s.vault)); serr != nil {
-			unstage()
-			return s.commitFailed(fmt.Errorf("cannot write the sweep journal: %w", err))
-		}
-		// In place, only its folder's sync failed: the commit is decided.
-		return s.commitFailedAfterJournal(fmt.Errorf("cannot write the sweep journal: %w", err))
-	}
-	// From here on, the commit is decided: what fails is rolled forward.
-	for i, st := range staged {
+}
+
+// place renames every staged file into place, then the ledger appends,
+// then saves the cursors.
+func (s *sweeper) place(c *commitRun) error {
+	for i, st := range c.staged {
 		if err := st.Commit(); err != nil {
-			return s.commitFailedAfterJournal(fmt.Errorf("cannot write %s: %w", st.Path, err))
+			return fmt.Errorf("cannot write %s: %w", st.Path, err)
 		}
-		s.files.placed(stagedPaths[i])
+		s.files.placed(c.stagedPaths[i])
 	}
-	for _, a := range appends {
+	for _, a := range c.appends {
 		if err := a.Commit(); err != nil {
-			return s.commitFailedAfterJournal(fmt.Errorf("cannot write the raw ledger: %w", err))
+			return fmt.Errorf("cannot write the raw ledger: %w", err)
 		}
 	}
 	s.abortRaw() // the appends that wrote nothing
-	if err := s.saveCursors(updates); err != nil {
-		return s.commitFailedAfterJournal(err)
+	if err := s.saveCursors(c.updates); err != nil {
+		return err
 	}
-	if err := store.UpdateSeqCursors(s.w, s.fsys, s.vault, seqUpdates); err != nil {
-		return s.commitFailedAfterJournal(err)
-	}
-	if err := store.RemoveJournal(s.w, s.vault); err != nil {
-		if _, serr := s.fsys.Stat(store.JournalFile(s.vault)); serr == nil {
-			s.report.Notes = append(s.report.Notes, fmt.Sprintf("the sweep journal could not be removed (%v); the next sweep finds it and changes nothing", err))
-		}
-	}
-	s.committed()
-	return nil
+	return store.UpdateSeqCursors(s.w, s.fsys, s.vault, c.seqUpdates)
 }
 
 // committed records the pending sessions as done.
