@@ -40,33 +40,7 @@ func (r *SweepReport) TextLines() []ReportLine {
 			len(r.Observed), len(r.Candidates)-len(r.Skipped), strings.Join(r.Agents, ", "), r.Compressor, r.Duration().Round(time.Millisecond),
 			model.Bytes(r.BytesRead), countTypes(r.Observations, r.ByType), sumRouted(r.Routed))
 		for _, s := range r.Observed {
-			line := fmt.Sprintf("- %s [%s] %s → %s", s.SessionKey, s.Source, model.Bytes(s.BytesRead), countTypes(s.Observations, s.ByType))
-			if s.Cursor != nil {
-				line += fmt.Sprintf("; cursor %d", s.Cursor.LastObservedOffset)
-			}
-			if s.SeqCursor != nil {
-				line += fmt.Sprintf("; seq cursor %d (SQLite-era store, session %s)", s.SeqCursor.LastObservedSeq, shortID(s.SessionID))
-			}
-			if s.ResetArchive {
-				line += fmt.Sprintf(" (reset archive %s)", s.CursorID)
-			}
-			add(s.SessionKey, "%s", line)
-			if lines, files := routedCounts(s.Routed); lines > 0 || len(s.Backlog) > 0 {
-				add(s.SessionKey, "    routed %d line(s) into %d file(s), %d new backlog item(s)", lines, files, len(s.Backlog))
-			}
-			if s.MalformedLines > 0 {
-				add(s.SessionKey, "    %d malformed line(s) skipped", s.MalformedLines)
-			}
-			for _, l := range s.LongLines {
-				where := fmt.Sprintf("line %d (byte %d)", l.Line, l.Offset)
-				if l.Seq != nil {
-					where = fmt.Sprintf("event seq %d", *l.Seq)
-				}
-				add(s.SessionKey, "    %s skipped: %s, longer than the %s cap (max_line_mb)", where, model.Bytes(l.Bytes), model.Bytes(r.MaxLineBytes))
-			}
-			for _, f := range s.Fallbacks {
-				add(s.SessionKey, "    the rules stood in for the model: %s", f)
-			}
+			out = append(out, s.textLines(r.MaxLineBytes)...)
 		}
 	}
 	for _, s := range r.Failed {
@@ -87,6 +61,43 @@ func (r *SweepReport) TextLines() []ReportLine {
 	}
 	for _, n := range r.Notes {
 		add("", "note: %s", n)
+	}
+	return out
+}
+
+// textLines are an observed session's lines of the report: what it read
+// and found, where its cursor now stands, and what was skipped.
+func (s SessionResult) textLines(maxLineBytes int64) []ReportLine {
+	var out []ReportLine
+	add := func(format string, args ...any) {
+		out = append(out, ReportLine{Text: fmt.Sprintf(format, args...), SessionKey: s.SessionKey})
+	}
+	line := fmt.Sprintf("- %s [%s] %s → %s", s.SessionKey, s.Source, model.Bytes(s.BytesRead), countTypes(s.Observations, s.ByType))
+	if s.Cursor != nil {
+		line += fmt.Sprintf("; cursor %d", s.Cursor.LastObservedOffset)
+	}
+	if s.SeqCursor != nil {
+		line += fmt.Sprintf("; seq cursor %d (SQLite-era store, session %s)", s.SeqCursor.LastObservedSeq, shortID(s.SessionID))
+	}
+	if s.ResetArchive {
+		line += fmt.Sprintf(" (reset archive %s)", s.CursorID)
+	}
+	add("%s", line)
+	if lines, files := routedCounts(s.Routed); lines > 0 || len(s.Backlog) > 0 {
+		add("    routed %d line(s) into %d file(s), %d new backlog item(s)", lines, files, len(s.Backlog))
+	}
+	if s.MalformedLines > 0 {
+		add("    %d malformed line(s) skipped", s.MalformedLines)
+	}
+	for _, l := range s.LongLines {
+		where := fmt.Sprintf("line %d (byte %d)", l.Line, l.Offset)
+		if l.Seq != nil {
+			where = fmt.Sprintf("event seq %d", *l.Seq)
+		}
+		add("    %s skipped: %s, longer than the %s cap (max_line_mb)", where, model.Bytes(l.Bytes), model.Bytes(maxLineBytes))
+	}
+	for _, f := range s.Fallbacks {
+		add("    the rules stood in for the model: %s", f)
 	}
 	return out
 }
