@@ -32,6 +32,7 @@ func (f *fixture) cursorWithOffset(offset string) {
 // -2⁶³: pending bytes came out negative (the session was never observed)
 // and status --deep panicked slicing the transcript.
 func TestHugeCursorOffsetIsPastTheEnd(t *testing.T) {
+	t.Parallel()
 	for _, offset := range []string{"9007199254740993", "1e19", "1e300"} {
 		t.Run(offset, func(t *testing.T) {
 			f := newFixture(t)
@@ -78,6 +79,7 @@ func TestHugeCursorOffsetIsPastTheEnd(t *testing.T) {
 // a sentence that says what to do, instead of reading from the middle of
 // a line.
 func TestFractionalCursorOffsetFailsTheSession(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.session("agent:main:main", "s1", testdataSession(t))
 	f.cursorWithOffset("12.5")

@@ -129,7 +129,8 @@ func FuzzLineIndex(f *testing.F) {
 // one, with every line of the file (it took 2.8 s at 2,500 and 24 s at
 // 5,000, and 20,000 never finished).
 func TestLineIndexWorkIsLinear(t *testing.T) {
-	const n = 4000
+	t.Parallel()
+	const n = 1500 // enough to tell linear (8n) from quadratic (n²/4) work
 	idx, oracle := newLineIndex(), &quadraticLineIndex{}
 	for i := range n {
 		line := normalizeForDedup(fmt.Sprintf("We decided to use %s for service %d of the billing stack.", distinctWords(i), i))
@@ -170,6 +171,7 @@ func distinctWords(i int) string {
 // lines (the cases fuzzing reaches slowly: containment at every offset,
 // near-identical bigram sets, multi-byte and broken UTF-8).
 func TestLineIndexMatchesQuadraticOnRandomFiles(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []string{"a", "b", "c", " ", " ", "é", "😀", "\xff", "de", "fg "}
 	word := func() string {

@@ -16,6 +16,7 @@ import (
 )
 
 func TestResolveLLM(t *testing.T) {
+	t.Parallel()
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	def := store.DefaultLLMConfig()
 	tests := []struct {
@@ -127,6 +128,7 @@ func runLLM(t *testing.T, c *LLMCompressor, messages ...string) Compressed {
 }
 
 func TestLLMCompressor(t *testing.T) {
+	t.Parallel()
 	for _, provider := range []string{"openai", "anthropic"} {
 		t.Run(provider, func(t *testing.T) {
 			m := &fakeModel{reply: func(int) (int, string) { return 200, goodReply }}
@@ -166,6 +168,7 @@ func TestLLMCompressor(t *testing.T) {
 // model that never answers or answers garbage falls back to the rules, and
 // the outcome says why.
 func TestLLMCompressorFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		reply     func(n int) (int, string)
@@ -209,6 +212,7 @@ func TestLLMCompressorFailures(t *testing.T) {
 }
 
 func TestChunkMessages(t *testing.T) {
+	t.Parallel()
 	msgs := []string{strings.Repeat("a", 40), strings.Repeat("b", 40), strings.Repeat("c", 40)}
 	// 40 characters are 10 tokens; with the joining newline, two make 21.
 	if got := chunkMessages(msgs, 20); len(got) != 2 || len(got[0]) != 2 || len(got[1]) != 1 {
@@ -222,6 +226,7 @@ func TestChunkMessages(t *testing.T) {
 // A sweep with a failing model still observes everything, and the report
 // says the rules stood in.
 func TestSweepReportsFallbacks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.session("agent:main:main", "s1", testdataSession(t))
 	m := &fakeModel{reply: func(int) (int, string) { return 500, "" }}

@@ -87,6 +87,7 @@ func TestSweepSkipsALineOverTheCap(t *testing.T) {
 // Line numbers count from the start of the file, also when the read starts
 // at a cursor.
 func TestLongLineNumbersFromACursor(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	writeHugeLineTranscript(t, path, 5000)
 	data, err := os.ReadFile(path)
@@ -151,6 +152,7 @@ func BenchmarkReadHugeLine(b *testing.B) {
 // a cold archive of a SQLite-era session is a file, read by bytes, whose
 // lines have no seq (it was "event seq 0" for each of them).
 func TestLongLineTextNamesSeqOnlyForRows(t *testing.T) {
+	t.Parallel()
 	seq := int64(0)
 	r := &SweepReport{Candidates: []Candidate{{}}, MaxLineBytes: 1 << 20, Observed: []SessionResult{
 		{SessionKey: "agent:ops:main", SessionID: "cold", SeqCursor: &SeqCursorOut{LastObservedSeq: 9},

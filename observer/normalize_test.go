@@ -39,6 +39,7 @@ func FuzzNormalizeLineFast(f *testing.F) {
 // The parallel read gives what the sequential one gives, whatever the
 // chunking: messages, offsets, counts, the torn tail.
 func TestReadParallelMatchesSequential(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := range 30000 {
 		switch i % 7 {

@@ -12,6 +12,7 @@ import (
 
 // NormalizeLine follows ClawVault 3.5.2's parseOpenClawJsonLine.
 func TestNormalizeLine(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		`{"type":"message","id":"a","message":{"role":"user","content":"Hello   world\n"}}`:                                                                                             "user: Hello world",
 		`{"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"a"},{"type":"toolCall","name":"read","arguments":{}}]}}`: "assistant: a",
@@ -63,6 +64,7 @@ func writeFile(t *testing.T, dir, name, data string) string {
 }
 
 func TestDeepCheck(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	msg := `{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-21T00:00:00.000Z","message":{"role":"user","content":"hi"}}`
 	meta := `{"type":"model_change","id":"b","parentId":"a","timestamp":"2026-11-21T00:00:00.000Z","provider":"p","modelId":"m"}`
@@ -101,6 +103,7 @@ func TestDeepCheck(t *testing.T) {
 }
 
 func TestWriteDryRun(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	WriteDryRun(&b, Selection{Checked: 3})
 	if b.String() != "No active sessions crossed threshold (3 checked).\n" {

@@ -45,6 +45,7 @@ func (g guardFS) ReadFile(name string) ([]byte, error) {
 // the sessions folder is read as before. Before, tree and status --deep
 // opened /etc/shadow when sessions.json said so.
 func TestTranscriptsOutsideTheStateDirAreNeverRead(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	secret := filepath.Join(t.TempDir(), "secret")
 	msgs := lines(msgLine("a", "user", "We decided to keep this outside."), msgLine("b", "user", "Lesson learned: never read it."))

@@ -18,6 +18,7 @@ import (
 // (before, it moved stale sessions with everything they still held out of
 // every sweep's reach); --include-unobserved moves them and says how much.
 func TestApplyKeepsWhatNoSweepObserved(t *testing.T) {
+	t.Parallel()
 	m, ws := retentionDemo(t)
 	p := planDemo(t, ws, func(o *RetentionOptions) { o.FixMissing = true })
 	var held []model.FilePlan
@@ -71,6 +72,7 @@ func TestApplyKeepsWhatNoSweepObserved(t *testing.T) {
 // refuse at once (or wait, saying so, until it is free). Before, an apply
 // archived transcripts in the middle of a sweep.
 func TestApplyAndUndoTakeTheSweepLock(t *testing.T) {
+	t.Parallel()
 	m, ws := retentionDemo(t)
 	p := planDemo(t, ws, func(o *RetentionOptions) { o.FixMissing = true })
 	archive := t.TempDir()

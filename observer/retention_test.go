@@ -20,6 +20,7 @@ import (
 	"clawvault-tui/store"
 	"clawvault-tui/store/demo"
 	"clawvault-tui/store/demo/demotest"
+	"clawvault-tui/store/fileid"
 )
 
 var retentionNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -53,6 +54,30 @@ func planWorkspace(t *testing.T, m *demo.Manifest) *store.Workspace {
 		t.Fatal(err)
 	}
 	return ws
+}
+
+// statState records every file under root by its identity (inode, size,
+// mtime, mode): what any write changes. A refused apply or undo must
+// leave it as it was; reading every byte (treeState) proves no more there.
+func statState(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		id := fileid.Of(fi)
+		out[path] = fmt.Sprintf("%d %d %d %v", id.Inode, id.Size, id.ModTime.UnixNano(), fi.Mode())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // treeState records every file under root: its bytes (hashed), mode and
@@ -171,6 +196,7 @@ func rowAction(m *model.MaintenancePlan, key string) model.RowAction {
 }
 
 func TestPlanRetentionChangesNothing(t *testing.T) {
+	t.Parallel()
 	m, ws := sharedRetentionDemo(t)
 	root := filepath.Dir(m.StateDir)
 	before := treeState(t, root)
@@ -236,6 +262,7 @@ func TestPlanRetentionChangesNothing(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestPlanRetentionBudgetAndActiveKey(t *testing.T) {
+	t.Parallel()
 	m, ws := sharedRetentionDemo(t)
 	pressure := func(o *RetentionOptions) {
 		o.Maintenance.MaxDiskBytes = model.Setting{Value: "16mb", Source: "test"}
@@ -264,8 +291,12 @@ func TestPlanRetentionBudgetAndActiveKey(t *testing.T) {
 }
 
 func TestPlanRetentionSettingsErrors(t *testing.T) {
-	m, ws := retentionDemo(t)
-	cfg := filepath.Join(m.StateDir, "openclaw.json")
+	t.Parallel()
+	// The shared demo, read through a config file of the test's own.
+	_, shared := sharedRetentionDemo(t)
+	ws := *shared
+	cfg := filepath.Join(t.TempDir(), "openclaw.json")
+	ws.ConfigPath = cfg
 	for data, want := range map[string]string{
 		`{"session": {"maintenance": {"highWaterBytes": "80%", "maxDiskBytes": "2gb"}}}`: `highWaterBytes "80%" is not a size`,
 		`{"session": {"maintenance": {"maxEntries": "500"}}}`:                            "session.maintenance.maxEntries is",
@@ -275,14 +306,14 @@ func TestPlanRetentionSettingsErrors(t *testing.T) {
 		if err := os.WriteFile(cfg, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := PlanRetention(context.Background(), RetentionOptions{Workspace: ws, Now: retentionNow})
+		_, err := PlanRetention(context.Background(), RetentionOptions{Workspace: &ws, Now: retentionNow})
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), cfg) {
 			t.Errorf("%s: err = %v, want %q naming the file", data, err, want)
 		}
 	}
 	// A flag with a bad value names the flag.
 	os.WriteFile(cfg, []byte(`{}`), 0o644)
-	_, err := PlanRetention(context.Background(), RetentionOptions{Workspace: ws, Now: retentionNow, SkipTranscripts: true,
+	_, err := PlanRetention(context.Background(), RetentionOptions{Workspace: &ws, Now: retentionNow, SkipTranscripts: true,
 		Maintenance: model.MaintenanceSettings{PruneAfter: model.Setting{Value: "soon", Source: "--prune-after"}}})
 	if err == nil || !strings.Contains(err.Error(), "--prune-after") {
 		t.Errorf("bad flag: %v", err)
@@ -290,12 +321,13 @@ func TestPlanRetentionSettingsErrors(t *testing.T) {
 	// An unreadable config (a folder where the file should be) is one sentence.
 	os.Remove(cfg)
 	os.Mkdir(cfg, 0o755)
-	if _, err := PlanRetention(context.Background(), RetentionOptions{Workspace: ws, Now: retentionNow}); err == nil || !strings.Contains(err.Error(), "cannot read") {
+	if _, err := PlanRetention(context.Background(), RetentionOptions{Workspace: &ws, Now: retentionNow}); err == nil || !strings.Contains(err.Error(), "cannot read") {
 		t.Errorf("unreadable config: %v", err)
 	}
 }
 
 func TestApplyThenUndoRestoresEveryByte(t *testing.T) {
+	t.Parallel()
 	a := applyOnDemo(t, func(o *RetentionOptions) { o.FixMissing = true })
 	man, path, before, root, archive := a.man, a.path, a.before, a.root, a.archive
 	ws := planWorkspace(t, a.m)
@@ -343,6 +375,7 @@ func TestApplyThenUndoRestoresEveryByte(t *testing.T) {
 }
 
 func TestApplyRefusesWhatChanged(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		change func(t *testing.T, m *demo.Manifest, p *model.RetentionPlan)
@@ -373,17 +406,18 @@ func TestApplyRefusesWhatChanged(t *testing.T) {
 		}, "already exists"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			m, ws := retentionDemo(t)
 			root := filepath.Dir(m.StateDir)
 			archive := filepath.Join(t.TempDir(), "archive")
 			p := planDemo(t, ws, func(o *RetentionOptions) { o.SkipTranscripts = true })
 			tc.change(t, m, p)
-			before := treeState(t, root)
+			before := statState(t, root)
 			_, _, err := ApplyRetention(context.Background(), p, ApplyOptions{ArchiveRoot: archive, Now: retentionNow, IncludeUnobserved: true})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "nothing was applied") {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
-			if d := diffStates(before, treeState(t, root)); len(d) > 0 {
+			if d := diffStates(before, statState(t, root)); len(d) > 0 {
 				t.Errorf("a refused apply changed files: %v", d)
 			}
 			if _, err := os.Stat(archive); !errors.Is(err, fs.ErrNotExist) {
@@ -449,6 +483,7 @@ func (f *failingMover) Rename(oldname, newname string) error {
 }
 
 func TestApplyStoppedHalfwayIsUndone(t *testing.T) {
+	t.Parallel()
 	m, ws := retentionDemo(t)
 	root := filepath.Dir(m.StateDir)
 	archive := filepath.Join(m.StateDir, "clawvault-tui-retention")
@@ -480,6 +515,7 @@ func TestApplyStoppedHalfwayIsUndone(t *testing.T) {
 }
 
 func TestUndoRefusesWhatChanged(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		change func(t *testing.T, man *model.RetentionManifest)
@@ -496,13 +532,14 @@ func TestUndoRefusesWhatChanged(t *testing.T) {
 		}, "merge the removed rows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			a := applyOnDemo(t, func(o *RetentionOptions) { o.SkipTranscripts = true })
 			tc.change(t, a.man)
-			before := treeState(t, a.root)
+			before := statState(t, a.root)
 			if _, err := UndoRetention(context.Background(), a.path, ApplyOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
-			if d := diffStates(before, treeState(t, a.root)); len(d) > 0 {
+			if d := diffStates(before, statState(t, a.root)); len(d) > 0 {
 				t.Errorf("a refused undo changed files: %v", d)
 			}
 		})
@@ -510,6 +547,7 @@ func TestUndoRefusesWhatChanged(t *testing.T) {
 }
 
 func TestApplyNothing(t *testing.T) {
+	t.Parallel()
 	_, ws := retentionDemo(t)
 	p := planDemo(t, ws, func(o *RetentionOptions) {
 		o.SkipTranscripts, o.SkipLedger = true, true
@@ -522,6 +560,7 @@ func TestApplyNothing(t *testing.T) {
 }
 
 func TestUndoAfterACrashBetweenLinkAndUnlink(t *testing.T) {
+	t.Parallel()
 	a := applyOnDemo(t, func(o *RetentionOptions) { o.SkipTranscripts = true })
 	man, path := a.man, a.path
 	// As if the process died after linking the last file into the archive,

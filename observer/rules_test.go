@@ -29,6 +29,7 @@ func compressRules(t *testing.T, fixes Fixes, messages ...string) string {
 // The expected day files are what ClawVault 3.5.2's Compressor writes for
 // the same messages (CLAWVAULT_NO_LLM=1, clock at 2026-11-21T12:00:00Z).
 func TestRulesCompressorAsClawVault(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		messages []string
 		want     string
@@ -64,6 +65,7 @@ func TestRulesCompressorAsClawVault(t *testing.T) {
 
 // What each fix changes, and only that.
 func TestRulesCompressorFixes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		fix      Fixes
 		messages []string
@@ -86,6 +88,7 @@ func TestRulesCompressorFixes(t *testing.T) {
 }
 
 func TestSanitizeMessage(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"[main] user:   hello\n world":         "[main] user: hello world",
 		"[main] toolResult: {\"ok\":true}":     "",

@@ -96,6 +96,7 @@ func rawLedgerLines(t *testing.T, vault string) []string {
 // cursor moved, in the seq cursor file only. A second sweep reads only
 // the events appended since.
 func TestSweepSQLiteSession(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	lines := opsLines(40)
 	f.sqliteAgent(lines)
@@ -169,6 +170,7 @@ func TestSweepSQLiteSession(t *testing.T) {
 // each after the cursor, so ClawVault's thresholds keep their meaning: 49
 // KiB pending is not a candidate of a small session, 50 KiB is.
 func TestSelectSQLiteThreshold(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	lines := opsLines(60)
 	f.sqliteAgent(lines)
@@ -194,6 +196,7 @@ func TestSelectSQLiteThreshold(t *testing.T) {
 // ClawVault rewrites observe-cursors.json from memory on every sweep of
 // its own: the seq cursors, in a file it never reads, stay.
 func TestSeqCursorsSurviveClawVaultRewrite(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.session("agent:main:main", "aaaaaaaa-0000-4000-8000-000000000001", lines(msgLine("m1", "user", "We decided to ship on Friday.")))
 	f.sqliteAgent(opsLines(10))
@@ -217,6 +220,7 @@ func TestSeqCursorsSurviveClawVaultRewrite(t *testing.T) {
 // observe every SQLite-era session again. An invalid entry fails its
 // session only, and is kept as it is.
 func TestSweepBadSeqCursorFile(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		setup func(f *fixture)
 		want  string
@@ -261,6 +265,7 @@ func TestSweepBadSeqCursorFile(t *testing.T) {
 
 // UpdateSeqCursors keeps what it does not update, invalid entries too.
 func TestUpdateSeqCursorsKeepsOthers(t *testing.T) {
+	t.Parallel()
 	vault := t.TempDir()
 	path := store.SeqCursorFile(vault)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -338,6 +343,7 @@ func appendEvents(t *testing.T, w *sql.DB, from, n int) {
 // the gateway's writer open and committed frames in the log (the -shm
 // file is where WAL readers keep their read marks).
 func TestSweepChangesNoByteOfTheStore(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.sqliteAgent(opsLines(20))
 	path := f.storePath()
@@ -359,6 +365,7 @@ func TestSweepChangesNoByteOfTheStore(t *testing.T) {
 // --watch looks when the gateway writes to the store (its -wal), without
 // waiting for the interval, and sweeps what crossed its threshold.
 func TestWatchSeesStoreWrites(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.sqliteAgent(opsLines(4))
 	w := gateway(t, f.storePath())
@@ -407,6 +414,7 @@ func TestWatchSeesStoreWrites(t *testing.T) {
 // from the archive at its seq cursor's byte (the archive's JSONL is the
 // events' bytes): the rest is observed once, and then nothing.
 func TestSweepSQLiteColdAfterPartialObserve(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.sqliteAgent(opsLines(40))
 	f.mustSweep(SweepOptions{Agents: []string{"ops"}})
@@ -437,6 +445,7 @@ func TestSweepSQLiteColdAfterPartialObserve(t *testing.T) {
 // the end of the cold archive the events moved to. status says so, and the
 // sweep reads the session again from its first event.
 func TestSweepSQLiteSetsAsideACursorThatNoLongerFits(t *testing.T) {
+	t.Parallel()
 	rewritten := opsLines(45)
 	rewritten[7] = bytes.Replace(rewritten[7], []byte("02:07 UTC"), []byte("03:07 UTC, after the index rebuild"), 1)
 	for name, c := range map[string]struct {
@@ -484,6 +493,7 @@ func TestSweepSQLiteSetsAsideACursorThatNoLongerFits(t *testing.T) {
 // session with the reason, and moves nothing: the archive does not hold
 // the events the cursor counted.
 func TestSweepSQLiteColdCursorMidLine(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	lines := opsLines(40)
 	f.sqliteAgentStore(lines, true)

@@ -326,6 +326,7 @@ func (fs *faultSweep) run(t testing.TB, vault string, w store.WriteFS) (*SweepRe
 // files, a failure after some of them were renamed made the rerun route
 // differently (backlog items missing, extra or changed).
 func TestSweepFaultAtEveryWrite(t *testing.T) {
+	t.Parallel()
 	faultAtEveryWrite(t, newFaultSweep(t))
 }
 
@@ -336,6 +337,7 @@ func TestSweepFaultAtEveryWrite(t *testing.T) {
 // failure at any write, then a rerun, leaves the seq cursor file and the
 // vault byte for byte as one clean sweep does.
 func TestSweepFaultAtEveryWriteSQLite(t *testing.T) {
+	t.Parallel()
 	fs := newFaultVaults(t)
 	fs.agents, fs.minNew, fs.seq = []string{"ops"}, 1, true
 	cands, _ := SelectSQLite(fs.snap, "ops", 1)

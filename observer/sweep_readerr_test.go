@@ -82,6 +82,7 @@ func sweptOnce(t *testing.T) *fixture {
 // treated like corrupt JSON and rewritten, and an unreadable backlog item
 // was skipped (and re-created under a duplicate).
 func TestSweepStopsOnUnreadableFiles(t *testing.T) {
+	t.Parallel()
 	type tc struct {
 		name string
 		// fsys makes the failure; path is the file it names.
@@ -146,6 +147,7 @@ func TestSweepStopsOnUnreadableFiles(t *testing.T) {
 // alone (it was "rename: file exists" after the file had been treated as
 // corrupt).
 func TestSweepCursorFileIsADirectory(t *testing.T) {
+	t.Parallel()
 	f := sweptOnce(t)
 	p := store.CursorFile(f.vault)
 	if err := os.Rename(p, p+".saved"); err != nil {
@@ -168,6 +170,7 @@ func TestSweepCursorFileIsADirectory(t *testing.T) {
 // Corrupt content stays ClawVault's case: it loads as empty, and the sweep
 // goes on (and says so).
 func TestSweepCorruptCursorFileIsClawVaultsCase(t *testing.T) {
+	t.Parallel()
 	f := sweptOnce(t)
 	f.write(store.CursorFile(f.vault), `{"s1": {"lastObservedOffset": 3,`)
 	r := f.mustSweep(SweepOptions{})

@@ -21,6 +21,7 @@ func decisions(n int) string {
 // 5,000 distinct decisions in one transcript are routed, each once, into
 // the day's decisions file (before the index, this took 24 s).
 func TestSweepRoutesThousandsOfDistinctDecisions(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.session("agent:main:main", "s1", decisions(5000))
 	r := f.mustSweep(SweepOptions{})
@@ -36,6 +37,7 @@ func TestSweepRoutesThousandsOfDistinctDecisions(t *testing.T) {
 // the context: Ctrl-C waited for the whole session) and leaves the vault
 // as it was.
 func TestSweepCancelWhileRouting(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.session("agent:main:main", "s1", decisions(3000))
 	before := f.files()

@@ -19,6 +19,7 @@ const deadPID = 1<<22 + 1
 // else: not a live writer's, not a name we do not make. Before, nothing
 // removed them.
 func TestSweepRemovesStaleTempFiles(t *testing.T) {
+	t.Parallel()
 	f := twoSessions(t)
 	dead := []string{
 		filepath.Join(f.vault, ".clawvault", store.TempName("observe-cursors.json", deadPID, "1")),
@@ -51,6 +52,7 @@ func TestSweepRemovesStaleTempFiles(t *testing.T) {
 
 // The temp name says it is ours and whose.
 func TestTempNames(t *testing.T) {
+	t.Parallel()
 	name := store.TempName("21.jsonl", 4242, "abc")
 	if pid, ok := store.TempOwner(name); !ok || pid != 4242 {
 		t.Errorf("TempOwner(%q) = %d, %v", name, pid, ok)
@@ -66,6 +68,7 @@ func TestTempNames(t *testing.T) {
 // sweep writes its files with (a fixed 2026 date in tests and conformance
 // runs made a running sweep look months old).
 func TestSweepLockStartedAtIsTheRealClock(t *testing.T) {
+	t.Parallel()
 	f := twoSessions(t)
 	var owner store.LockOwner
 	before := time.Now().Add(-time.Second).UTC().Truncate(time.Second)

@@ -15,6 +15,7 @@ import (
 // where it leads, and writes nothing, there or in the vault. Before, it
 // wrote the raw ledger, category files and its own files through them.
 func TestSweepRefusesToWriteOutsideTheVault(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		link string // relative to the vault: a link to the outside folder

@@ -153,6 +153,7 @@ func testdataSession(t *testing.T) string {
 // ClawVault 3.5.2 wrote for it (testdata/sweep/clawvault; facts.jsonl aside,
 // see docs/SWEEPS.md).
 func TestSweepWritesWhatClawVaultWrites(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.session("agent:main:main", "s1", testdataSession(t))
 	r := f.mustSweep(SweepOptions{Fixes: &Fixes{}})
@@ -189,6 +190,7 @@ func TestSweepWritesWhatClawVaultWrites(t *testing.T) {
 
 // The default fixes change what their descriptions say, and nothing else.
 func TestSweepFixes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.session("agent:main:main", "s1", testdataSession(t))
 	f.write(filepath.Join(f.vault, "ledger", "observations", "2026", "11", "21.md"),
@@ -217,6 +219,7 @@ func keys(m map[string]string) []string {
 
 // Swept once, nothing is left; swept again, nothing is observed twice.
 func TestSweepTwiceObservesNothingTwice(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.session("agent:main:main", "s1", testdataSession(t))
 	f.mustSweep(SweepOptions{})
@@ -245,6 +248,7 @@ func mapsEqual(a, b map[string]string) bool {
 }
 
 func TestSweepBusy(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.session("agent:main:main", "s1", testdataSession(t))
 	unlock, err := store.LockVault(f.vault, store.CurrentOwner("another sweep", testNow))
@@ -298,6 +302,7 @@ func diffFiles(t *testing.T, got, want map[string]string) {
 // Cancel at every stage: the cursors match what was written, and a re-run
 // ends exactly where one clean sweep ends: nothing lost, nothing twice.
 func TestSweepCancelAtEveryStage(t *testing.T) {
+	t.Parallel()
 	want := cleanRun(t)
 	for _, stage := range []string{"discover", "read", "compress", "route", "flush"} {
 		for _, nth := range []int{1, 2, 3} {
@@ -401,6 +406,7 @@ func (t *faultTemp) ReadFrom(r io.Reader) (int64, error) {
 
 // The disk fills up at every point of the commit in turn.
 func TestSweepDiskFull(t *testing.T) {
+	t.Parallel()
 	want := cleanRun(t)
 	total := int64(0)
 	for _, v := range want {
@@ -430,6 +436,7 @@ func TestSweepDiskFull(t *testing.T) {
 // cannot be renamed) leaves a journal; the next sweep applies it and does
 // not write the ledger lines again.
 func TestSweepJournalRecovery(t *testing.T) {
+	t.Parallel()
 	want := cleanRun(t)
 	f := twoSessions(t)
 	w := renameFails(func(p string) bool { return filepath.Base(p) == "observe-cursors.json" })
@@ -450,6 +457,7 @@ func TestSweepJournalRecovery(t *testing.T) {
 // The raw ledger cannot be renamed: the journal's cursors are not applied,
 // the sessions are observed again, once.
 func TestSweepLedgerRenameFails(t *testing.T) {
+	t.Parallel()
 	want := cleanRun(t)
 	f := twoSessions(t)
 	w := renameFails(func(p string) bool { return strings.HasSuffix(p, ".jsonl") })
@@ -465,6 +473,7 @@ func TestSweepLedgerRenameFails(t *testing.T) {
 // ClawVault writes the cursor file while we sweep: its entries survive the
 // merge, and a cursor it moved further is not moved back.
 func TestSweepCursorFileChangedDuringSweep(t *testing.T) {
+	t.Parallel()
 	f := twoSessions(t)
 	other := model.NewCursorStore()
 	other.Set("zz-other", model.Cursor{LastObservedOffset: 5, LastObservedAt: "2026-11-20T00:00:00.000Z", SessionKey: "agent:main:x", LastFileSize: 5})
@@ -525,6 +534,7 @@ func (f *mutatingFile) ReadAt(p []byte, off int64) (int, error) {
 }
 
 func TestSweepTranscriptTruncatedDuringRead(t *testing.T) {
+	t.Parallel()
 	f := twoSessions(t)
 	path := filepath.Join(f.sessions, "s1.jsonl")
 	r, err := f.sweep(context.Background(), SweepOptions{FS: &mutatingFS{FS: store.OS, path: path, mutate: func() {
@@ -548,6 +558,7 @@ func TestSweepTranscriptTruncatedDuringRead(t *testing.T) {
 }
 
 func TestSweepTranscriptAppendedDuringRead(t *testing.T) {
+	t.Parallel()
 	f := twoSessions(t)
 	path := filepath.Join(f.sessions, "s2.jsonl")
 	extra := msgLine("late", "user", "We decided to add the late line to the release.") + "\n"
@@ -594,6 +605,7 @@ func fileSize(t testing.TB, path string) int64 {
 // Someone writes today's day file during the sweep: the sweep's
 // observations are merged into their version, nothing of theirs is lost.
 func TestSweepDayFileChangedDuringSweep(t *testing.T) {
+	t.Parallel()
 	f := twoSessions(t)
 	day := filepath.Join(f.vault, "ledger", "observations", "2026", "11", "21.md")
 	done := false
@@ -613,6 +625,7 @@ func TestSweepDayFileChangedDuringSweep(t *testing.T) {
 }
 
 func TestSweepMaxSessions(t *testing.T) {
+	t.Parallel()
 	f := twoSessions(t)
 	f.session("agent:main:cron:x", "s3", lines(msgLine("c", "user", "tiny")))
 	r := f.mustSweep(SweepOptions{MaxSessions: 2})
@@ -627,6 +640,7 @@ func TestSweepMaxSessions(t *testing.T) {
 // Only observes the confirmed sessions, even when another has crossed its
 // threshold since; that one waits for the next sweep.
 func TestSweepOnlyConfirmed(t *testing.T) {
+	t.Parallel()
 	f := twoSessions(t)
 	r := f.mustSweep(SweepOptions{Only: []string{"s1"}})
 	if len(r.Observed) != 1 || r.Observed[0].SessionID != "s1" {
@@ -644,6 +658,7 @@ func TestSweepOnlyConfirmed(t *testing.T) {
 // A /new archive: its unobserved tail is observed under a cursor keyed by
 // the archive's name, which ClawVault keeps and never confuses.
 func TestSweepIncludeResets(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	archived := lines(msgLine("a1", "user", "We decided to keep invoices immutable."), msgLine("a2", "user", "TODO: export the audit log for the auditors."))
 	name := "old1.jsonl.reset.2026-11-20T10-00-00.000Z"
@@ -679,6 +694,7 @@ func TestSweepIncludeResets(t *testing.T) {
 }
 
 func TestWatch(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	path := f.session("agent:main:main", "w1", lines(msgLine("1", "user", "We decided to watch.")))
 	tick := make(chan time.Time)
