@@ -66,6 +66,9 @@ func (p *plantedJournal) checkRefused(t *testing.T, planted []byte, rep *SweepRe
 	if rep != nil && len(rep.Observed) > 0 {
 		t.Errorf("the sweep went on after refusing its journal: %+v", rep.Observed)
 	}
+	if rep != nil && len(rep.TextLines()) > 0 {
+		t.Errorf("the report says more than the refusal (it looked at no session): %v", rep.TextLines())
+	}
 	if _, serr := os.Lstat(store.JournalFile(p.f.vault)); serr == nil {
 		t.Errorf("the refused journal is still where a sweep obeys it")
 	}

@@ -102,6 +102,10 @@ type SweepReport struct {
 	duration     time.Duration
 	// only: the sweep was limited to confirmed sessions (SweepOptions.Only).
 	only bool
+	// unselected: the sweep stopped before it selected its candidates (on
+	// a refused journal, an unreadable cursor file): its error says why,
+	// and the report says nothing of candidates.
+	unselected bool
 }
 
 // Duration is how long the sweep took.
@@ -260,7 +264,7 @@ func newSweeper(opt SweepOptions) (*sweeper, error) {
 	s.router = newRouter(s.vault, s.files, s.fsys, s.fixes, s.now)
 	s.report = &SweepReport{Candidates: []Candidate{}, Observed: []SessionResult{}, Errors: []string{}, Failed: []SessionResult{},
 		Skipped: []Candidate{}, Fallbacks: []FallbackNote{}, ByType: map[string]int{}, Routed: map[string]int{}, Notes: []string{},
-		Compressor: s.comp.Name(), ClawVaultCompat: s.fixes == Fixes{}, MaxLineBytes: s.opt.MaxLineBytes}
+		Compressor: s.comp.Name(), ClawVaultCompat: s.fixes == Fixes{}, MaxLineBytes: s.opt.MaxLineBytes, unselected: true}
 	return s, nil
 }
 
@@ -303,6 +307,7 @@ func (s *sweeper) run(ctx context.Context) (*SweepReport, error) {
 	if err != nil {
 		return s.report, err
 	}
+	s.report.unselected = false
 	for _, c := range candidates {
 		s.bytesTotal += c.NewBytes
 	}

@@ -30,12 +30,15 @@ func (r *SweepReport) TextLines() []ReportLine {
 		}
 		add("", "Completed a commit an earlier sweep left half done: %d cursor(s) applied%s.", r.Recovered.CursorsApplied, redo)
 	}
-	if len(r.Candidates) == 0 {
+	switch {
+	case r.unselected:
+		// Stopped before it looked at a session: its error says why.
+	case len(r.Candidates) == 0:
 		// The failures and notes below are then what was not even a
 		// candidate: SQLite-era sessions with an invalid seq cursor, or
 		// sessions left out by --clawvault-compat.
 		add("", "No active sessions crossed threshold (%d checked).", r.Checked)
-	} else {
+	default:
 		add("", "Observed %d/%d session(s) of %s with the %s compressor in %s: %s read, %s, %d line(s) routed.",
 			len(r.Observed), len(r.Candidates)-len(r.Skipped), strings.Join(r.Agents, ", "), r.Compressor, r.Duration().Round(time.Millisecond),
 			model.Bytes(r.BytesRead), countTypes(r.Observations, r.ByType), sumRouted(r.Routed))
