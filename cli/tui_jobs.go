@@ -33,7 +33,9 @@ func sweepJob(cfg store.Config, w store.WriteFS) func(context.Context, *store.Sn
 		opt.MaxLineBytes = cfg.Transcripts.MaxLineBytes()
 		opt.WriteFS = w
 		report, err := observer.Sweep(ctx, opt)
-		if report == nil {
+		if report == nil || err != nil && len(report.TextLines()) == 0 {
+			// Stopped before it looked at a session (a refused journal,
+			// say): the Jobs screen shows the error whole.
 			return nil, err
 		}
 		return ui.NewSweepResult(report), err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -70,5 +71,26 @@ func TestTUISweepObservesTheConfirmedSessions(t *testing.T) {
 	}
 	if !linked || !strings.Contains(r.Summary(), "observed 2 session(s)") {
 		t.Errorf("summary %q, lines:\n%s", r.Summary(), strings.Join(lines, "\n"))
+	}
+}
+
+// A sweep that stops before it looks at a session (here on a sweep journal
+// planted in the vault) gives the Jobs screen its error alone, which it
+// shows whole, and no empty report.
+func TestTUISweepShowsARefusedJournal(t *testing.T) {
+	state, vault := demoCopy(t)
+	ws := locateDemo(t, state, vault)
+	snap, err := store.Scan(context.Background(), store.OS, ws, store.ScanOptions{Now: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	journal := store.JournalFile(vault)
+	if err := os.WriteFile(journal, []byte(`{"version":3,"files":[{"path":"/etc/profile.d/x.sh","temp":"/tmp/x"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	confirmed := observer.Select(snap, "main", snap.MinNewBytes).Candidates
+	res, err := jobRunners(store.DefaultConfig()).Sweep(context.Background(), snap, confirmed, nil)
+	if res != nil || err == nil || !strings.Contains(err.Error(), "was refused, set aside as") {
+		t.Errorf("result %v, err %v", res, err)
 	}
 }
