@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -149,7 +148,7 @@ func TestUndoOfAFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(p.archive, "manifest.json")
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
+	if err := mkfifo(path); err != nil {
 		t.Skip(err)
 	}
 	_, err := UndoRetention(context.Background(), path, ApplyOptions{Workspace: p.f.workspace()})
