@@ -149,8 +149,11 @@ func (a *app) tuiWorkspace(opt *ui.Options, useDemo, demoIfNone bool) (cleanup f
 	}
 	cleanup = func() { os.RemoveAll(dir) }
 	fmt.Fprintf(a.stderr, "Generating a demo workspace in %s …\n", dir)
-	m, err := demo.Generate(dir, demo.ScaleOptions(1, 1, time.Now()))
+	m, err := demo.GenerateContext(a.ctx, dir, demo.ScaleOptions(1, 1, time.Now()))
 	if err != nil {
+		if s, ok := a.signalled(); ok {
+			return cleanup, signalExit(s)
+		}
 		return cleanup, fmt.Errorf("generate the demo workspace: %w", err)
 	}
 	if opt.Workspace, err = store.Locate(store.OSEnv(), store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir}); err != nil {

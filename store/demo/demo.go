@@ -6,6 +6,7 @@
 package demo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -108,6 +109,13 @@ type Manifest struct {
 
 // Generate writes dir/state and dir/vault. dir may exist but must be empty.
 func Generate(dir string, opt Options) (*Manifest, error) {
+	return GenerateContext(context.Background(), dir, opt)
+}
+
+// GenerateContext is Generate, stopped when ctx ends: between files and
+// within a long transcript, so a signal ends a large demo at once. What
+// it wrote is left for the caller to remove; it returns ctx's error.
+func GenerateContext(ctx context.Context, dir string, opt Options) (*Manifest, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -116,6 +124,7 @@ func Generate(dir string, opt Options) (*Manifest, error) {
 		return nil, err
 	}
 	g := newGenerator(abs, opt)
+	g.ctx = ctx
 	steps := []func() error{
 		g.writeMainAgent,
 		g.writeWorkAgent,
@@ -129,7 +138,13 @@ func Generate(dir string, opt Options) (*Manifest, error) {
 		g.writeVault,
 	}
 	for _, step := range steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if err := step(); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, fmt.Errorf("demo: %w", err)
 		}
 	}
@@ -153,7 +168,8 @@ func requireEmpty(dir string) error {
 
 // generator holds what one Generate call has written so far.
 type generator struct {
-	err                                        error // sticky error of the current step (see session)
+	ctx                                        context.Context // ends the generation (GenerateContext)
+	err                                        error           // sticky error of the current step (see session)
 	opt                                        Options
 	now                                        time.Time
 	root, state, vault                         string
@@ -184,6 +200,7 @@ func newGenerator(root string, opt Options) *generator {
 	opt.Sessions = max(opt.Sessions, BaseSessions)
 	state := filepath.Join(root, "state")
 	g := &generator{
+		ctx:      context.Background(),
 		opt:      opt,
 		now:      opt.Now.UTC().Truncate(time.Millisecond),
 		root:     root,
