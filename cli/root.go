@@ -136,10 +136,16 @@ func (a *app) afterSignal(sigs chan os.Signal, cancel context.CancelCauseFunc, h
 			f()
 		}
 		a.mu.Unlock()
-		fmt.Fprintln(a.stderr, "clawvault-tui: interrupted")
+		fmt.Fprintln(a.stderr, forcedExit)
 		os.Exit(130)
 	}
 }
+
+// forcedExit is what the backstop says when it ends a command that did not
+// stop within a second of a signal: a command that does is a bug (every
+// long loop and blocking call checks the context), and the signal tests
+// fail when they read it.
+const forcedExit = "clawvault-tui: interrupted: the command did not stop within a second of the signal, so it was ended at once"
 
 // onInterrupt registers what to undo if the process must end before the
 // command returns (the half-written demo folder).
