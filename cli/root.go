@@ -180,6 +180,7 @@ func (a *app) rootCommand() *cobra.Command {
 	a.common.register(root.PersistentFlags())
 	_ = root.RegisterFlagCompletionFunc("agent", a.completeAgents)
 	root.SetFlagErrorFunc(flagError)
+	root.PersistentPreRun = a.warnConfig
 	root.AddCommand(a.statusCommand(), a.treeCommand(), a.observeCommand(), a.retentionCommand(),
 		a.searchCommand(), a.promoteCommand(), a.demoCommand(), a.configCommand(), a.serveCommand(), a.fleetCommand())
 	return root

@@ -166,7 +166,7 @@ func New(opt Options) *App {
 		}, shared: opt.Index},
 	}
 	a := &App{c: c, opt: opt}
-	a.configProblems = c.Keys.Apply(opt.Config.Keys)
+	a.configProblems = c.Keys.Apply(opt.Config)
 	c.SetTheme(true) // until the terminal says what its background is
 	a.sessions = newSessionsPane(c)
 	cache := transcript.NewCache()
