@@ -177,7 +177,9 @@ func TestEveryPaneEscapesHostileText(t *testing.T) {
 	checkFrame(t, "promote's section picker", a)
 	press(t, a, "esc", "o")
 	checkFrame(t, "an observation's source", a)
-	drive(t, a, func() tea.Msg { return openEditorMsg{path: filepath.Join(ws.Vault, "decisions", "use "+evil+".md"), line: 1} })
+	drive(t, a, func() tea.Msg {
+		return openEditorMsg{path: filepath.Join(ws.Vault, "decisions", "use "+evil+".md"), line: 1}
+	})
 	if a.editor == nil {
 		t.Fatal("the editor did not open")
 	}
