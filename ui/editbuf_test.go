@@ -8,6 +8,7 @@ import (
 // Loading and saving without an edit gives back the same bytes, whatever
 // they are.
 func TestEditBufferRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{
 		"", "a", "a\n", "a\nb", "a\r\nb\r\n", "mixed\r\nendings\nhere\r\n", "\ttabs\tand  spaces\n",
 		"bad \xff\xfe bytes\n", "ctrl \x01\x7f chars\n", "emoji 👩‍💻 and é\n", "\n\n\n",
@@ -23,6 +24,7 @@ func TestEditBufferRoundTrip(t *testing.T) {
 }
 
 func TestEditBufferEdits(t *testing.T) {
+	t.Parallel()
 	b := newEditBuffer([]byte("one\r\ntwo\r\nthree"))
 	b.gotoLine(2)
 	b.end()
@@ -75,6 +77,7 @@ func TestEditBufferEdits(t *testing.T) {
 
 // A run of typing is one undo step; a space or a move ends it.
 func TestEditBufferUndoTyping(t *testing.T) {
+	t.Parallel()
 	b := newEditBuffer([]byte("x\n"))
 	for _, r := range "hello" {
 		b.insert(string(r))
@@ -100,6 +103,7 @@ func TestEditBufferUndoTyping(t *testing.T) {
 // The cursor moves by grapheme, up and down keep the column, tabs and wide
 // characters take their width.
 func TestEditBufferMovement(t *testing.T) {
+	t.Parallel()
 	b := newEditBuffer([]byte("a👩‍💻é\n\tx\nshort\n"))
 	b.right()
 	b.right()
@@ -138,6 +142,7 @@ func TestEditBufferMovement(t *testing.T) {
 }
 
 func TestEditBufferPaste(t *testing.T) {
+	t.Parallel()
 	b := newEditBuffer([]byte("head tail\n"))
 	b.col = len("head ")
 	b.insert("one\r\ntwo\nthree ")
@@ -240,6 +245,7 @@ func TestEditBufferUndoDepth(t *testing.T) {
 }
 
 func TestEditBufferMoveTo(t *testing.T) {
+	t.Parallel()
 	b := newEditBuffer([]byte("aé👩‍💻b\nshort\n"))
 	for _, tc := range []struct{ at, want bufPos }{
 		{bufPos{0, 2}, bufPos{0, 1}}, // inside é: back to its start

@@ -118,6 +118,7 @@ func closeAll(a *App) {
 // open. Before, the Vault screen's preview header printed a file's name
 // raw.
 func TestEveryPaneEscapesHostileText(t *testing.T) {
+	t.Parallel()
 	ws := hostileEverywhere(t)
 	sweep := func(ctx context.Context, snap *store.Snapshot, c []observer.Candidate, pr observer.ProgressFunc) (JobResult, error) {
 		return nil, fmt.Errorf("the sweep failed on %s", evil)

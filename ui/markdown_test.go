@@ -82,6 +82,7 @@ After.
 `
 
 func TestMarkdownHTMLRendersAsWithBluemonday(t *testing.T) {
+	t.Parallel()
 	var cache markdownCache
 	for _, style := range []string{"dark", "notty"} {
 		t.Run(style, func(t *testing.T) {
