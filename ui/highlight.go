@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image/color"
 	"strings"
 	"sync"
 
@@ -77,11 +76,10 @@ func codeStyle(t *themes.Theme) *chroma.Style {
 	}
 	entries := chroma.StyleEntries{}
 	set := func(tt chroma.TokenType, st lipgloss.Style, attrs string) {
-		if c, ok := st.GetForeground().(color.Color); ok && c != nil {
-			if _, none := c.(lipgloss.NoColor); !none {
-				r, g, b, _ := c.RGBA()
-				entries[tt] = strings.TrimSpace(fmt.Sprintf("#%02x%02x%02x %s", r>>8, g>>8, b>>8, attrs))
-			}
+		c := st.GetForeground()
+		if _, none := c.(lipgloss.NoColor); !none {
+			r, g, b, _ := c.RGBA()
+			entries[tt] = strings.TrimSpace(fmt.Sprintf("#%02x%02x%02x %s", r>>8, g>>8, b>>8, attrs))
 		}
 	}
 	set(chroma.Text, t.Value, "")
