@@ -149,7 +149,7 @@ func (a *app) tuiWorkspace(opt *ui.Options, useDemo, demoIfNone bool) (cleanup f
 	}
 	cleanup = func() { os.RemoveAll(dir) }
 	fmt.Fprintf(a.stderr, "Generating a demo workspace in %s …\n", dir)
-	m, err := demo.GenerateContext(a.ctx, dir, demo.ScaleOptions(1, 1, time.Now()))
+	m, err := demo.Generate(a.ctx, dir, demo.ScaleOptions(1, 1, time.Now()))
 	if err != nil {
 		if s, ok := a.signalled(); ok {
 			return cleanup, signalExit(s)

@@ -107,15 +107,11 @@ type Manifest struct {
 	CronRunLogs              []string
 }
 
-// Generate writes dir/state and dir/vault. dir may exist but must be empty.
-func Generate(dir string, opt Options) (*Manifest, error) {
-	return GenerateContext(context.Background(), dir, opt)
-}
-
-// GenerateContext is Generate, stopped when ctx ends: between files and
-// within a long transcript, so a signal ends a large demo at once. What
-// it wrote is left for the caller to remove; it returns ctx's error.
-func GenerateContext(ctx context.Context, dir string, opt Options) (*Manifest, error) {
+// Generate writes dir/state and dir/vault. dir may exist but must be
+// empty. It stops when ctx ends, between files and within a long
+// transcript, so a signal ends a large demo at once; what it wrote is left
+// for the caller to remove, and it returns ctx's error.
+func Generate(ctx context.Context, dir string, opt Options) (*Manifest, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -168,7 +164,7 @@ func requireEmpty(dir string) error {
 
 // generator holds what one Generate call has written so far.
 type generator struct {
-	ctx                                        context.Context // ends the generation (GenerateContext)
+	ctx                                        context.Context // ends the generation (Generate)
 	err                                        error           // sticky error of the current step (see session)
 	opt                                        Options
 	now                                        time.Time
