@@ -56,12 +56,8 @@ func TestKeyProblem(t *testing.T) {
 // accepted silently and the action had no working key.
 func TestBadKeyBindingNamesTheLine(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "config.toml")
-	os.WriteFile(path, []byte("[ui]\ntheme = \"dark\"\n\n[keys]\nquit = [\"ctrl+banana\"]\ndown = [\"z\"]\n"), 0o644)
-	cfg, err := store.LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loadConfigText(t, "[ui]\ntheme = \"dark\"\n\n[keys]\nquit = [\"ctrl+banana\"]\ndown = [\"z\"]\n")
+	path := cfg.Path
 	a := newApp(t, 160, 30, Options{Config: cfg})
 	want := path + `, line 5: [keys] quit: "ctrl+banana" is not a key name`
 	if len(a.configProblems) != 1 || !strings.HasPrefix(a.configProblems[0], want) || !strings.HasSuffix(a.configProblems[0], "quit keeps q, ctrl+c") {
@@ -81,15 +77,24 @@ func TestBadKeyBindingNamesTheLine(t *testing.T) {
 // keyLines finds an action under [keys], as a dotted key, and quoted.
 func TestConfigKeyLines(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "config.toml")
-	os.WriteFile(path, []byte("keys.quit = [\"Q\"]\n[ui]\ntheme = \"auto\"\n[keys] # remaps\n\"sort\" = [\"z\"]\n  down = [\"x\"]\n"), 0o644)
-	cfg, err := store.LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loadConfigText(t, "keys.quit = [\"Q\"]\n[ui]\ntheme = \"auto\"\n[keys] # remaps\n\"sort\" = [\"z\"]\n  down = [\"x\"]\n")
 	for action, line := range map[string]int{"quit": 1, "sort": 5, "down": 6} {
 		if cfg.KeyLines[action] != line {
 			t.Errorf("%s: line %d, want %d (%v)", action, cfg.KeyLines[action], line, cfg.KeyLines)
 		}
 	}
+}
+
+// loadConfigText loads a config file holding text.
+func loadConfigText(t *testing.T, text string) store.Config {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := store.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }
