@@ -457,13 +457,18 @@ func TestPromoteNoteLine(t *testing.T) {
 var (
 	searchCacheOnce sync.Once
 	searchCache     string
+	// searchCacheMu lets one app at a time hold the shared index: the
+	// tests run in parallel.
+	searchCacheMu sync.Mutex
 )
 
 // searchApp is the demo with the Search screen shown and its index built;
-// the index is shared by the tests of the package (one app at a time
-// holds it).
+// the index is shared by the tests of the package: one test at a time
+// holds it, until its app is closed at the test's end.
 func searchApp(t testing.TB, width, height int) *App {
 	t.Helper()
+	searchCacheMu.Lock()
+	t.Cleanup(searchCacheMu.Unlock) // after newApp's Cleanup closes the app
 	searchCacheOnce.Do(func() {
 		// Beside the shared demo's state and vault, removed with them.
 		_, man := demoWorkspace(t)

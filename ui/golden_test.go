@@ -152,11 +152,12 @@ func TestGoldenVaultTable(t *testing.T) {
 func TestGoldenSearch(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 35}} {
-		a := searchApp(t, size[0], size[1])
-		typeText(t, a, "postgresql cut-over")
-		press(t, a, "down")
-		golden(t, fmt.Sprintf("search-%dx%d", size[0], size[1]), a)
-		a.Close()
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			a := searchApp(t, size[0], size[1])
+			typeText(t, a, "postgresql cut-over")
+			press(t, a, "down")
+			golden(t, fmt.Sprintf("search-%dx%d", size[0], size[1]), a)
+		})
 	}
 }
 
