@@ -71,3 +71,21 @@ func writeConfig(stdout io.Writer, path bool) error {
 	_, err := stdout.Write(b.Bytes())
 	return err
 }
+
+// warnConfig prints, before a command runs, what in the config file's
+// [keys] table cannot work: one sentence each, naming the file, the line
+// and the binding (the action keeps its default). The TUI shows them in
+// its status line instead; completions print nothing. A config file that
+// does not load is the command's own error, when it reads it.
+func (a *app) warnConfig(c *cobra.Command, _ []string) {
+	if !c.HasParent() || c.Name() == cobra.ShellCompRequestCmd || c.Name() == cobra.ShellCompNoDescRequestCmd {
+		return
+	}
+	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+	if err != nil {
+		return
+	}
+	for _, w := range ui.KeyWarnings(cfg) {
+		fmt.Fprintf(a.stderr, "clawvault-tui: warning: %s\n", w)
+	}
+}

@@ -73,8 +73,11 @@ func (a *app) demo(arg string, scale, sessions int, seed int64, nowFlag string) 
 	if sessions > 0 {
 		opt = opt.WithSessions(sessions)
 	}
-	m, err := demo.Generate(dir, opt)
+	m, err := demo.Generate(a.ctx, dir, opt)
 	if err != nil {
+		if a.ctx.Err() != nil {
+			removeContents(dir) // it was empty, and is again rather than half-written
+		}
 		return err
 	}
 	stdout := a.stdout

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -113,61 +112,4 @@ func pollFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("%s did not happen", what)
 		}
 	}
-}
-
-// SIGINT and SIGTERM stop a command at its next check and leave only
-// complete files: a sweep (SIGTERM, mid-read) exits 130 with no temp file
-// and cursors that match the ledger; the demo generator (SIGINT), which
-// cannot stop midway, empties its folder and exits 130. Before, a sweep
-// ignored SIGTERM while routing, and the other commands had no handler.
-func TestSignalsStopCommands(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
-	bin := builtBinary(t)
-	t.Run("observe, SIGTERM", func(t *testing.T) {
-		t.Parallel()
-		state, vault := hostileState(t)
-		// Enough distinct decisions for a sweep that lasts.
-		f, _ := os.Create(filepath.Join(state, "agents", "main", "sessions", "s1.jsonl"))
-		for i := range 150000 {
-			b, _ := json.Marshal(map[string]any{"type": "message", "id": i, "parentId": nil, "timestamp": "2026-11-21T10:00:00.000Z",
-				"message": map[string]any{"role": "user", "content": "We decided to use option " + strings.Repeat("x", i%97) + " for case " + time.Duration(i).String()}})
-			f.Write(append(b, '\n'))
-		}
-		f.Close()
-		cmd := exec.Command(bin, "observe", "--state-dir", state, "-v", vault, "--min-new", "1")
-		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir())
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		pollFor(t, "the sweep's lock", func() bool { _, err := os.Stat(store.SweepLockFile(vault)); return err == nil })
-		cmd.Process.Signal(syscall.SIGTERM)
-		if code := waitExit(t, cmd); code != 130 && code != 0 {
-			t.Errorf("exit %d", code)
-		}
-		filepath.WalkDir(vault, func(p string, d os.DirEntry, err error) error {
-			if _, ours := store.TempOwner(filepath.Base(p)); ours || strings.Contains(p, "journal") || strings.HasSuffix(p, ".lock") {
-				t.Errorf("left behind: %s", p)
-			}
-			return nil
-		})
-	})
-	t.Run("demo, SIGINT", func(t *testing.T) {
-		t.Parallel()
-		dir := filepath.Join(t.TempDir(), "demo")
-		cmd := exec.Command(bin, "demo", dir, "--scale", "100")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		pollFor(t, "the first files", func() bool { e, _ := os.ReadDir(dir); return len(e) > 0 })
-		cmd.Process.Signal(os.Interrupt)
-		if code := waitExit(t, cmd); code != 130 {
-			t.Errorf("exit %d", code)
-		}
-		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-			t.Errorf("the folder keeps %d entries", len(entries))
-		}
-	})
 }

@@ -100,7 +100,7 @@ func (a *app) observe(f observeFlags) error {
 		}
 	}
 	if f.dryRun {
-		return observeDryRun(ws, agents, f.minNew, f.includeResets, common.json, stdout)
+		return observeDryRun(a.ctx, ws, agents, f.minNew, f.includeResets, common.json, stdout)
 	}
 
 	fixes := observer.DefaultFixes()
@@ -198,8 +198,8 @@ func observeWatch(ctx context.Context, opt observer.SweepOptions, interval time.
 
 // observeDryRun prints ClawVault's dry-run lines; --include-resets adds a
 // block of its own after them.
-func observeDryRun(ws *store.Workspace, agents []string, minNew int64, includeResets, asJSON bool, stdout io.Writer) error {
-	snap, err := store.Scan(context.Background(), store.OS, ws, store.ScanOptions{MinNewBytes: minNew, CacheDir: statsCacheDir()})
+func observeDryRun(ctx context.Context, ws *store.Workspace, agents []string, minNew int64, includeResets, asJSON bool, stdout io.Writer) error {
+	snap, err := store.Scan(ctx, store.OS, ws, store.ScanOptions{MinNewBytes: minNew, CacheDir: statsCacheDir()})
 	if err != nil {
 		return err
 	}

@@ -136,10 +136,16 @@ func (a *app) afterSignal(sigs chan os.Signal, cancel context.CancelCauseFunc, h
 			f()
 		}
 		a.mu.Unlock()
-		fmt.Fprintln(a.stderr, "clawvault-tui: interrupted")
+		fmt.Fprintln(a.stderr, forcedExit)
 		os.Exit(130)
 	}
 }
+
+// forcedExit is what the backstop says when it ends a command that did not
+// stop within a second of a signal: a command that does is a bug (every
+// long loop and blocking call checks the context), and the signal tests
+// fail when they read it.
+const forcedExit = "clawvault-tui: interrupted: the command did not stop within a second of the signal, so it was ended at once"
 
 // onInterrupt registers what to undo if the process must end before the
 // command returns (the half-written demo folder).
@@ -174,6 +180,7 @@ func (a *app) rootCommand() *cobra.Command {
 	a.common.register(root.PersistentFlags())
 	_ = root.RegisterFlagCompletionFunc("agent", a.completeAgents)
 	root.SetFlagErrorFunc(flagError)
+	root.PersistentPreRun = a.warnConfig
 	root.AddCommand(a.statusCommand(), a.treeCommand(), a.observeCommand(), a.retentionCommand(),
 		a.searchCommand(), a.promoteCommand(), a.demoCommand(), a.configCommand(), a.serveCommand(), a.fleetCommand())
 	return root

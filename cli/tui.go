@@ -79,6 +79,8 @@ func tuiConfig(theme string) (store.Config, error) {
 	return cfg, nil
 }
 
+// runTUI opens the TUI on the workspace (or a demo one) and, when it
+// ends, stops its jobs and closes the search index.
 func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 	if a.remote != nil {
 		return a.runRemoteTUI(theme)
@@ -86,7 +88,6 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 	a.mu.Lock()
 	a.interactive = true
 	a.mu.Unlock()
-	stdout, stderr, common := a.stdout, a.stderr, &a.common
 	cfg, err := tuiConfig(theme)
 	if err != nil {
 		return err
@@ -94,62 +95,19 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 	if os.Getenv("NO_COLOR") != "" {
 		theme = "none"
 	}
-	var banner, backups string
-	ws, err := common.workspace()
-	if err != nil && !useDemo {
-		var none nothingFound
-		if !errors.As(err, &none) {
-			return err
-		}
-		if !demoIfNone {
-			return fmt.Errorf("%w\nTo look around first: clawvault-tui --demo", err)
-		}
-		fmt.Fprintf(stderr, "clawvault-tui: %v\nOpening a demo workspace instead.\n", err)
-		useDemo = true
-	}
-	if useDemo {
-		dir, err := os.MkdirTemp("", "clawvault-tui-demo-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		fmt.Fprintf(stderr, "Generating a demo workspace in %s …\n", dir)
-		m, err := demo.Generate(dir, demo.ScaleOptions(1, 1, time.Now()))
-		if err != nil {
-			return fmt.Errorf("generate the demo workspace: %w", err)
-		}
-		ws, err = store.Locate(store.OSEnv(), store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir})
-		if err != nil {
-			return err
-		}
-		banner = "demo workspace in " + filepath.Dir(m.StateDir)
-		// The demo's search index and the editor's backups go with it when
-		// the TUI ends, rather than piling up in the user's folders.
-		cfg.Search.CacheDir = filepath.Join(dir, "cache")
-		backups = filepath.Join(dir, "backups")
+	opt := ui.Options{Config: cfg, Theme: theme, Watch: true, Jobs: jobRunners(cfg)}
+	cleanup, err := a.tuiWorkspace(&opt, useDemo, demoIfNone)
+	defer cleanup()
+	if err != nil {
+		return err
 	}
 	if s, ok := a.signalled(); ok {
 		return signalExit(s)
 	}
-	app := ui.New(ui.Options{Workspace: ws, Config: cfg, Theme: theme, Banner: banner, Watch: true, Jobs: jobRunners(cfg), BackupDir: backups})
-	// A signal (Run cancels a.ctx) ends the program as q does, without
-	// the question: Bubble Tea's own handler is off, so that there is one.
-	p := tea.NewProgram(app, tea.WithOutput(stdout), tea.WithoutSignalHandler())
-	ended := make(chan struct{})
-	watching := make(chan struct{})
-	go func() {
-		defer close(watching)
-		select {
-		case <-a.ctx.Done():
-			p.Quit() // restores the terminal; the jobs are stopped below
-		case <-ended:
-		}
-	}()
-	_, err = p.Run()
-	close(ended)
-	<-watching
+	app := ui.New(opt)
+	err = a.runProgram(app)
 	// Whatever ended the program, no job outlives it unfinished.
-	stopJobs(app, a.hurry, stderr)
+	stopJobs(app, a.hurry, a.stderr)
 	if cerr := app.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("closing the search index: %w", cerr)
 	}
@@ -162,5 +120,70 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 	case err != nil && strings.Contains(err.Error(), "TTY"):
 		return fmt.Errorf("the TUI needs a terminal and there is none here (%v); `clawvault-tui status` prints the same facts as text", err)
 	}
+	return err
+}
+
+// tuiWorkspace sets the workspace the TUI opens: the one the flags find,
+// or a demo workspace generated in a temp folder, which cleanup removes.
+func (a *app) tuiWorkspace(opt *ui.Options, useDemo, demoIfNone bool) (cleanup func(), err error) {
+	cleanup = func() {}
+	ws, err := a.common.workspace()
+	if err != nil && !useDemo {
+		var none nothingFound
+		if !errors.As(err, &none) {
+			return cleanup, err
+		}
+		if !demoIfNone {
+			return cleanup, fmt.Errorf("%w\nTo look around first: clawvault-tui --demo", err)
+		}
+		fmt.Fprintf(a.stderr, "clawvault-tui: %v\nOpening a demo workspace instead.\n", err)
+		useDemo = true
+	}
+	if !useDemo {
+		opt.Workspace = ws
+		return cleanup, nil
+	}
+	dir, err := os.MkdirTemp("", "clawvault-tui-demo-")
+	if err != nil {
+		return cleanup, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	fmt.Fprintf(a.stderr, "Generating a demo workspace in %s …\n", dir)
+	m, err := demo.Generate(a.ctx, dir, demo.ScaleOptions(1, 1, time.Now()))
+	if err != nil {
+		if s, ok := a.signalled(); ok {
+			return cleanup, signalExit(s)
+		}
+		return cleanup, fmt.Errorf("generate the demo workspace: %w", err)
+	}
+	if opt.Workspace, err = store.Locate(store.OSEnv(), store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir}); err != nil {
+		return cleanup, err
+	}
+	opt.Banner = "demo workspace in " + filepath.Dir(m.StateDir)
+	// The demo's search index and the editor's backups go with it when
+	// the TUI ends, rather than piling up in the user's folders.
+	opt.Config.Search.CacheDir = filepath.Join(dir, "cache")
+	opt.BackupDir = filepath.Join(dir, "backups")
+	return cleanup, nil
+}
+
+// runProgram runs the TUI until it quits or a signal ends it.
+func (a *app) runProgram(app *ui.App) error {
+	// A signal (Run cancels a.ctx) ends the program as q does, without
+	// the question: Bubble Tea's own handler is off, so that there is one.
+	p := tea.NewProgram(app, tea.WithOutput(a.stdout), tea.WithoutSignalHandler())
+	ended := make(chan struct{})
+	watching := make(chan struct{})
+	go func() {
+		defer close(watching)
+		select {
+		case <-a.ctx.Done():
+			p.Quit() // restores the terminal; the jobs are stopped by the caller
+		case <-ended:
+		}
+	}()
+	_, err := p.Run()
+	close(ended)
+	<-watching
 	return err
 }

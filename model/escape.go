@@ -3,6 +3,7 @@ package model
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -14,9 +15,12 @@ import (
 //   - C0 controls (U+0000–U+001F) and DEL: \n, \r, \t as such, the rest as
 //     \x1b and the like;
 //   - C1 controls (U+0080–U+009F): \u009b;
-//   - bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
-//     U+2066–U+2069) and the line and paragraph separators (U+2028,
-//     U+2029): \u202e;
+//   - invisible format characters (Unicode's Cf: the bidirectional marks,
+//     embeddings, overrides and isolates such as U+202E, the tag characters
+//     U+E0000–U+E007F that can carry hidden text, U+FEFF, U+2060–U+2064)
+//     but the zero-width joiner and non-joiner that emoji and scripts
+//     need, and the line and paragraph separators (U+2028, U+2029):
+//     \u202e, \U000e0041;
 //   - bytes that are not UTF-8 (a lone 0x9b is CSI to some terminals): \x9b.
 //
 // A backslash stays as it is, so the result is not an escaping that can be
@@ -80,10 +84,12 @@ func escapeControls(s string, lines bool) string {
 		case r == utf8.RuneError && size == 1:
 			b.WriteString(`\x`)
 			b.WriteString(hex2(c))
-		case actsOnTerminal(r, size):
-			b.WriteString(`\u`)
+		case actsOnTerminal(r, size) && r > 0xffff:
 			h := strconv.FormatInt(int64(r), 16)
-			b.WriteString(strings.Repeat("0", 4-len(h)) + h)
+			b.WriteString(`\U` + strings.Repeat("0", 8-len(h)) + h)
+		case actsOnTerminal(r, size):
+			h := strconv.FormatInt(int64(r), 16)
+			b.WriteString(`\u` + strings.Repeat("0", 4-len(h)) + h)
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -100,10 +106,14 @@ func actsOnTerminal(r rune, size int) bool {
 		return true
 	case r >= 0x80 && r <= 0x9f:
 		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x2028, r == 0x2029:
+	case r == 0x2028, r == 0x2029:
 		return true
+	case r == 0x200c, r == 0x200d: // joiners: emoji sequences and scripts need them
+		return false
+	case r < 0x600:
+		return false // no format character below U+0600 but the soft hyphen, which is harmless
 	}
-	return false
+	return unicode.Is(unicode.Cf, r)
 }
 
 func hex2(c byte) string {

@@ -22,6 +22,11 @@ func TestEscapeControls(t *testing.T) {
 		{"line\u2028sep\u2029", `line\u2028sep\u2029`},
 		{"bad \x9b[31m byte \xff", `bad \x9b[31m byte \xff`},
 		{`a\b`, `a\b`},
+		// Invisible format characters: tags (hidden ASCII), the BOM, word
+		// joiners; the joiners of an emoji sequence stay.
+		{"tag\U000E0041\U000E007F", `tag\U000e0041\U000e007f`},
+		{"\ufeffbom \u2060wj \ufff9ann", `\ufeffbom \u2060wj \ufff9ann`},
+		{"👩\u200d💻 zw\u200cnj", "👩\u200d💻 zw\u200cnj"},
 	} {
 		if got := EscapeControls(c.in); got != c.want {
 			t.Errorf("EscapeControls(%q) = %q, want %q", c.in, got, c.want)

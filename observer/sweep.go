@@ -375,7 +375,7 @@ func (s *sweeper) observeAll(ctx context.Context, candidates []Candidate) (sweep
 		if err := s.observe(ctx, c, pre); err != nil {
 			return nil, s.observeStopped(ctx, candidates[i:], err)
 		}
-		if s.opt.CommitEvery > 0 && time.Since(s.lastCommit) >= s.opt.CommitEvery {
+		if s.opt.CommitEvery > 0 && time.Since(s.lastCommit) >= s.opt.CommitEvery || len(s.files.dirty()) >= commitFilesMax {
 			if err := s.commit(); err != nil {
 				s.report.Skipped = append(s.report.Skipped, candidates[i+1:]...)
 				return nil, err
@@ -813,6 +813,14 @@ func (s *sweeper) mergeAndRoute(ctx context.Context, day *dayState, obs []model.
 	s.report.Notes = append(s.report.Notes, routed.Skipped...)
 	return nil
 }
+
+// commitFilesMax bounds the vault files one commit writes: each is a temp
+// file written and synced, and then renamed and its folder synced, so a
+// commit of hundreds (a sweep routing into many category files) took
+// seconds; and a commit that has begun is not cancelled, so the commit
+// after a signal (of what was finished) must stay quick for the command
+// to end within a second of it.
+const commitFilesMax = 64
 
 // commit writes what the pending sessions did, as one step (see the
 // journal in store/journal.go): every new version of a vault file and the

@@ -24,6 +24,12 @@ type Config struct {
 	Search    SearchConfig    `toml:"search"`
 	// Transcripts says how transcripts are read.
 	Transcripts TranscriptsConfig `toml:"transcripts"`
+
+	// Path is the file the settings were read from ("" for the defaults),
+	// and KeyLines the line of each action [keys] remaps in it, so that a
+	// binding that cannot work is named where it is written.
+	Path     string         `toml:"-"`
+	KeyLines map[string]int `toml:"-"`
 }
 
 // UIConfig holds the look of the TUI.
@@ -118,5 +124,40 @@ func LoadConfig(path string) (Config, error) {
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
 		return DefaultConfig(), fmt.Errorf("%s: unknown setting %q", path, undecoded[0].String())
 	}
+	cfg.Path, cfg.KeyLines = path, keyLines(string(data))
 	return cfg, nil
+}
+
+// keyLines finds the line of each action in the file's [keys] table
+// (`name = …` under [keys], or `keys.name = …` at the top level). The
+// TOML decoder keeps key positions to itself; a file the decoder accepted
+// is simple enough to find them by its lines.
+func keyLines(data string) map[string]int {
+	out := map[string]int{}
+	table := ""
+	for i, line := range strings.Split(data, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			table = strings.Trim(strings.TrimSpace(strings.SplitN(line, "#", 2)[0]), "[] \t")
+			continue
+		}
+		name, _, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		name = strings.TrimSpace(name)
+		if table == "" {
+			var dotted bool
+			if name, dotted = strings.CutPrefix(name, "keys."); !dotted {
+				continue
+			}
+		} else if table != "keys" {
+			continue
+		}
+		name = strings.Trim(name, `"'`)
+		if _, seen := out[name]; !seen {
+			out[name] = i + 1
+		}
+	}
+	return out
 }

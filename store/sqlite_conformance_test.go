@@ -340,7 +340,7 @@ func conformanceDemoDir(t *testing.T, dir string) string {
 	}
 	base := t.TempDir()
 	root := filepath.Join(base, strings.Repeat("s", meta.PathLength-len(base)-1))
-	if _, err := demo.Generate(root, demo.ScaleOptions(1, meta.Seed, now)); err != nil {
+	if _, err := demo.Generate(context.Background(), root, demo.ScaleOptions(1, meta.Seed, now)); err != nil {
 		t.Fatal(err)
 	}
 	return root

@@ -166,7 +166,7 @@ func New(opt Options) *App {
 		}, shared: opt.Index},
 	}
 	a := &App{c: c, opt: opt}
-	a.configProblems = c.Keys.Apply(opt.Config.Keys)
+	a.configProblems = c.Keys.Apply(opt.Config)
 	c.SetTheme(true) // until the terminal says what its background is
 	a.sessions = newSessionsPane(c)
 	cache := transcript.NewCache()
@@ -668,7 +668,7 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		var lines []string
 		var total int64
 		for _, c := range cands {
-			line := fmt.Sprintf("%s [%s] Δ%s", inert(c.SessionKey), inert(c.Source), model.Bytes(c.NewBytes))
+			line := fmt.Sprintf("%s [%s] Δ%s", c.SessionKey, c.Source, model.Bytes(c.NewBytes))
 			if c.Seq != nil {
 				line += " (SQLite-era store)"
 			}

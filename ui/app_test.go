@@ -25,6 +25,7 @@ func viewText(a *App) string { return ansi.Strip(a.View().Content) }
 // --- the shell
 
 func TestScreensSwitch(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	for _, tt := range []struct {
 		key  string
@@ -38,6 +39,7 @@ func TestScreensSwitch(t *testing.T) {
 }
 
 func TestHelpOverlayListsTheBindings(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	press(t, a, "?")
 	v := viewText(a)
@@ -60,6 +62,7 @@ func TestHelpOverlayListsTheBindings(t *testing.T) {
 // scrolled through, the help shows each one whole, and the view never
 // leaves the terminal.
 func TestHelpShowsEveryBindingWhenSmall(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {60, 16}} {
 		a := newApp(t, size[0], size[1], Options{})
 		openBranchy(t, a)
@@ -105,6 +108,7 @@ func assertFits(t *testing.T, view string, width, height int) {
 
 // The footer shows the screen's keys that fit and then, always, the help's.
 func TestFooterEndsWithHelp(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{200, 100, 80, 50, 30} {
 		a := newApp(t, w, 24, Options{})
 		lines := strings.Split(viewText(a), "\n")
@@ -116,6 +120,7 @@ func TestFooterEndsWithHelp(t *testing.T) {
 }
 
 func TestKeysRemapFromConfig(t *testing.T) {
+	t.Parallel()
 	cfg := store.DefaultConfig()
 	cfg.Keys = store.KeyConfig{"down": {"x"}, "quit": {"Q"}}
 	a := newApp(t, 100, 30, Options{Config: cfg})
@@ -145,6 +150,7 @@ func TestKeysRemapFromConfig(t *testing.T) {
 // different screens is fine (the defaults do it: / filters Sessions and
 // searches a transcript).
 func TestKeysBoundTwiceAreReported(t *testing.T) {
+	t.Parallel()
 	if p := DefaultKeyMap().Conflicts(newApp(t, 100, 30, Options{}).keyScopes()); len(p) != 0 {
 		t.Errorf("the default keys conflict: %v", p)
 	}
@@ -179,6 +185,7 @@ func TestKeysBoundTwiceAreReported(t *testing.T) {
 
 // Conflicts names actions by their help text, so each must be unique.
 func TestActionHelpIsUnique(t *testing.T) {
+	t.Parallel()
 	seen := map[string]string{}
 	for name, b := range DefaultKeyMap().actions() {
 		if other, ok := seen[b.Help().Desc]; ok {
@@ -189,6 +196,7 @@ func TestActionHelpIsUnique(t *testing.T) {
 }
 
 func TestStaleResultsAreDropped(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	rows := len(a.sessions.rows)
 	old := a.scanJob
@@ -200,6 +208,7 @@ func TestStaleResultsAreDropped(t *testing.T) {
 }
 
 func TestViewFitsTheTerminal(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {100, 30}, {200, 60}, {60, 16}} {
 		a := newApp(t, size[0], size[1], Options{})
 		press(t, a, "enter") // the transcript of the first row
@@ -219,6 +228,7 @@ func TestViewFitsTheTerminal(t *testing.T) {
 }
 
 func TestQuit(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	_, cmd := a.Update(keyMsg("q"))
 	if cmd == nil {
@@ -230,6 +240,7 @@ func TestQuit(t *testing.T) {
 }
 
 func TestMouse(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	if a.sessions.cursor != 3 {
@@ -249,6 +260,7 @@ func TestMouse(t *testing.T) {
 // --- the Sessions screen
 
 func TestSessionsSortFilterAgent(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	s := a.sessions
 	if r, _ := s.Selected(); r.Key != "agent:main:main" {
@@ -297,6 +309,7 @@ func TestSessionsSortFilterAgent(t *testing.T) {
 }
 
 func TestSessionsDetailNamesTheNumbers(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 40, Options{})
 	v := viewText(a)
 	for _, want := range []string{"Observed never · 14 MiB pending of a 300 KiB threshold", "overdue: 47× the threshold", "compactions 10"} {
@@ -307,6 +320,7 @@ func TestSessionsDetailNamesTheNumbers(t *testing.T) {
 }
 
 func TestCopySessionID(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	_, cmd := a.Update(keyMsg("y"))
 	if cmd == nil {
@@ -339,6 +353,7 @@ func openBranchy(t *testing.T, a *App) {
 }
 
 func TestTranscriptOpensAtTheLeaf(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	openBranchy(t, a)
 	p := a.transcript
@@ -367,6 +382,7 @@ func TestTranscriptOpensAtTheLeaf(t *testing.T) {
 }
 
 func TestTranscriptJumps(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	_, man := demoWorkspace(t)
 	a.sessions.Select(man.MainNeverObserved.Key)
@@ -397,6 +413,7 @@ func TestTranscriptJumps(t *testing.T) {
 }
 
 func TestTranscriptBranchJumpAndContext(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	openBranchy(t, a)
 	p := a.transcript
@@ -431,6 +448,7 @@ func searchBranchy(t *testing.T, a *App, word string) *transcriptPane {
 }
 
 func TestTranscriptSearch(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	p := searchBranchy(t, a, "onboarding")
 	if len(p.matches) == 0 {
@@ -459,6 +477,7 @@ func TestTranscriptSearch(t *testing.T) {
 }
 
 func TestTranscriptCopyPathLine(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	openBranchy(t, a)
 	e, _ := a.transcript.selectedEntry()
@@ -478,6 +497,7 @@ func TestTranscriptCopyPathLine(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestEditorCommandOpensAtTheLine(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"EDITOR": "vim -u NONE"}
 	getenv := func(k string) string { return env[k] }
 	args := func(choice, lineArgs string, line int) string {
@@ -521,6 +541,7 @@ func TestEditorCommandOpensAtTheLine(t *testing.T) {
 }
 
 func TestUnopenableRowsSaySo(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	_, man := demoWorkspace(t)
 	a.sessions.Select(man.MissingFile.Key)
@@ -531,6 +552,7 @@ func TestUnopenableRowsSaySo(t *testing.T) {
 }
 
 func TestLiveRefreshKeepsThePlace(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	openBranchy(t, a)
 	p := a.transcript
@@ -545,6 +567,7 @@ func TestLiveRefreshKeepsThePlace(t *testing.T) {
 // --- the Jobs screen
 
 func TestDryRunJob(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	press(t, a, "5", "d")
 	if len(a.jobs.jobs) != 1 || a.jobs.jobs[0].state != jobDone {
@@ -565,6 +588,7 @@ func TestDryRunJob(t *testing.T) {
 }
 
 func TestRetentionJob(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{Jobs: planningRunners()})
 	press(t, a, "5", "R")
 	j := a.jobs.jobs[0]
@@ -604,6 +628,7 @@ func TestRetentionJob(t *testing.T) {
 }
 
 func TestUnbuiltJobsSaySo(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	press(t, a, "5")
 	for _, k := range []string{"S", "R"} {
@@ -618,6 +643,7 @@ func TestUnbuiltJobsSaySo(t *testing.T) {
 }
 
 func TestSweepAsksFirstAndCanFail(t *testing.T) {
+	t.Parallel()
 	var got []observer.Candidate
 	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, pr observer.ProgressFunc) (JobResult, error) {
 		got = c
@@ -649,6 +675,7 @@ func TestSweepAsksFirstAndCanFail(t *testing.T) {
 // A finished sweep rescans the workspace (its cursors moved) and its report
 // links each observed session.
 func TestSweepJobRescansAndLinks(t *testing.T) {
+	t.Parallel()
 	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, _ observer.ProgressFunc) (JobResult, error) {
 		rep := &observer.SweepReport{Checked: 34, Candidates: c, Agents: []string{"main"}, Compressor: "rules"}
 		for _, cand := range c {
@@ -682,6 +709,7 @@ func blockingRetention(started chan<- struct{}) JobRunners {
 }
 
 func TestCancelAJob(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	a := newApp(t, 100, 30, Options{Jobs: blockingRetention(started)})
 	press(t, a, "5")
@@ -694,6 +722,7 @@ func TestCancelAJob(t *testing.T) {
 }
 
 func TestLiveAppendShowsUp(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	src, err := os.ReadFile(filepath.Join("..", "store", "transcript", "testdata", "spec-branch.jsonl"))
 	if err != nil {
@@ -723,6 +752,7 @@ func TestLiveAppendShowsUp(t *testing.T) {
 // The jobs the user starts are numbered 1, 2, 3, whatever else (scans,
 // transcript reads, status messages) took ids from the app's counter.
 func TestJobNumbersCountTheUsersJobs(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	openBranchy(t, a) // reads that take job ids
 	press(t, a, "5", "d", "d")
@@ -737,6 +767,7 @@ func TestJobNumbersCountTheUsersJobs(t *testing.T) {
 // A job cancelled with x shows its time so far until it stops, not the
 // time since the zero time.
 func TestCancelledJobShowsItsTime(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	a := newApp(t, 100, 30, Options{Jobs: blockingRetention(started)})
 	now := fixedNow
@@ -770,6 +801,7 @@ func jobLineOf(view, title string) string {
 // (the help, an input), then clears a filter or a search, then goes back
 // to the screen shown before.
 func TestEscClosesThenClearsThenGoesBack(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	p := searchBranchy(t, a, "onboarding")
 	if p.query != "onboarding" || len(p.matches) == 0 {

@@ -11,6 +11,7 @@ import (
 // the badge of its severity, so no row shows ✓ beside a code that needs a
 // look (missing-file, scan-only were the ones that did).
 func TestBadgeForEveryCode(t *testing.T) {
+	t.Parallel()
 	want := map[model.DiagnosisCode]string{
 		model.CodeMissingFile:          "▲",
 		model.CodeSQLiteStore:          "!",
@@ -70,6 +71,7 @@ func TestBadgeForEveryCode(t *testing.T) {
 // On the demo, a row needs attention in the header's count exactly when
 // its badge says so.
 func TestBadgesAgreeWithTheHeader(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	for _, r := range a.snap.Rows {
 		b := badgeFor(r.Diagnosis)

@@ -14,7 +14,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
-	"charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
 
 	"clawvault-tui/store"
@@ -149,26 +148,13 @@ func (m *markdownCache) Render(style string, width int, text string) (string, er
 	return lr.r.Render(text)
 }
 
+// newRenderer is glamour's standard style of that name (dark, light, or
+// notty for the plain theme), with its code blocks highlighted by chroma
+// in the style's own colours (notty's are not).
 func newRenderer(style string, width int) (*glamour.TermRenderer, error) {
-	config, err := plainCodeStyle(style)
-	if err != nil {
-		return nil, err
-	}
-	return glamour.NewTermRenderer(glamour.WithStyles(config), glamour.WithWordWrap(width))
-}
-
-// plainCodeStyle is glamour's standard style of that name with code blocks
-// drawn in the style's code colour rather than highlighted token by token:
-// the build leaves chroma's lexers out (third_party/chroma-nohighlight says
-// why), and a code block that names no chroma theme takes glamour's plain
-// path.
-func plainCodeStyle(name string) (ansi.StyleConfig, error) {
-	standard, ok := styles.DefaultStyles[name]
+	config, ok := styles.DefaultStyles[style]
 	if !ok {
-		return ansi.StyleConfig{}, fmt.Errorf("glamour has no style %q", name)
+		return nil, fmt.Errorf("glamour has no style %q", style)
 	}
-	config := *standard
-	config.CodeBlock.Theme = ""
-	config.CodeBlock.Chroma = nil
-	return config, nil
+	return glamour.NewTermRenderer(glamour.WithStyles(*config), glamour.WithWordWrap(width))
 }

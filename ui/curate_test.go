@@ -136,6 +136,7 @@ func sendKey(a *App, k string) tea.Cmd {
 }
 
 func TestVaultTreeLists(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	press(t, a, "3")
@@ -159,6 +160,7 @@ func TestVaultTreeLists(t *testing.T) {
 
 // Observation files are a table, filtered by type, importance and source.
 func TestVaultObservationTable(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 120, 35, Options{})
 	openVaultFile(t, a, filepath.Join(ws.Vault, "ledger", "observations", "2026", "11", "20.md"))
@@ -196,6 +198,7 @@ func TestVaultObservationTable(t *testing.T) {
 // The preview of a big Markdown file renders in a command: keys never
 // wait for it, and the raw text shows meanwhile.
 func TestVaultBigFileRendersOffTheLoop(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	big := filepath.Join(ws.Vault, "big.md")
 	section := "## A heading\n\n" + strings.Repeat("Some *prose* with words in it, and more words to fill a line.\n", 40) + "\n"
@@ -225,6 +228,7 @@ func TestVaultBigFileRendersOffTheLoop(t *testing.T) {
 }
 
 func TestRenderableCutsBetweenBlocks(t *testing.T) {
+	t.Parallel()
 	small := "# x\n\ntext\n"
 	if renderable(small) != small {
 		t.Error("a small file is cut")
@@ -240,6 +244,7 @@ func TestRenderableCutsBetweenBlocks(t *testing.T) {
 }
 
 func TestEditorSavesTheBytes(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	memory := filepath.Join(ws.Agents[0].Workspace, "MEMORY.md")
@@ -272,6 +277,7 @@ func TestEditorSavesTheBytes(t *testing.T) {
 // conflict says so, both versions stay, and a merge takes both changes
 // when they are on different lines.
 func TestEditorConflictMerges(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	memory := filepath.Join(ws.Agents[0].Workspace, "MEMORY.md")
@@ -309,6 +315,7 @@ func TestEditorConflictMerges(t *testing.T) {
 }
 
 func TestEditorConflictSameLine(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	memory := filepath.Join(ws.Agents[0].Workspace, "MEMORY.md")
@@ -331,6 +338,7 @@ func TestEditorConflictSameLine(t *testing.T) {
 }
 
 func TestEditorAsksBeforeLeaving(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	note := filepath.Join(ws.Agents[0].Workspace, "memory", "2026-11-20.md")
@@ -356,6 +364,7 @@ func TestEditorAsksBeforeLeaving(t *testing.T) {
 }
 
 func TestEditorRefusesOutside(t *testing.T) {
+	t.Parallel()
 	ws, dir := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	for _, p := range []string{
@@ -385,6 +394,7 @@ func TestEditorRefusesOutside(t *testing.T) {
 
 // p on an observation puts its sentence into MEMORY.md, once.
 func TestPromoteObservation(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	memory := filepath.Join(ws.Agents[0].Workspace, "MEMORY.md")
@@ -427,6 +437,7 @@ func TestPromoteObservation(t *testing.T) {
 
 // p on a line of a daily note, from the Vault screen.
 func TestPromoteNoteLine(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	openVaultFile(t, a, filepath.Join(ws.Agents[0].Workspace, "memory", "2026-11-20.md"))
@@ -446,13 +457,18 @@ func TestPromoteNoteLine(t *testing.T) {
 var (
 	searchCacheOnce sync.Once
 	searchCache     string
+	// searchCacheMu lets one app at a time hold the shared index: the
+	// tests run in parallel.
+	searchCacheMu sync.Mutex
 )
 
 // searchApp is the demo with the Search screen shown and its index built;
-// the index is shared by the tests of the package (one app at a time
-// holds it).
+// the index is shared by the tests of the package: one test at a time
+// holds it, until its app is closed at the test's end.
 func searchApp(t testing.TB, width, height int) *App {
 	t.Helper()
+	searchCacheMu.Lock()
+	t.Cleanup(searchCacheMu.Unlock) // after newApp's Cleanup closes the app
 	searchCacheOnce.Do(func() {
 		// Beside the shared demo's state and vault, removed with them.
 		_, man := demoWorkspace(t)
@@ -469,6 +485,7 @@ func searchApp(t testing.TB, width, height int) *App {
 }
 
 func TestSearchAsYouType(t *testing.T) {
+	t.Parallel()
 	a := searchApp(t, 100, 30)
 	typeText(t, a, "postgres")
 	p := a.search
@@ -496,6 +513,7 @@ func TestSearchAsYouType(t *testing.T) {
 // the answer starts the search for the newest; an answer to an older job
 // is dropped.
 func TestSearchOneQueryInFlight(t *testing.T) {
+	t.Parallel()
 	a := searchApp(t, 100, 30)
 	first := sendKey(a, "n")
 	if first == nil || !a.search.running {
@@ -551,6 +569,7 @@ func resultOf[T any](cmd tea.Cmd) (T, bool) {
 
 // After a save, the file is re-indexed and the results follow.
 func TestSearchRefreshesAfterSave(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	press(t, a, "4")
@@ -582,6 +601,7 @@ func TestSearchRefreshesAfterSave(t *testing.T) {
 // o on an observation opens the session the raw ledger says it came from,
 // at the message.
 func TestSourceOpensTheTranscript(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	_, man := demoWorkspace(t)
 	var sessionID, quote string
@@ -613,6 +633,7 @@ func TestSourceOpensTheTranscript(t *testing.T) {
 // I on the Jobs screen syncs the index the Search screen uses: it reads
 // every file the first time, none the next.
 func TestIndexJob(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	press(t, a, "5", "I")
@@ -635,6 +656,7 @@ func TestIndexJob(t *testing.T) {
 
 // → opens a folder (and steps into it), ← closes it or goes up.
 func TestVaultTreeKeys(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 100, 30, Options{})
 	press(t, a, "3")
@@ -667,6 +689,7 @@ func TestVaultTreeKeys(t *testing.T) {
 // other controls and bidirectional overrides are shown as escapes
 // (model.EscapeControls: \x1b, \u202e).
 func TestMemoryTextIsMadeSafe(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	evil := filepath.Join(ws.Agents[0].Workspace, "memory", "evil\x1b[2J.md")
 	writeText(t, evil, "# \x1b]0;pwned\x07title\n\n- [fact|c=0.50|i=0.50] 10:00 [main] user: red \x1b[31malert\u202e gnp.exe\n")
@@ -687,6 +710,7 @@ func TestMemoryTextIsMadeSafe(t *testing.T) {
 // the editor, j moves and a screen number switches screens, instead of
 // both being typed into the query (found walking the demo).
 func TestSearchEnterLeavesTheInput(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	press(t, a, "4")
 	typeText(t, a, "postgresql")

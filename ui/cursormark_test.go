@@ -30,6 +30,7 @@ func openObserved(t *testing.T, a *App) *transcriptPane {
 // it is, and its words name the byte, the age and the pending bytes
 // against the threshold.
 func TestDividerWhereTheCursorStands(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	p := openObserved(t, a)
 	cursor := p.row.Cursor.Offset()
@@ -71,6 +72,7 @@ func TestDividerWhereTheCursorStands(t *testing.T) {
 // After a sweep the rescan moves the cursor to the end: the divider goes
 // below the last entry and nothing is marked.
 func TestDividerFollowsTheScan(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	p := openObserved(t, a)
 	row := p.row
@@ -104,6 +106,7 @@ func withRow(a *App, row model.SessionRow) *store.Snapshot {
 // Whatever row the cursor is on, it stays in the window the divider takes
 // a line of, and a click on a row below the divider selects that row.
 func TestDividerKeepsTheCursorInView(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 80, 16, Options{})
 	p := openObserved(t, a)
 	onScreen := func() bool {
@@ -137,6 +140,7 @@ func TestDividerKeepsTheCursorInView(t *testing.T) {
 // cursor, never by a byte offset: the first pending position is the seq
 // after the last one observed.
 func TestDividerAtTheSeqCursor(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	row := model.SessionRow{Origin: model.OriginSQLite, Generation: &model.Generation{Current: true},
 		Selection: model.Selection{NewBytes: 2048, ThresholdBytes: 50 << 10}}

@@ -356,7 +356,8 @@ type cell struct {
 }
 
 // cells lays out a line's text: tabs to the next stop, control characters
-// and invalid bytes as "�", other graphemes as they are.
+// and invalid bytes as "�", a grapheme holding an invisible format
+// character escaped (inert), other graphemes as they are.
 func cells(text string) []cell {
 	var out []cell
 	col := 0
@@ -370,6 +371,9 @@ func cells(text string) []cell {
 			c.text = strings.Repeat(" ", c.width)
 		case r == utf8.RuneError && size <= 1, r < 0x20, r == 0x7f:
 			c.text, c.width = "�", 1
+		case inert(g) != g: // a format character that hides or reorders text, joined to a letter
+			c.text = inert(g)
+			c.width = ansi.StringWidth(c.text)
 		default:
 			c.width = ansi.StringWidth(g)
 			if c.width == 0 {

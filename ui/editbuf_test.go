@@ -1,10 +1,14 @@
 package ui
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // Loading and saving without an edit gives back the same bytes, whatever
 // they are.
 func TestEditBufferRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, text := range []string{
 		"", "a", "a\n", "a\nb", "a\r\nb\r\n", "mixed\r\nendings\nhere\r\n", "\ttabs\tand  spaces\n",
 		"bad \xff\xfe bytes\n", "ctrl \x01\x7f chars\n", "emoji 👩‍💻 and é\n", "\n\n\n",
@@ -20,6 +24,7 @@ func TestEditBufferRoundTrip(t *testing.T) {
 }
 
 func TestEditBufferEdits(t *testing.T) {
+	t.Parallel()
 	b := newEditBuffer([]byte("one\r\ntwo\r\nthree"))
 	b.gotoLine(2)
 	b.end()
@@ -72,6 +77,7 @@ func TestEditBufferEdits(t *testing.T) {
 
 // A run of typing is one undo step; a space or a move ends it.
 func TestEditBufferUndoTyping(t *testing.T) {
+	t.Parallel()
 	b := newEditBuffer([]byte("x\n"))
 	for _, r := range "hello" {
 		b.insert(string(r))
@@ -97,6 +103,7 @@ func TestEditBufferUndoTyping(t *testing.T) {
 // The cursor moves by grapheme, up and down keep the column, tabs and wide
 // characters take their width.
 func TestEditBufferMovement(t *testing.T) {
+	t.Parallel()
 	b := newEditBuffer([]byte("a👩‍💻é\n\tx\nshort\n"))
 	b.right()
 	b.right()
@@ -135,6 +142,7 @@ func TestEditBufferMovement(t *testing.T) {
 }
 
 func TestEditBufferPaste(t *testing.T) {
+	t.Parallel()
 	b := newEditBuffer([]byte("head tail\n"))
 	b.col = len("head ")
 	b.insert("one\r\ntwo\nthree ")
@@ -148,47 +156,38 @@ func TestEditBufferPaste(t *testing.T) {
 
 // Any edits, undone, give back the bytes that were loaded; redone, the
 // bytes they made; and no edit touches a line it did not reach.
+// FuzzEditBuffer: no sequence of edits and moves puts the cursor outside
+// the text, undoing everything goes back as far as the history holds (the
+// text as loaded, unless more than maxUndo edits were made: then the text
+// as it was before one of them), and redoing everything gives the edited
+// text again.
 func FuzzEditBuffer(f *testing.F) {
 	f.Add("a\r\nb\nc", []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
 	f.Add("\xff\t👩‍💻\n\n", []byte{3, 3, 0, 5, 1, 9})
+	f.Add("deep", bytes.Repeat([]byte{1, 4}, maxUndo+10)) // more edits than the history keeps
 	f.Fuzz(func(t *testing.T, text string, ops []byte) {
 		b := newEditBuffer([]byte(text))
+		before := map[string]bool{text: true} // the text before each op
 		for i, op := range ops {
-			switch op % 12 {
-			case 0:
-				b.insert("x")
-			case 1:
-				b.insert("\n")
-			case 2:
-				b.backspace()
-			case 3:
-				b.deleteForward()
-			case 4:
-				b.left()
-			case 5:
-				b.right()
-			case 6:
-				b.vertical(int(i%3) - 1)
-			case 7:
-				b.wordLeft()
-			case 8:
-				b.wordRight()
-			case 9:
-				b.deleteToLineEnd()
-			case 10:
-				b.insert("y z\r\nw")
-			case 11:
-				b.end()
-			}
+			before[string(b.bytes())] = true
+			editBufferOp(b, op, i)
 			if b.row < 0 || b.row >= len(b.lines) || b.col < 0 || b.col > len(b.lines[b.row].text) {
 				t.Fatalf("cursor %d:%d out of the text after op %d", b.row, b.col, op%12)
 			}
 		}
 		edited := string(b.bytes())
+		undone := 0
 		for b.undoLast() {
+			undone++
 		}
-		if got := string(b.bytes()); got != text || b.dirty() {
+		got := string(b.bytes())
+		switch {
+		case undone > maxUndo:
+			t.Fatalf("%d edits undone, more than the history's %d", undone, maxUndo)
+		case undone < maxUndo && (got != text || b.dirty()):
 			t.Fatalf("undoing everything gives %q (dirty %v), want %q", got, b.dirty(), text)
+		case undone == maxUndo && !before[got]:
+			t.Fatalf("undoing a full history gives %q, a text the edits never had", got)
 		}
 		for b.redoLast() {
 		}
@@ -198,7 +197,55 @@ func FuzzEditBuffer(f *testing.F) {
 	})
 }
 
+// editBufferOp applies one of the fuzzer's operations.
+func editBufferOp(b *editBuffer, op byte, i int) {
+	switch op % 12 {
+	case 0:
+		b.insert("x")
+	case 1:
+		b.insert("\n")
+	case 2:
+		b.backspace()
+	case 3:
+		b.deleteForward()
+	case 4:
+		b.left()
+	case 5:
+		b.right()
+	case 6:
+		b.vertical(i%3 - 1)
+	case 7:
+		b.wordLeft()
+	case 8:
+		b.wordRight()
+	case 9:
+		b.deleteToLineEnd()
+	case 10:
+		b.insert("y z\r\nw")
+	case 11:
+		b.end()
+	}
+}
+
+// More edits than the history keeps: undo takes back the last maxUndo,
+// and the buffer says it differs from the file.
+func TestEditBufferUndoDepth(t *testing.T) {
+	t.Parallel()
+	b := newEditBuffer([]byte("start"))
+	for range maxUndo + 5 {
+		b.insert("\n")
+	}
+	undone := 0
+	for b.undoLast() {
+		undone++
+	}
+	if want := "\n\n\n\n\nstart"; undone != maxUndo || string(b.bytes()) != want || !b.dirty() {
+		t.Errorf("undid %d edits to %q (dirty %v), want %d to %q, dirty", undone, b.bytes(), b.dirty(), maxUndo, want)
+	}
+}
+
 func TestEditBufferMoveTo(t *testing.T) {
+	t.Parallel()
 	b := newEditBuffer([]byte("aé👩‍💻b\nshort\n"))
 	for _, tc := range []struct{ at, want bufPos }{
 		{bufPos{0, 2}, bufPos{0, 1}}, // inside é: back to its start

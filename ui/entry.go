@@ -64,9 +64,19 @@ func (r *entryRenderer) plain(st func(...string) string, text string) {
 	}
 }
 
-// json adds a JSON value, indented.
+// json adds a JSON value, indented and coloured.
 func (r *entryRenderer) json(raw json.RawMessage, prefix string) {
-	r.add(r.t.Value.Render(inertText(indentJSON(raw, prefix))))
+	r.code("json", inertText(indentJSON(raw, prefix)))
+}
+
+// code adds escaped text coloured as code in a language (in the Value
+// style when it cannot be).
+func (r *entryRenderer) code(lang, text string) {
+	if out, ok := colourCode(r.t, lang, text); ok {
+		r.add(out)
+		return
+	}
+	r.add(r.t.Value.Render(text))
 }
 
 // heading adds the entry's kind and facts: id, position, time, parent.
@@ -128,7 +138,11 @@ func (r *entryRenderer) messageFacts(b *model.EntryBody) {
 		if b.ExitCode != nil {
 			code = fmt.Sprintf(" (exit %d)", *b.ExitCode)
 		}
-		r.add(t.Label.Render("$ " + b.Command + code))
+		cmd, ok := colourCode(t, "bash", b.Command)
+		if !ok {
+			cmd = t.Label.Render(b.Command)
+		}
+		r.add(t.Label.Render("$ ") + cmd + t.Label.Render(code))
 	}
 	if b.CustomType != "" {
 		r.add(t.Label.Render("custom type " + b.CustomType))
@@ -140,9 +154,12 @@ func (r *entryRenderer) block(b *model.EntryBody, bl model.Block) {
 	t := r.t
 	switch bl.Kind {
 	case model.BlockText:
-		if b.Role == "toolResult" || b.Role == "bashExecution" {
+		switch {
+		case (b.Role == "toolResult" || b.Role == "bashExecution") && isJSON(bl.Text):
+			r.json(json.RawMessage(strings.TrimSpace(bl.Text)), "")
+		case b.Role == "toolResult" || b.Role == "bashExecution":
 			r.plain(t.Value.Render, bl.Text)
-		} else {
+		default:
 			r.md(bl.Text)
 		}
 	case model.BlockThinking:
@@ -294,6 +311,13 @@ func inertAll(ss []string) []string {
 		out[i] = inert(s)
 	}
 	return out
+}
+
+// isJSON reports a tool's output that is a JSON object or array, to be
+// shown indented and coloured.
+func isJSON(text string) bool {
+	text = strings.TrimSpace(text)
+	return len(text) > 1 && (text[0] == '{' || text[0] == '[') && json.Valid([]byte(text))
 }
 
 func indentJSON(raw json.RawMessage, prefix string) string {

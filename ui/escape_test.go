@@ -75,6 +75,7 @@ func checkInert(t *testing.T, where, raw string) {
 // every view; before, they reached the terminal raw: a key could set the
 // window title, clear the screen, split a row or reverse it.
 func TestHostileTextIsEscaped(t *testing.T) {
+	t.Parallel()
 	a := New(Options{Workspace: hostileWorkspace(t), Theme: "dark", Now: func() time.Time { return fixedNow }})
 	a.c.Tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 40})

@@ -67,10 +67,12 @@ func diffLines(want, got string) string {
 }
 
 func TestGoldenSessions(t *testing.T) {
+	t.Parallel()
 	golden(t, "sessions", newApp(t, 100, 30, Options{}))
 }
 
 func TestGoldenTranscript(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	openBranchy(t, a)
 	press(t, a, "}") // the branch point
@@ -78,6 +80,7 @@ func TestGoldenTranscript(t *testing.T) {
 }
 
 func TestGoldenTranscriptContext(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	_, man := demoWorkspace(t)
 	a.sessions.Select(man.MainNeverObserved.Key)
@@ -86,6 +89,7 @@ func TestGoldenTranscriptContext(t *testing.T) {
 }
 
 func TestGoldenJobs(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{Jobs: planningRunners()})
 	press(t, a, "5", "d")
 	golden(t, "jobs", a)
@@ -93,6 +97,7 @@ func TestGoldenJobs(t *testing.T) {
 
 // The retention plan as a table, from the real planner on the demo.
 func TestGoldenJobsRetention(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{Jobs: planningRunners()})
 	press(t, a, "5", "R")
 	golden(t, "jobs-retention", a)
@@ -118,6 +123,7 @@ func planningRunners() JobRunners {
 }
 
 func TestGoldenHelp(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	press(t, a, "2", "?")
 	golden(t, "help", a)
@@ -125,6 +131,7 @@ func TestGoldenHelp(t *testing.T) {
 
 // The Vault screen: the tree, and MEMORY.md rendered beside it.
 func TestGoldenVault(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 80, 24, Options{})
 	_, man := demoWorkspace(t)
 	press(t, a, "3")
@@ -134,6 +141,7 @@ func TestGoldenVault(t *testing.T) {
 
 // An observation file as a table, filtered to the important ones.
 func TestGoldenVaultTable(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 120, 35, Options{})
 	_, man := demoWorkspace(t)
 	openVaultFile(t, a, filepath.Join(man.VaultDir, "ledger", "observations", "2026", "11", "20.md"))
@@ -142,16 +150,19 @@ func TestGoldenVaultTable(t *testing.T) {
 }
 
 func TestGoldenSearch(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {120, 35}} {
-		a := searchApp(t, size[0], size[1])
-		typeText(t, a, "postgresql cut-over")
-		press(t, a, "down")
-		golden(t, fmt.Sprintf("search-%dx%d", size[0], size[1]), a)
-		a.Close()
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			a := searchApp(t, size[0], size[1])
+			typeText(t, a, "postgresql cut-over")
+			press(t, a, "down")
+			golden(t, fmt.Sprintf("search-%dx%d", size[0], size[1]), a)
+		})
 	}
 }
 
 func TestGoldenEditor(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 80, 24, Options{})
 	drive(t, a, func() tea.Msg {
@@ -164,6 +175,7 @@ func TestGoldenEditor(t *testing.T) {
 
 // The diff the editor shows when the file changed on disk.
 func TestGoldenEditorDiff(t *testing.T) {
+	t.Parallel()
 	ws, _ := memoryWorkspace(t)
 	a := newAppOn(t, ws, 120, 35, Options{})
 	memory := filepath.Join(ws.Agents[0].Workspace, "MEMORY.md")
@@ -175,6 +187,7 @@ func TestGoldenEditorDiff(t *testing.T) {
 }
 
 func TestGoldenPromote(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 80, 24, Options{})
 	_, man := demoWorkspace(t)
 	openVaultFile(t, a, filepath.Join(man.VaultDir, "ledger", "observations", "2026", "11", "20.md"))
@@ -184,6 +197,7 @@ func TestGoldenPromote(t *testing.T) {
 
 // The help at 80×24: the groups wrap to rows of columns.
 func TestGoldenHelpSmall(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 80, 24, Options{})
 	openBranchy(t, a)
 	press(t, a, "?")
@@ -191,6 +205,7 @@ func TestGoldenHelpSmall(t *testing.T) {
 }
 
 func TestGoldenHelpLarge(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 120, 35, Options{})
 	openBranchy(t, a)
 	press(t, a, "?")
@@ -200,6 +215,7 @@ func TestGoldenHelpLarge(t *testing.T) {
 // The Sessions detail scrolls (J) where the stacked layout leaves it a few
 // lines.
 func TestGoldenSessionsDetailScrolled(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 80, 24, Options{})
 	golden(t, "sessions-80x24", a)
 	press(t, a, "J")
@@ -210,6 +226,7 @@ func TestGoldenSessionsDetailScrolled(t *testing.T) {
 }
 
 func TestGoldenPalette(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 80, 24, Options{})
 	press(t, a, ":")
 	golden(t, "palette-80x24", a)
@@ -222,6 +239,7 @@ func TestGoldenPalette(t *testing.T) {
 // The divider where ClawVault's cursor stands, the pending entries marked
 // below it: a session observed before and grown since.
 func TestGoldenTranscriptDivider(t *testing.T) {
+	t.Parallel()
 	_, man := demoWorkspace(t)
 	for _, size := range [][2]int{{80, 24}, {120, 35}} {
 		a := newApp(t, size[0], size[1], Options{})
@@ -239,6 +257,7 @@ func TestGoldenTranscriptDivider(t *testing.T) {
 // The demo's SQLite session after u from the top: roles on every message
 // row (from the previews: the store's identities hold none).
 func TestGoldenTranscriptSQLite(t *testing.T) {
+	t.Parallel()
 	a, _ := openSQLiteMain(t, 30)
 	press(t, a, "g", "u")
 	golden(t, "transcript-sqlite", a)

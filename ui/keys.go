@@ -1,12 +1,19 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"clawvault-tui/store"
 )
 
 // KeyMap is every binding, by action. Help and the footer are built from
@@ -140,37 +147,120 @@ func DefaultKeyMap() *KeyMap {
 	}
 }
 
-// Apply remaps actions from the config file's [keys] section. Each
-// unknown action and each empty key list is a problem that names it; the
-// other actions are remapped all the same.
-func (k *KeyMap) Apply(remap map[string][]string) []string {
+// Apply remaps actions from the config file's [keys] table. A binding
+// that cannot work (an unknown action, no keys, a key no terminal sends)
+// is a problem, one sentence that names the file, the line and the
+// binding; its action keeps its default keys, and the others are
+// remapped all the same.
+func (k *KeyMap) Apply(cfg store.Config) []string {
 	actions := k.actions()
-	names := make([]string, 0, len(remap))
-	for name := range remap {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.SortedFunc(maps.Keys(cfg.Keys), func(a, b string) int { // as the file has them
+		return cmp.Or(cmp.Compare(cfg.KeyLines[a], cfg.KeyLines[b]), strings.Compare(a, b))
+	})
 	var problems []string
 	for _, name := range names {
+		at := keyPlace(cfg, name)
 		b, ok := actions[name]
 		if !ok {
-			known := make([]string, 0, len(actions))
-			for a := range actions {
-				known = append(known, a)
-			}
-			slices.Sort(known)
-			problems = append(problems, fmt.Sprintf("[keys] %s is not an action (actions: %s)", name, strings.Join(known, ", ")))
+			known := slices.Sorted(maps.Keys(actions))
+			problems = append(problems, fmt.Sprintf("%s[keys] %s is not an action (actions: %s)", at, inert(name), strings.Join(known, ", ")))
 			continue
 		}
-		keys := remap[name]
+		keys := cfg.Keys[name]
 		if len(keys) == 0 {
-			problems = append(problems, fmt.Sprintf("[keys] %s has no keys", name))
+			problems = append(problems, fmt.Sprintf("%s[keys] %s has no keys; it keeps %s", at, name, strings.Join(b.Keys(), ", ")))
+			continue
+		}
+		if bad, why := firstBadKey(keys); why != "" {
+			problems = append(problems, fmt.Sprintf("%s[keys] %s: %q %s; %s keeps %s", at, name, inert(bad), why, name, strings.Join(b.Keys(), ", ")))
 			continue
 		}
 		*b = bind(b.Help().Desc, keys...)
 	}
 	return problems
 }
+
+// KeyWarnings are the problems of the config file's [keys] table (Apply's
+// sentences), for the commands to print: the TUI shows them itself.
+func KeyWarnings(cfg store.Config) []string { return DefaultKeyMap().Apply(cfg) }
+
+// keyPlace is where an action's binding is written: "file, line N: ".
+func keyPlace(cfg store.Config, action string) string {
+	switch line := cfg.KeyLines[action]; {
+	case cfg.Path == "":
+		return ""
+	case line > 0:
+		return fmt.Sprintf("%s, line %d: ", inert(cfg.Path), line)
+	}
+	return inert(cfg.Path) + ": "
+}
+
+// firstBadKey finds a key no key press can match, and says why. A key
+// press matches a binding by its name as Bubble Tea spells it: modifiers
+// in the order ctrl, alt, shift, meta, hyper, super, then a key's name
+// ("enter", "pgdown", "f5", "space") or the character typed.
+func firstBadKey(keys []string) (bad, why string) {
+	for _, k := range keys {
+		if why := keyProblem(k); why != "" {
+			return k, why
+		}
+	}
+	return "", ""
+}
+
+// keyModifiers are the modifiers of a key name, in the order Bubble Tea
+// writes them.
+var keyModifiers = [...]string{"ctrl", "alt", "shift", "meta", "hyper", "super"}
+
+func keyProblem(k string) string {
+	if k == "" {
+		return "is empty"
+	}
+	base, mods := k, []string(nil)
+	if i := strings.LastIndex(k[:len(k)-1], "+"); i >= 0 { // "+" alone, or "ctrl++", is the plus key
+		base, mods = k[i+1:], strings.Split(k[:i], "+")
+	}
+	next := 0
+	for _, m := range mods {
+		i := slices.Index(keyModifiers[:], m)
+		switch {
+		case i < 0:
+			return fmt.Sprintf("has %q where a modifier goes (%s)", m, strings.Join(keyModifiers[:], ", "))
+		case i < next:
+			return "names its modifiers out of order (ctrl, alt, shift, meta, hyper, super), so no key press matches it"
+		}
+		next = i + 1
+	}
+	if keyNames()[base] {
+		return ""
+	}
+	r, size := utf8.DecodeRuneInString(base)
+	switch {
+	case size != len(base) || r == utf8.RuneError:
+		return "is not a key name (such as enter, esc, pgdown, f5, space) nor one character"
+	case !unicode.IsPrint(r) || r == ' ':
+		return "is not a printable character (space is \"space\")"
+	case len(mods) > 0 && unicode.IsUpper(r):
+		return "has a capital letter after a modifier (write shift+ and the small letter)"
+	}
+	return ""
+}
+
+// keyNames are the names Bubble Tea gives keys that type no character,
+// read from it on first use.
+var keyNames = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{"space": true}
+	for _, code := range []rune{tea.KeyEnter, tea.KeyTab, tea.KeyBackspace, tea.KeyEscape} {
+		names[tea.Key{Code: code}.Keystroke()] = true
+	}
+	for code := tea.KeyExtended + 1; code < tea.KeyExtended+1024; code++ {
+		name := tea.Key{Code: code}.Keystroke()
+		if name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789") == "" {
+			names[name] = true
+		}
+	}
+	return names
+})
 
 // globalKeys answer on every screen.
 func (k *KeyMap) globalKeys() []key.Binding {
@@ -224,11 +314,7 @@ func (k *KeyMap) Conflicts(scopes []keyScope) []string {
 // config command prints them).
 func (k *KeyMap) Bindings() [][2]string {
 	actions := k.actions()
-	names := make([]string, 0, len(actions))
-	for name := range actions {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(actions))
 	out := make([][2]string, 0, len(names))
 	for _, name := range names {
 		keys := actions[name].Keys()

@@ -7,38 +7,57 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/microcosm-cc/bluemonday"
 )
 
-// The build leaves chroma's lexers out, so a code block must take
-// glamour's plain path in every standard style we use: rendered, in full,
-// and without the error the stand-in Highlight returns.
-func TestMarkdownCodeBlocksRenderWithoutHighlighting(t *testing.T) {
+// Code blocks in the Markdown preview are highlighted by chroma in the
+// dark and light styles (a keyword and a string in colours of their own),
+// in full, and not at all in notty (the plain theme). Before, go.mod put a
+// stand-in for chroma and code blocks took glamour's plain path.
+func TestMarkdownCodeBlocksAreHighlighted(t *testing.T) {
+	t.Parallel()
 	const text = "# Notes\n\nBefore.\n\n```go\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n```\n\n    indented code\n\nAfter.\n"
 	var cache markdownCache
 	for _, style := range []string{"dark", "light", "notty"} {
-		t.Run(style, func(t *testing.T) {
-			out, err := cache.Render(style, 60, text)
-			if err != nil {
-				t.Fatalf("render: %v", err)
+		out, err := cache.Render(style, 60, text)
+		if err != nil {
+			t.Fatalf("%s: render: %v", style, err)
+		}
+		plain := ansi.Strip(out)
+		for _, want := range []string{"Before.", "func main() {", `fmt.Println("hi")`, "indented code", "After."} {
+			if !strings.Contains(plain, want) {
+				t.Errorf("%s: rendered text lacks %q:\n%s", style, want, plain)
 			}
-			plain := ansi.Strip(out)
-			for _, want := range []string{"Before.", "func main() {", `fmt.Println("hi")`, "indented code", "After."} {
-				if !strings.Contains(plain, want) {
-					t.Errorf("rendered text lacks %q:\n%s", want, plain)
-				}
-			}
-		})
+		}
+		// The keyword and the string are drawn in different colours.
+		kw, str := sgrBefore(out, "func"), sgrBefore(out, `"hi"`)
+		switch {
+		case style == "notty" && strings.Contains(out, "\x1b["):
+			t.Errorf("notty has escapes:\n%q", out)
+		case style != "notty" && (kw == "" || str == "" || kw == str):
+			t.Errorf("%s: the code block is not highlighted (func after %q, the string after %q):\n%q", style, kw, str, out)
+		}
 	}
-	if _, err := plainCodeStyle("nope"); err == nil {
+	if _, err := newRenderer("nope", 60); err == nil {
 		t.Error("an unknown glamour style gave no error")
 	}
 }
 
+// sgrBefore is the last SGR sequence before the first occurrence of word.
+func sgrBefore(s, word string) string {
+	i := strings.Index(s, word)
+	if i < 0 {
+		return ""
+	}
+	j := strings.LastIndex(s[:i], "\x1b[")
+	if j < 0 {
+		return ""
+	}
+	return s[j:i]
+}
+
 // markdownWithHTML has HTML blocks and inline HTML of every kind glamour
-// strips: its output must be what it was with bluemonday itself (the
-// goldens were written with bluemonday v1.0.27 linked, before go.mod
-// replaced it by third_party/bluemonday-strict).
+// strips (with bluemonday's strict policy): the goldens keep what it
+// gives.
 const markdownWithHTML = `# HTML in notes
 
 <div class="note">
@@ -63,6 +82,7 @@ After.
 `
 
 func TestMarkdownHTMLRendersAsWithBluemonday(t *testing.T) {
+	t.Parallel()
 	var cache markdownCache
 	for _, style := range []string{"dark", "notty"} {
 		t.Run(style, func(t *testing.T) {
@@ -85,42 +105,5 @@ func TestMarkdownHTMLRendersAsWithBluemonday(t *testing.T) {
 				t.Errorf("the %s render differs from %s:\n%s", style, path, diffLines(string(want), got))
 			}
 		})
-	}
-}
-
-// bluemonday v1.0.27's StrictPolicy().Sanitize of inputs that take each
-// branch of its loop: the stand-in must give the same.
-func TestStrictPolicySanitizesAsBluemonday(t *testing.T) {
-	p := bluemonday.StrictPolicy()
-	for _, tc := range []struct{ in, want string }{
-		{"", ""},
-		{"  \n\t", "  \n\t"},
-		{"plain text", "plain text"},
-		{"a < b & c > d", "a &lt; b &amp; c &gt; d"},
-		{"<b>bold</b> and <i>italic</i>", "bold and italic"},
-		{"Tom &amp; Jerry &lt;3 &nbsp;&#x41;&copy", "Tom &amp; Jerry &lt;3 \u00a0A©"},
-		{"<a href=\"https://example.com\" onclick=\"x()\">link</a>", "link"},
-		{"<p>para<br/>line<img src=x onerror=alert(1)></p>", "paraline"},
-		{"<!-- a comment --> after", " after"},
-		{"<!DOCTYPE html><html><body>doc</body></html>", "doc"},
-		{"<script>alert('x')</script>after", "after"},
-		{"<style>b { color: red }</style>after", "after"},
-		{"<SCRIPT>alert(1)</SCRIPT>after", "after"},
-		{"<scrİpt>look-alike</scrİpt>after", "look-alikeafter"},
-		{"<title>t</title>body", "body"},
-		{"<iframe src=x>inside</iframe>outside", "outside"},
-		{"<iframe><iframe>a</iframe>b</iframe>c", "bc"},
-		{"</iframe>x<iframe>y</iframe>z", "x"},
-		{"<noscript>n</noscript><object>o</object>kept", "kept"},
-		{"<textarea><b>raw</b></textarea>", "&lt;b&gt;raw&lt;/b&gt;"},
-		{"<div>unclosed <span>spans", "unclosed spans"},
-		{"<details><summary>S</summary>hidden</details>", "Shidden"},
-		{"\"quotes\" and 'apostrophes'", "&#34;quotes&#34; and &#39;apostrophes&#39;"},
-		{"<![CDATA[cdata]]>text", "text"},
-		{"<svg><script>x</script></svg>y", "y"},
-	} {
-		if got := p.Sanitize(tc.in); got != tc.want {
-			t.Errorf("Sanitize(%q) = %q, bluemonday gives %q", tc.in, got, tc.want)
-		}
 	}
 }

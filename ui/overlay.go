@@ -144,8 +144,10 @@ func (a *App) box(content string) string {
 // confirmDialog asks before something that cannot be taken back (a
 // sweep, quitting under one).
 type confirmDialog struct {
+	// title, text and lines are plain text, escaped when drawn (they may
+	// name sessions and files); text is wrapped to the box, lines are shown
+	// one a line.
 	title string
-	// text is wrapped to the box; lines are shown as they are, one a line.
 	text  string
 	lines []string
 	// yes and no name the answers ("start" and "cancel" when empty).
@@ -156,10 +158,15 @@ type confirmDialog struct {
 func (a *App) confirmBox(d *confirmDialog) string {
 	t := a.c.Theme
 	var body []string
+	// A dialog names sessions and files: what it draws is escaped here
+	// (escaping twice changes nothing), whatever its caller did.
 	if d.text != "" {
-		body = append(body, strings.Split(wrap(d.text, a.boxInner()), "\n")...)
+		body = append(body, strings.Split(wrap(inertText(d.text), a.boxInner()), "\n")...)
 	}
-	lines := d.lines
+	lines := make([]string, len(d.lines))
+	for i, l := range d.lines {
+		lines[i] = inert(l)
+	}
 	if max := a.height - 8 - len(body); len(lines) > max && max > 1 {
 		lines = append(lines[:max-1:max-1], t.Muted.Render("…"))
 	}
@@ -170,5 +177,5 @@ func (a *App) confirmBox(d *confirmDialog) string {
 	}
 	k := a.c.Keys
 	footer := t.HelpKey.Render(k.Confirm.Help().Key) + " " + yes + "   " + t.HelpKey.Render(k.Deny.Help().Key) + " " + no
-	return a.box(t.Title.Render(wrap(d.title, a.boxInner())) + "\n\n" + strings.Join(body, "\n") + "\n\n" + footer)
+	return a.box(t.Title.Render(wrap(inertText(d.title), a.boxInner())) + "\n\n" + strings.Join(body, "\n") + "\n\n" + footer)
 }

@@ -89,7 +89,7 @@ func (e paletteEntry) where() string {
 }
 
 func (a *App) openPalette() tea.Cmd {
-	in := steadyInput(": ", "an action, e.g. sweep")
+	in := steadyInput(a.c.Theme, ": ", "an action, e.g. sweep")
 	in.SetWidth(max(10, a.paletteWidth()-4))
 	a.palette = &palette{input: in, entries: a.paletteEntries()}
 	a.palette.filter()

@@ -10,6 +10,7 @@ import (
 )
 
 func TestFuzzyScore(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		query, text string
 		match       bool
@@ -42,6 +43,7 @@ func TestFuzzyScore(t *testing.T) {
 
 // The palette can press every key of the default map, remapped keys too.
 func TestKeyPressRoundTrips(t *testing.T) {
+	t.Parallel()
 	for name, b := range DefaultKeyMap().actions() {
 		for _, k := range b.Keys() {
 			if msg, ok := keyPress(k); !ok || msg.String() != k {
@@ -62,6 +64,7 @@ func TestKeyPressRoundTrips(t *testing.T) {
 // The palette lists each action of the help of every screen once, with
 // where it answers.
 func TestPaletteListsEveryAction(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 30, Options{})
 	press(t, a, ":")
 	if a.palette == nil {
@@ -92,6 +95,7 @@ func TestPaletteListsEveryAction(t *testing.T) {
 // "sweep" switches to Jobs and asks the sweep's confirmation, as S there
 // does. Esc closes without running anything.
 func TestPaletteRunsTheChosenAction(t *testing.T) {
+	t.Parallel()
 	runners := JobRunners{Sweep: func(context.Context, *store.Snapshot, []observer.Candidate, observer.ProgressFunc) (JobResult, error) {
 		return nil, nil
 	}}

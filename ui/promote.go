@@ -127,7 +127,7 @@ type promotePicker struct {
 }
 
 func newPromotePicker(c *Common, msg promoteReadyMsg) *promotePicker {
-	p := &promotePicker{c: c, name: steadyInput("new section: ", "a heading for MEMORY.md")}
+	p := &promotePicker{c: c, name: steadyInput(c.Theme, "new section: ", "a heading for MEMORY.md")}
 	p.load(msg)
 	p.cursor = sectionFor(msg.kind, msg.headings)
 	return p

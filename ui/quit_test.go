@@ -61,6 +61,7 @@ func quits(cmd tea.Cmd) bool {
 // q during a sweep asks first; no keeps it running; yes cancels it and the
 // program quits only once the sweep has returned.
 func TestQuitDuringASweepAsksThenWaits(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	var stopped bool
 	a := newApp(t, 80, 24, Options{Jobs: blockingSweep(started, &stopped)})
@@ -114,6 +115,7 @@ func TestQuitDuringASweepAsksThenWaits(t *testing.T) {
 
 // q during a job that writes nothing cancels it without asking.
 func TestQuitDuringADryRunDoesNotAsk(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	a := newApp(t, 100, 30, Options{Jobs: blockingRetention(started)})
 	press(t, a, "5")
@@ -131,6 +133,7 @@ func TestQuitDuringADryRunDoesNotAsk(t *testing.T) {
 // what still runs and waits for it; a job whose command runs later does
 // not start.
 func TestStopJobsWaitsForTheirReturn(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	var stopped bool
 	a := newApp(t, 100, 30, Options{Jobs: blockingSweep(started, &stopped)})

@@ -108,15 +108,22 @@ func window(cursor, offset, height, n int) int {
 	return max(0, min(offset, n-height))
 }
 
-// steadyInput returns a text input whose cursor does not blink: a blinking
-// cursor redraws the screen twice a second for nothing.
-func steadyInput(prompt, placeholder string) textinput.Model {
+// steadyInput returns a text input in the theme's styles whose cursor does
+// not blink: a blinking cursor redraws the screen twice a second for
+// nothing.
+func steadyInput(t *themes.Theme, prompt, placeholder string) textinput.Model {
 	in := textinput.New()
 	in.Prompt, in.Placeholder = prompt, placeholder
-	st := in.Styles()
-	st.Cursor.Blink = false
-	in.SetStyles(st)
+	in.SetStyles(inputStyles(t))
 	return in
+}
+
+// inputStyles are a text input's styles from the theme (Bubbles' own
+// defaults are colours written inline, even under NO_COLOR).
+func inputStyles(t *themes.Theme) textinput.Styles {
+	state := textinput.StyleState{Text: t.Value, Placeholder: t.Muted, Suggestion: t.Muted, Prompt: t.Label}
+	return textinput.Styles{Focused: state, Blurred: state,
+		Cursor: textinput.CursorStyle{Color: t.Value.GetForeground(), Shape: tea.CursorBlock}}
 }
 
 // splitLayout places a list and its detail: side by side from sideFrom

@@ -75,7 +75,7 @@ type searchPane struct {
 }
 
 func newSearchPane(c *Common, jobs *int) *searchPane {
-	return &searchPane{c: c, jobs: jobs, input: steadyInput("search: ", `words, "a phrase", path:memory type:decision i>=0.8`)}
+	return &searchPane{c: c, jobs: jobs, input: steadyInput(c.Theme, "search: ", `words, "a phrase", path:memory type:decision i>=0.8`)}
 }
 
 func (p *searchPane) nextJob() int {

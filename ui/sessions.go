@@ -65,7 +65,7 @@ type sessionsPane struct {
 }
 
 func newSessionsPane(c *Common) *sessionsPane {
-	return &sessionsPane{c: c, filter: steadyInput("/", "filter: key, label, file, code"),
+	return &sessionsPane{c: c, filter: steadyInput(c.Theme, "/", "filter: key, label, file, code"),
 		layout: splitLayout{sideFrom: 150, minDetail: 5, maxDetail: 12}}
 }
 

@@ -16,6 +16,7 @@ import (
 // run lists it apart from ClawVault's numbers, the confirmation names it,
 // and the sweep gets it as a candidate of the store, by session id.
 func TestSweepTakesSQLiteSessions(t *testing.T) {
+	t.Parallel()
 	var got []observer.Candidate
 	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, _ observer.ProgressFunc) (JobResult, error) {
 		got = c
@@ -57,6 +58,7 @@ func TestSweepTakesSQLiteSessions(t *testing.T) {
 // generation (the raw record's transcriptId is its session id), not the
 // first row of the store's file.
 func TestSourceOfASQLiteObservation(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 120, 40, Options{})
 	_, man := demoWorkspace(t)
 	drive(t, a, func() tea.Msg {

@@ -19,6 +19,7 @@ import (
 // tree from the store's identities (OpenClaw's rules: the reset and the leaf
 // control show), bodies by seq, search, and y copying where the event is.
 func TestSQLiteSessionInTheTUI(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 120, 40, Options{})
 	_, man := demoWorkspace(t)
 	if !a.sessions.Select(man.SQLiteMain.SessionID) {
@@ -111,6 +112,7 @@ func openSQLiteMain(t *testing.T, height int) (*App, *previewCounter) {
 // identities have none); the previews of the rows on screen bring them,
 // so the rows say user and asst, and nothing off screen is read.
 func TestSQLiteRowsShowRoles(t *testing.T) {
+	t.Parallel()
 	a, counter := openSQLiteMain(t, 16)
 	p := a.transcript
 	unknown := 0
@@ -148,6 +150,7 @@ func TestSQLiteRowsShowRoles(t *testing.T) {
 // session in order, round the end, reading the roles of the messages
 // they pass (and no more).
 func TestSQLiteNextUserMessage(t *testing.T) {
+	t.Parallel()
 	a, counter := openSQLiteMain(t, 16)
 	p := a.transcript
 	v := p.view()
@@ -205,6 +208,7 @@ func TestSQLiteNextUserMessage(t *testing.T) {
 // session opens that session (its generations share one file: the hit
 // names it by id) with the cursor on the event, and y copies where it is.
 func TestSearchHitOpensSQLiteSession(t *testing.T) {
+	t.Parallel()
 	_, man := demoWorkspace(t)
 	opt := Options{Config: store.DefaultConfig()}
 	opt.Config.Search.CacheDir = filepath.Join(t.TempDir(), "cache")
@@ -240,6 +244,7 @@ func TestSearchHitOpensSQLiteSession(t *testing.T) {
 // agent's session stores (a sessions.json that does not parse, rows with a
 // field of the wrong type) is shown with each of its sessions.
 func TestStoreWarningsShowWithTheAgentsSessions(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, 100, 40, Options{})
 	snap := *a.snap
 	snap.Agents = slices.Clone(snap.Agents)

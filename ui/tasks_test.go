@@ -15,6 +15,7 @@ import (
 
 // runTask describes work; the work starts when the command runs.
 func TestRunTaskStartsWhenTheCommandRuns(t *testing.T) {
+	t.Parallel()
 	var started atomic.Bool
 	release := make(chan struct{})
 	before := runtime.NumGoroutine()
@@ -38,6 +39,7 @@ func TestRunTaskStartsWhenTheCommandRuns(t *testing.T) {
 
 // Update starts no goroutine: a job starts when its command runs.
 func TestUpdateStartsNoGoroutine(t *testing.T) {
+	t.Parallel()
 	var started atomic.Bool
 	release := make(chan struct{})
 	runners := JobRunners{Retention: func(ctx context.Context, _ *store.Snapshot, _ observer.ProgressFunc) (JobResult, error) {

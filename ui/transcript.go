@@ -152,7 +152,7 @@ type transcriptTarget struct {
 }
 
 func newTranscriptPane(c *Common, open func(model.SessionRow) transcript.Reader, jobs *int) *transcriptPane {
-	return &transcriptPane{c: c, open: open, jobs: jobs, searchInput: steadyInput("search: ", "text in the transcript"),
+	return &transcriptPane{c: c, open: open, jobs: jobs, searchInput: steadyInput(c.Theme, "search: ", "text in the transcript"),
 		layout: splitLayout{sideFrom: 110, minDetail: 4}, previews: map[int64]transcript.PreviewLine{}, bodies: map[bodyKey]string{}, restore: -1}
 }
 

@@ -137,6 +137,7 @@ func runAside(cmd tea.Cmd) func() tea.Msg {
 // Opening another session cancels the index still being built for the
 // first, and the first one's answer is dropped.
 func TestOpeningAnotherSessionCancelsTheIndex(t *testing.T) {
+	t.Parallel()
 	a, rows, readers := gatedApp(t)
 	p := a.transcript
 
@@ -175,6 +176,7 @@ func TestOpeningAnotherSessionCancelsTheIndex(t *testing.T) {
 // A job that finished just as it was superseded still answers; the pane
 // drops the answer by its job id: indexes, previews and bodies alike.
 func TestSupersededResultsAreDropped(t *testing.T) {
+	t.Parallel()
 	a, rows, readers := gatedApp(t)
 	p := a.transcript
 	readers[0].index.deaf = true
@@ -214,6 +216,7 @@ func TestSupersededResultsAreDropped(t *testing.T) {
 // A running search is cancelled by what supersedes it, a new query or
 // another session, and its answer is dropped.
 func TestSupersededSearchIsCancelled(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name      string
 		supersede func(t *testing.T, a *App, rows [2]model.SessionRow) tea.Cmd

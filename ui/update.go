@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"clawvault-tui/store"
@@ -59,6 +60,7 @@ func (a *App) updateTerminal(msg tea.Msg) tea.Cmd {
 		return a.transcript.afterMove()
 	case tea.BackgroundColorMsg:
 		a.c.SetTheme(msg.IsDark())
+		a.restyleInputs()
 		return a.transcript.needBody()
 	case tea.PasteMsg:
 		if a.editor != nil {
@@ -66,6 +68,15 @@ func (a *App) updateTerminal(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// restyleInputs gives the panes' text inputs the theme's styles again
+// (the theme follows the terminal's background).
+func (a *App) restyleInputs() {
+	st := inputStyles(a.c.Theme)
+	for _, in := range []*textinput.Model{&a.sessions.filter, &a.transcript.searchInput, &a.search.input} {
+		in.SetStyles(st)
+	}
 }
 
 // updateWorkspace takes a scan's snapshot, and rescans when the watcher

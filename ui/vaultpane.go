@@ -719,22 +719,22 @@ func (p *vaultPane) preview(width, height int) string {
 	case !ok:
 		return ""
 	case e.Dir:
-		return t.Muted.Render(wrap(e.Path, width))
+		return t.Muted.Render(wrap(inert(e.Path), width))
 	}
 	f := p.file
 	if f == nil || f.entry.Path != e.Path {
-		return t.Muted.Render("reading " + e.Name() + "…")
+		return t.Muted.Render("reading " + inert(e.Name()) + "…")
 	}
 	if f.err != nil {
-		return t.Error.Render(wrap(f.err.Error(), width))
+		return t.Error.Render(wrap(inertText(f.err.Error()), width))
 	}
-	head := t.Title.Render(cut(e.Name(), width/2)) + "  " + t.Muted.Render(model.Bytes(f.size))
+	head := t.Title.Render(cut(inert(e.Name()), width/2)) + "  " + t.Muted.Render(model.Bytes(f.size))
 	var body []string
 	switch {
 	case f.table:
 		head += t.Muted.Render(fmt.Sprintf(" · %d observations · enter for the table", len(f.rows)))
 		for _, r := range f.rows {
-			body = append(body, fmt.Sprintf("%s %-10s %s", r.Time, cut(r.Type, 10), inert(r.Text)))
+			body = append(body, fmt.Sprintf("%s %-10s %s", inert(r.Time), cut(inert(r.Type), 10), inert(r.Text)))
 		}
 	case f.markdown:
 		if lines, ok := p.rendered[p.renderKey()]; ok {
@@ -796,13 +796,13 @@ func (p *vaultPane) tableView(head string, width, height int) string {
 	if p.importance > 0 {
 		imp = "≥" + model.FormatScore(p.importance)
 	}
-	filters := fmt.Sprintf("%d of %d · type %s · importance %s · source %s", len(p.rows), len(f.rows), all(p.typeFilter), imp, all(p.sourceFilter))
+	filters := fmt.Sprintf("%d of %d · type %s · importance %s · source %s", len(p.rows), len(f.rows), inert(all(p.typeFilter)), imp, inert(all(p.sourceFilter)))
 	out := []string{cut(head+"  "+t.Muted.Render(filters), width)}
 	cols := fmt.Sprintf("%-10s %-5s %-12s %4s %4s %-14s %s", "DATE", "TIME", "TYPE", "CONF", "IMP", "SOURCE", "TEXT")
 	out = append(out, t.Header.Render(cut(cols, width)))
 	for i := p.rowOffset; i < len(p.rows) && i < p.rowOffset+p.fileHeight()-1; i++ {
 		r := f.rows[p.rows[i]]
-		line := fmt.Sprintf("%-10s %-5s %-12s %4s %4s %-14s %s", r.Date, r.Time, cut(r.Type, 12), model.FormatScore(r.Confidence),
+		line := fmt.Sprintf("%-10s %-5s %-12s %4s %4s %-14s %s", inert(r.Date), inert(r.Time), cut(inert(r.Type), 12), model.FormatScore(r.Confidence),
 			model.FormatScore(r.Importance), cut(inert(r.Source), 14), inert(r.Text))
 		if i == p.row {
 			out = append(out, t.Selected.Render(fit(line, width)))

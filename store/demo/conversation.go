@@ -132,7 +132,7 @@ func (c *convo) open(version int, id, parentSession, thinkingLevel string) {
 // runUntil writes turns until the file reaches target bytes, pacing them to end near end.
 func (c *convo) runUntil(target int64, end time.Time) {
 	fromSize, fromTurns := c.t.size, c.turns
-	for c.t.size < target {
+	for c.t.size < target && !c.t.stopped() {
 		avg := int64(2500)
 		if c.turns > fromTurns {
 			avg = (c.t.size - fromSize) / int64(c.turns-fromTurns)

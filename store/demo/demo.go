@@ -6,6 +6,7 @@
 package demo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -106,8 +107,11 @@ type Manifest struct {
 	CronRunLogs              []string
 }
 
-// Generate writes dir/state and dir/vault. dir may exist but must be empty.
-func Generate(dir string, opt Options) (*Manifest, error) {
+// Generate writes dir/state and dir/vault. dir may exist but must be
+// empty. It stops when ctx ends, between files and within a long
+// transcript, so a signal ends a large demo at once; what it wrote is left
+// for the caller to remove, and it returns ctx's error.
+func Generate(ctx context.Context, dir string, opt Options) (*Manifest, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -116,6 +120,7 @@ func Generate(dir string, opt Options) (*Manifest, error) {
 		return nil, err
 	}
 	g := newGenerator(abs, opt)
+	g.ctx = ctx
 	steps := []func() error{
 		g.writeMainAgent,
 		g.writeWorkAgent,
@@ -129,7 +134,13 @@ func Generate(dir string, opt Options) (*Manifest, error) {
 		g.writeVault,
 	}
 	for _, step := range steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if err := step(); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, fmt.Errorf("demo: %w", err)
 		}
 	}
@@ -153,7 +164,8 @@ func requireEmpty(dir string) error {
 
 // generator holds what one Generate call has written so far.
 type generator struct {
-	err                                        error // sticky error of the current step (see session)
+	ctx                                        context.Context // ends the generation (Generate)
+	err                                        error           // sticky error of the current step (see session)
 	opt                                        Options
 	now                                        time.Time
 	root, state, vault                         string
@@ -184,6 +196,7 @@ func newGenerator(root string, opt Options) *generator {
 	opt.Sessions = max(opt.Sessions, BaseSessions)
 	state := filepath.Join(root, "state")
 	g := &generator{
+		ctx:      context.Background(),
 		opt:      opt,
 		now:      opt.Now.UTC().Truncate(time.Millisecond),
 		root:     root,

@@ -2,6 +2,7 @@ package demo_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/json"
@@ -29,7 +30,7 @@ func generate(t *testing.T, opt demo.Options) (*demo.Manifest, string) {
 	t.Helper()
 	dir := t.TempDir()
 	start := time.Now()
-	m, err := demo.Generate(dir, opt)
+	m, err := demo.Generate(context.Background(), dir, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1008,7 +1009,7 @@ func TestDeterministic(t *testing.T) {
 	var hashes []string
 	for range 2 {
 		os.RemoveAll(dir)
-		if _, err := demo.Generate(dir, opt); err != nil {
+		if _, err := demo.Generate(context.Background(), dir, opt); err != nil {
 			t.Fatal(err)
 		}
 		h, n := treeHash(t, dir)
@@ -1020,7 +1021,7 @@ func TestDeterministic(t *testing.T) {
 	}
 	os.RemoveAll(dir)
 	opt.Seed = 43
-	demo.Generate(dir, opt)
+	demo.Generate(context.Background(), dir, opt)
 	if h, _ := treeHash(t, dir); h == hashes[0] {
 		t.Error("another seed gave the same tree")
 	}
@@ -1030,7 +1031,7 @@ func TestGenerateRefusesNonEmptyDir(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "x"), nil, 0o644)
-	if _, err := demo.Generate(dir, baseOptions()); err == nil {
+	if _, err := demo.Generate(context.Background(), dir, baseOptions()); err == nil {
 		t.Fatal("generated into a non-empty directory")
 	}
 }

@@ -83,6 +83,7 @@ func (g *generator) writeSession(s *sessionSpec) (*sessionResult, error) {
 			return nil, err
 		}
 	}
+	t.stop = g.ctx.Done()
 	c := specConvo(t, r, s)
 	var snapErr error
 	if s.checkpoint != "" {
@@ -99,6 +100,9 @@ func (g *generator) writeSession(s *sessionSpec) (*sessionResult, error) {
 	res.marks = runSession(c, s)
 	if err := t.close(); err != nil {
 		return nil, err
+	}
+	if err := g.ctx.Err(); err != nil {
+		return nil, err // the transcript stopped short
 	}
 	if snapErr != nil {
 		return nil, snapErr
@@ -203,6 +207,9 @@ func runSession(c *convo, s *sessionSpec) []mark {
 // session is writeSession with a sticky error: after a failure it returns an empty
 // result and the step reports g.err, which keeps the long scripted steps readable.
 func (g *generator) session(s *sessionSpec) *sessionResult {
+	if g.err == nil {
+		g.err = g.ctx.Err()
+	}
 	if g.err == nil {
 		res, err := g.writeSession(s)
 		if err == nil {

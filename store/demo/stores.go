@@ -11,6 +11,9 @@ import (
 // file is writeFile with the step's sticky error.
 func (g *generator) file(path string, data []byte, mtime time.Time) {
 	if g.err == nil {
+		g.err = g.ctx.Err()
+	}
+	if g.err == nil {
 		g.err = writeFile(path, data, mtime)
 	}
 }

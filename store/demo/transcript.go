@@ -25,7 +25,10 @@ type transcript struct {
 	at         time.Time // the clock; each entry is stamped with it
 	last       time.Time // timestamp of the last entry written
 	headerLine []byte    // the session line, kept for the duplicate-header quirk
-	lines      int       // lines written; the next line's index in the file (header = 0)
+	// stop closes when the generation is cancelled: a long conversation
+	// ends at its next turn (convo.runUntil).
+	stop  <-chan struct{}
+	lines int // lines written; the next line's index in the file (header = 0)
 
 	// v1 writes entries the way pi wrote them before version 2: no id, no parentId.
 	v1 bool
@@ -246,4 +249,14 @@ func assistantMessage(content []any, m modelSpec, respID string, u usage, stop, 
 func toolResultMessage(callID, tool, text string, details any, isError bool, ts time.Time) obj {
 	return o("role", "toolResult", "toolCallId", callID, "toolName", tool,
 		"content", []any{textBlock(text)}, "details", details, "isError", isError, "timestamp", ts.UnixMilli())
+}
+
+// stopped reports a cancelled generation.
+func (t *transcript) stopped() bool {
+	select {
+	case <-t.stop:
+		return true
+	default:
+		return false
+	}
 }

@@ -88,6 +88,9 @@ func (g *generator) writeVault() error {
 	}
 	slices.Sort(paths)
 	for _, p := range paths {
+		if err := g.ctx.Err(); err != nil {
+			return err
+		}
 		f := v.files[p]
 		if err := writeFile(filepath.Join(g.vault, filepath.FromSlash(p)), f.data, f.mtime); err != nil {
 			return err

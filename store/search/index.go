@@ -619,6 +619,7 @@ func (ix *Index) write(ctx context.Context, st *Stats, gone []string, changed []
 		return "", bleve.ErrorIndexClosed
 	}
 	w := ix.newWriter(st)
+	w.ctx = ctx
 	if len(ix.man) == 0 && len(gone) == 0 && len(changed) > 0 {
 		if w.build, err = ix.startBuild(); err != nil {
 			return "", err
@@ -673,6 +674,9 @@ func (ix *Index) write(ctx context.Context, st *Stats, gone []string, changed []
 
 // writer accumulates one batch of changes.
 type writer struct {
+	// ctx ends the run: checked between files and between the lines of
+	// one (a transcript reaches hundreds of MB).
+	ctx     context.Context
 	ix      *Index
 	st      *Stats
 	b       *bleve.Batch
@@ -945,6 +949,14 @@ func (w *writer) indexMarkdown(f fileRef) error {
 	return nil
 }
 
+// cancelled is the run's context error, if it ended.
+func (w *writer) cancelled() error {
+	if w.ctx == nil {
+		return nil
+	}
+	return w.ctx.Err()
+}
+
 // indexTranscript indexes the complete lines of a transcript, streaming
 // (they reach hundreds of MB). When the file only grew since it was
 // indexed (the indexed bytes hash the same), only the new lines are read;
@@ -998,6 +1010,9 @@ func (w *writer) indexTranscript(f fileRef) error {
 	err = transcript.ForEachLine(file, from, state.Size, w.maxLine(), func(l transcript.Line) bool {
 		if !l.Terminated {
 			return false // a torn last line waits until it is complete
+		}
+		if addErr = w.cancelled(); addErr != nil {
+			return false
 		}
 		hashLine(h, l)
 		h.Write([]byte{'\n'})

@@ -98,7 +98,10 @@ func (w *writer) indexSQLite(f fileRef) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
+	ctx := w.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	key := f.key()
 	sessionID := strings.TrimSuffix(f.rel, ".jsonl")
 	state := &fileState{Size: f.size, MTime: f.mtime, Docs: []docRef{}}
@@ -121,6 +124,9 @@ func (w *writer) indexSQLite(f fileRef) error {
 	}
 	terms := pathTerms(f.rel)
 	add := func(seq int64, text []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		for _, s := range SplitTranscript(text, int(seq)+1, int(seq)) {
 			state.Docs = append(state.Docs, docRef{int32(s.Line), sectionSum(s)})
 			if err := w.add(f, s, terms); err != nil {

@@ -1,6 +1,7 @@
 package demotest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -56,7 +57,7 @@ func BenchWorkspaceOf(name string, opt demo.Options) (*demo.Manifest, error) {
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
-	m, err := demo.Generate(filepath.Join(dir, "ws"), opt)
+	m, err := demo.Generate(context.Background(), filepath.Join(dir, "ws"), opt)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ package demotest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -141,7 +142,7 @@ func generated(t testing.TB, spec Spec) *workspace {
 			return
 		}
 		start := time.Now()
-		w.man, w.err = demo.Generate(w.root, spec.Options)
+		w.man, w.err = demo.Generate(context.Background(), w.root, spec.Options)
 		t.Logf("demotest: generated the demo workspace %s in %s", w.root, time.Since(start).Round(time.Millisecond))
 	})
 	if w.err != nil {
