@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"clawvault-tui/store/regfile"
 )
 
 // Config is clawvault-tui's own settings, from
@@ -110,7 +111,7 @@ func DataDir(env Env) string {
 // an error that says where.
 func LoadConfig(path string) (Config, error) {
 	cfg := DefaultConfig()
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}

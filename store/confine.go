@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Every path clawvault-tui writes, edits or reads in a user's folders is
@@ -156,6 +157,10 @@ func realPath(path string, links int) (string, error) {
 		existing = parent
 	}
 	real, err := evalSymlinks(existing)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.As(err, new(*fs.PathError)) {
+		// EvalSymlinks says "too many links" of a loop, naming no path.
+		err = &fs.PathError{Op: "resolve", Path: path, Err: syscall.ELOOP}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		// existing is there (Lstat) but leads nowhere: a dangling link,
 		// whose target is resolved in turn from the link's real folder.

@@ -13,6 +13,7 @@ import (
 
 	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
+	"clawvault-tui/store/regfile"
 )
 
 // Env is the process environment the locating rules read.
@@ -266,7 +267,7 @@ type openClawConfig struct {
 // is fine; one that does not parse is reported and ignored.
 func readOpenClawConfig(path string) (*openClawConfig, error) {
 	cfg := &openClawConfig{}
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}

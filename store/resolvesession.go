@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/agentdb"
+	"clawvault-tui/store/regfile"
 	"clawvault-tui/store/transcript"
 )
 
@@ -143,7 +143,7 @@ func TranscriptReader(cache *transcript.Cache, r model.SessionRow) transcript.Re
 		return agentdb.NewSession(r.File, r.SessionID)
 	case strings.HasSuffix(r.File, ".zst"):
 		return transcript.NewMemory(r.File, func(context.Context) ([]byte, error) {
-			data, err := os.ReadFile(r.File)
+			data, err := regfile.ReadFile(r.File)
 			if err != nil {
 				return nil, err
 			}

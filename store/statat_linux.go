@@ -25,7 +25,9 @@ func openDirStatter(fsys FS, dir string) *dirStatter {
 	if _, real := fsys.(osFS); !real {
 		return nil
 	}
-	f, err := os.Open(dir)
+	// O_DIRECTORY: a FIFO planted in the folder's place is refused, not
+	// waited on.
+	f, err := os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
 		return nil
 	}

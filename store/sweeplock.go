@@ -60,7 +60,7 @@ func LockVault(vault string, owner LockOwner) (unlock func() error, err error) {
 	held, err := lockfile.TryLock(path)
 	if errors.Is(err, lockfile.ErrBusy) {
 		busy := &BusyError{Vault: vault}
-		if data, err := regfile.ReadFile(path); err == nil {
+		if data, err := regfile.ReadFileLimit(path, 64<<10); err == nil {
 			_ = json.Unmarshal(data, &busy.Owner)
 		}
 		return nil, busy

@@ -2,11 +2,11 @@ package transcript
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"sync"
 
 	"clawvault-tui/store/fileid"
+	"clawvault-tui/store/regfile"
 )
 
 // Cache keeps the indexes of opened transcripts, keyed by path and
@@ -33,7 +33,7 @@ func NewCache() *Cache {
 // Open returns the index of the transcript at path: from the cache when the
 // file is unchanged, extended when it only grew, built otherwise.
 func (c *Cache) Open(ctx context.Context, path string, opt Options) (*Index, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path) // a FIFO in a transcript's place never blocks
 	if err != nil {
 		return nil, err
 	}
@@ -41,9 +41,6 @@ func (c *Cache) Open(ctx context.Context, path string, opt Options) (*Index, err
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
 	id := fileid.Of(fi)
 

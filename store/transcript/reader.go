@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/regfile"
 )
 
 // Reader is one transcript as the TUI reads it: the index of its entries,
@@ -78,7 +79,7 @@ func (f *File) Validate(ctx context.Context, ix *Index, opt Options) (*Index, er
 
 // Previews reads the entries' lines one by one, with the file open once.
 func (f *File) Previews(ctx context.Context, entries []model.Entry, width int) ([]PreviewLine, error) {
-	fh, err := os.Open(f.path)
+	fh, err := regfile.Open(f.path)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +92,7 @@ func (f *File) Body(ctx context.Context, e model.Entry) (*model.EntryBody, error
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	fh, err := os.Open(f.path)
+	fh, err := regfile.Open(f.path)
 	if err != nil {
 		return nil, err
 	}
@@ -114,5 +115,5 @@ func (f *File) openFor(ix *Index, work string) (*os.File, error) {
 	if ix.Path != f.path {
 		return nil, fmt.Errorf("the index of %s cannot %s %s", ix.Path, work, f.path)
 	}
-	return os.Open(f.path)
+	return regfile.Open(f.path)
 }

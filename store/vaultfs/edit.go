@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"clawvault-tui/store"
 	"clawvault-tui/store/fileid"
+	"clawvault-tui/store/regfile"
 )
 
 // Version is what a file was when it was read: its identity (device,
@@ -77,8 +79,10 @@ func readPlace(p string, pl Place) (*Doc, error) {
 }
 
 // readFile reads a regular file and the facts of the handle it read from.
+// Anything else (a FIFO, a device, a folder) is refused without blocking
+// (store/regfile).
 func readFile(path string) ([]byte, fs.FileInfo, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,16 +91,17 @@ func readFile(path string) ([]byte, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is not a regular file", path)
-	}
 	if fi.Size() > MaxRead {
 		return nil, nil, fmt.Errorf("%s is %d MB, more than the %d MB read here: open it in your own editor", path, fi.Size()>>20, MaxRead>>20)
 	}
 	var b bytes.Buffer
 	b.Grow(int(fi.Size()) + 1)
-	if _, err := b.ReadFrom(f); err != nil {
+	// Bounded as well as sized: an agent may go on appending while we read.
+	if _, err := b.ReadFrom(io.LimitReader(f, MaxRead+1)); err != nil {
 		return nil, nil, err
+	}
+	if b.Len() > MaxRead {
+		return nil, nil, fmt.Errorf("%s grew past %d MB while it was read: open it in your own editor", path, MaxRead>>20)
 	}
 	return b.Bytes(), fi, nil
 }

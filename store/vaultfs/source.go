@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"clawvault-tui/model"
+	"clawvault-tui/store/regfile"
 )
 
 // Where an observation came from. An observation line names no session;
@@ -78,7 +79,9 @@ func (s *Space) FindSource(ctx context.Context, content string, dates ...string)
 		if scanned > maxSourceScan {
 			break
 		}
-		data, err := os.ReadFile(f)
+		// Within what is left of the budget, and only a regular file: a
+		// FIFO planted in the ledger must not hang the Vault screen.
+		data, err := regfile.ReadFileLimit(f, maxSourceScan-scanned)
 		if err != nil {
 			continue // a file that cannot be read holds nothing to link
 		}
