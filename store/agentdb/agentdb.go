@@ -31,6 +31,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"clawvault-tui/store/regfile"
 )
 
 // FileName is the agent store's name in agents/<id>/agent/.
@@ -122,6 +124,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	case !fi.Mode().IsRegular():
 		return nil, fmt.Errorf("%s is not a file", path)
 	}
+	if err := checkCompanions(path); err != nil {
+		return nil, err
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -147,6 +152,22 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// checkCompanions refuses a store whose write-ahead log or shared-memory
+// file is something other than a regular file: SQLite opens them itself,
+// and a FIFO planted there would hang its open until a writer came.
+func checkCompanions(path string) error {
+	for _, suffix := range []string{"-wal", "-shm"} {
+		fi, err := os.Stat(path + suffix) // what SQLite would open
+		if err != nil {
+			continue // none yet (or unreadable, which SQLite says itself)
+		}
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("cannot read %s: its companion %s %v", path, filepath.Base(path+suffix), &regfile.NotRegularError{Mode: fi.Mode()})
+		}
+	}
+	return nil
 }
 
 // Close closes the store.

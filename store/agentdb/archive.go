@@ -6,13 +6,14 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+
+	"clawvault-tui/store/regfile"
 )
 
 // ArchiveKind tells the two archive tables apart.
@@ -126,7 +127,7 @@ func (db *DB) ArchiveJSONL(ctx context.Context, a Archive) ([]byte, error) {
 		if err := coldFileInside(a); err != nil {
 			return nil, err
 		}
-		data, err := os.ReadFile(a.File)
+		data, err := regfile.ReadFile(a.File)
 		if err != nil {
 			return nil, fmt.Errorf("the cold archive of session %s: %v", a.SessionID, err)
 		}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"clawvault-tui/store/regfile"
 )
 
 // Sizing every session aggregates every event row: SQLite reads the whole
@@ -297,7 +299,7 @@ GROUP BY g.id`, args...)
 // when the file may not be appended to: missing, of another version, or
 // not ending in a newline.
 func readStatsCache(path string) (cache map[string]cachedStats, lines int) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path)
 	if err != nil || !bytes.HasPrefix(data, []byte(statsCacheVersion+"\n")) {
 		return map[string]cachedStats{}, -1
 	}

@@ -29,6 +29,8 @@ import (
 	"io"
 	"math"
 	"os"
+
+	"clawvault-tui/store/regfile"
 )
 
 // ErrUnsupported is a file this reader does not read (another text
@@ -78,7 +80,7 @@ const (
 // of its write-ahead log (path + "-wal"), if it has one. It writes nothing
 // and takes no lock.
 func Open(path string) (*File, error) {
-	db, err := os.Open(path)
+	db, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +175,7 @@ func (f *File) readHeader() error {
 // log's and whose running checksum holds, up to the last one that commits
 // a transaction. A missing or empty log adds nothing.
 func (f *File) readLog(path string) error {
-	wal, err := os.Open(path)
+	wal, err := regfile.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
