@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"clawvault-tui/store/regfile"
+	"clawvault-tui/store/regfile/regfiletest"
 )
 
 // readFile gives what os.ReadFile gives, whatever size the listing said:
@@ -50,5 +53,21 @@ func TestReadFileErrorsNameThePath(t *testing.T) {
 	}
 	if _, err := readFile(dir, 10); err == nil || !strings.Contains(err.Error(), dir) {
 		t.Errorf("a folder: %v, want an error naming it", err)
+	}
+}
+
+// A vault file swapped for a FIFO or a link to a device since it was
+// listed is refused at once: never a wait for a writer, never a read
+// without end.
+func TestReadFileRefusesPlantedFiles(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{"fifo", "dev-zero"} {
+		path := filepath.Join(t.TempDir(), "MEMORY.md")
+		regfiletest.Plant(t, kind, path)
+		var err error
+		regfiletest.Within(t, "reading a "+kind, func() { _, err = readFile(path, 10) })
+		if !errors.Is(err, regfile.ErrNotRegular) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: %v, want a not-a-regular-file error naming it", kind, err)
+		}
 	}
 }
