@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -139,7 +140,11 @@ func finishSweep(report *observer.SweepReport, err error, asJSON bool, stdout io
 	if errors.As(err, &busy) {
 		return exitError{75, err}
 	}
-	if report != nil {
+	// A sweep that stopped before it looked at anything (an unreadable
+	// cursor file) has no text report: "no session crossed its threshold"
+	// would be a guess. --json still gets its document.
+	stoppedBlind := err != nil && report != nil && report.Checked == 0 && len(report.Observed) == 0
+	if report != nil && !(stoppedBlind && !asJSON) {
 		if asJSON {
 			if werr := writeJSON(stdout, report); werr != nil {
 				return werr
@@ -203,6 +208,9 @@ func observeDryRun(ctx context.Context, ws *store.Workspace, agents []string, mi
 	if err != nil {
 		return err
 	}
+	if err := cursorsReadable(snap, agents); err != nil {
+		return err
+	}
 	var selections []observer.Selection
 	var resets [][]observer.Candidate
 	for _, id := range agents {
@@ -252,6 +260,27 @@ func observeDryRun(ctx context.Context, ws *store.Workspace, agents []string, mi
 			}
 		}
 		writeSQLiteDryRun(stdout, s, snap.Cursors.Seq)
+	}
+	return nil
+}
+
+// cursorsReadable stops a dry run where a sweep would stop: on a cursor
+// file that exists and cannot be read (a FIFO, a link loop, a folder, no
+// permission), and on a seq cursor file that cannot be read when a swept
+// agent has SQLite-era sessions. ClawVault loads an unreadable file as
+// empty and would list every session as never observed: that is a guess,
+// and a sweep of ours refuses to make it.
+func cursorsReadable(snap *store.Snapshot, agents []string) error {
+	if err := snap.Cursors.ReadError; err != nil {
+		return err
+	}
+	if snap.Cursors.Seq.ReadError == nil {
+		return nil
+	}
+	for _, r := range snap.Rows {
+		if r.Origin == model.OriginSQLite && r.Generation != nil && slices.Contains(agents, r.Agent) {
+			return snap.Cursors.Seq.ReadError
+		}
 	}
 	return nil
 }
