@@ -156,7 +156,7 @@ func Headings(text string) []Heading {
 	var fence Fence
 	start := frontMatterLines(lines)
 	for i := start; i < len(lines); i++ {
-		l := strings.TrimRight(lines[i], "\r\n")
+		l := bareLine(lines, i)
 		if fence.Code(l) {
 			continue
 		}
@@ -177,6 +177,17 @@ func Headings(text string) []Heading {
 		}
 	}
 	return out
+}
+
+// bareLine is line i without its ending, and the first line without a
+// byte-order mark: an editor that writes one puts it before the first
+// heading, which must still count as a heading.
+func bareLine(lines []string, i int) string {
+	l := strings.TrimRight(lines[i], "\r\n")
+	if i == 0 {
+		l = strings.TrimPrefix(l, "\ufeff")
+	}
+	return l
 }
 
 // frontMatterLines is the number of lines of a leading YAML front matter
@@ -287,7 +298,7 @@ func InsertItem(text, section, item string, create bool) (Insertion, error) {
 	key := MatchKey(item)
 	var fence Fence
 	for i := frontMatterLines(lines); i < len(lines); i++ {
-		l := strings.TrimRight(lines[i], "\r\n")
+		l := bareLine(lines, i)
 		if fence.Code(l) {
 			continue
 		}

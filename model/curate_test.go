@@ -85,6 +85,13 @@ func TestHeadings(t *testing.T) {
 	}
 }
 
+func TestHeadingsAfterAByteOrderMark(t *testing.T) {
+	hs := Headings("\ufeff# Memory\n\n## Decisions\n- one\n")
+	if len(hs) != 2 || hs[0].Title != "Memory" || hs[0].Line != 1 || hs[1].Title != "Decisions" {
+		t.Errorf("got %+v, want # Memory at line 1, then ## Decisions", hs)
+	}
+}
+
 func TestInsertItem(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -119,6 +126,14 @@ func TestInsertItem(t *testing.T) {
 		{name: "empty section body", text: "## A\n## B\n- b\n", section: "a", item: "x",
 			wantText: "## A\n- x\n## B\n- b\n", line: 2, added: true},
 		{name: "empty text", text: memoryMD, section: "A", item: "- [ ] ", err: true},
+		// A byte-order mark before the first heading hides nothing: the
+		// section is found (never added a second time) and the mark kept.
+		{name: "byte-order mark before the first heading", text: "\ufeff## Decisions\n- one\n\n## B\n", section: "Decisions", item: "two", create: true,
+			wantText: "\ufeff## Decisions\n- one\n- two\n\n## B\n", line: 3, added: true},
+		{name: "byte-order mark before a present item", text: "\ufeff- two\n## Decisions\n", section: "Decisions", item: "two", create: true,
+			wantText: "\ufeff- two\n## Decisions\n", line: 1},
+		{name: "byte-order mark and CRLF", text: "\ufeff# Memory\r\n\r\n## A\r\n- one\r\n", section: "a", item: "two",
+			wantText: "\ufeff# Memory\r\n\r\n## A\r\n- one\r\n- two\r\n", line: 5, added: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := InsertItem(tc.text, tc.section, tc.item, tc.create)

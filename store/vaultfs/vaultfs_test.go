@@ -371,3 +371,20 @@ func TestFindSource(t *testing.T) {
 		t.Error("found a message nobody wrote")
 	}
 }
+
+// A MEMORY.md that begins with a byte-order mark: promote --create finds
+// the first section instead of adding a second one, and keeps the mark.
+func TestPromoteAfterAByteOrderMark(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	path := filepath.Join(f.ws, "MEMORY.md")
+	write(t, path, "\ufeff## Decisions\n- Invoices are immutable.\n\n## Lessons\n- Backups first.\n")
+	got, err := f.space.Promote("main", "Decisions", "We use PostgreSQL.", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "\ufeff## Decisions\n- Invoices are immutable.\n- We use PostgreSQL.\n\n## Lessons\n- Backups first.\n"
+	if text := read(t, path); text != want || got.SectionCreated || got.Line != 3 {
+		t.Errorf("got %+v\n%q\nwant\n%q", got, text, want)
+	}
+}
