@@ -55,7 +55,12 @@ func (a *app) tree(arg string) error {
 		// OpenClaw's own active branch beside it.
 		ix, sqlite, err = sqliteTree(ctx, r)
 	} else {
-		ix, err = store.TranscriptReader(transcript.NewCache(), src.target.Row).Index(ctx, transcript.Options{ProcessLifetime: true})
+		cfg, cfgErr := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+		if cfgErr != nil {
+			return cfgErr
+		}
+		opt := transcript.Options{ProcessLifetime: true, MaxLineBytes: cfg.Transcripts.MaxLineBytes()}
+		ix, err = store.TranscriptReader(transcript.NewCache(), src.target.Row).Index(ctx, opt)
 	}
 	if err != nil {
 		return fmt.Errorf("cannot index %s: %w", src.target.Row.File, err)
@@ -168,7 +173,8 @@ type generationDoc struct {
 // treeDoc is the --json document. Its lists of entries (roots, branch
 // points, active path, model context) are written from the tree as they
 // stream out: the struct's fields hold them only when a test decodes the
-// document.
+// document. LongLines are the lines longer than the cap ([transcripts]
+// max_line_mb), skipped unread; MalformedLines lists them too.
 type treeDoc struct {
 	File            string            `json:"file"`
 	Header          json.RawMessage   `json:"header"`
@@ -180,6 +186,7 @@ type treeDoc struct {
 	Compactions     []compactionDoc   `json:"compactions"`
 	ContextEntryIDs []string          `json:"contextEntryIds"`
 	MalformedLines  []int32           `json:"malformedLines"`
+	LongLines       []int32           `json:"longLines"`
 	Version         int               `json:"version"`
 	Lines           int32             `json:"lines"`
 	SizeBytes       int64             `json:"sizeBytes"`
@@ -225,6 +232,8 @@ type tailDoc struct {
 	Offset int64 `json:"offset"`
 	Bytes  int64 `json:"bytes"`
 	Parsed bool  `json:"parsed"`
+	// TooLong: longer than the cap, so not read.
+	TooLong bool `json:"tooLong,omitempty"`
 }
 
 // treeSummary is the summary of ix without its lists of entries: the text
@@ -242,6 +251,10 @@ func treeSummary(ctx context.Context, ix *transcript.Index, src treeSource) tree
 	}
 	if doc.MalformedLines == nil {
 		doc.MalformedLines = []int32{}
+	}
+	doc.LongLines = ix.LongLines
+	if doc.LongLines == nil {
+		doc.LongLines = []int32{}
 	}
 	if ix.HeaderOK && len(ix.Entries) > 0 && src.reader != nil {
 		if b, err := src.reader.Body(ctx, ix.Entries[0]); err == nil && json.Valid(b.Raw) {
@@ -281,7 +294,7 @@ func treeSummary(ctx context.Context, ix *transcript.Index, src treeSource) tree
 		}
 	}
 	if ix.Tail != nil {
-		doc.TornTail = &tailDoc{Line: ix.Tail.Line, Offset: ix.Tail.Offset, Bytes: ix.Tail.Length, Parsed: ix.Tail.Parsed}
+		doc.TornTail = &tailDoc{Line: ix.Tail.Line, Offset: ix.Tail.Offset, Bytes: ix.Tail.Length, Parsed: ix.Tail.Parsed, TooLong: ix.Tail.TooLong}
 	}
 	return doc
 }
@@ -412,16 +425,18 @@ func writeTreeNotes(w io.Writer, doc treeDoc) {
 	}
 	malformed := "none"
 	if len(doc.MalformedLines) > 0 {
-		var n []string
-		for _, m := range doc.MalformedLines {
-			n = append(n, fmt.Sprint(m))
-		}
-		malformed = strings.Join(n, ", ")
+		malformed = lineList(doc.MalformedLines)
 	}
 	fmt.Fprintf(w, "Malformed:     %s\n", malformed)
+	if len(doc.LongLines) > 0 {
+		fmt.Fprintf(w, "Too long:      %s: longer than the cap ([transcripts] max_line_mb), skipped unread\n", lineList(doc.LongLines))
+	}
 	if tt := doc.TornTail; tt != nil {
 		state := "does not parse yet: torn mid-write, or still being written"
-		if tt.Parsed {
+		switch {
+		case tt.TooLong:
+			state = "is longer than the cap ([transcripts] max_line_mb), so it was not read"
+		case tt.Parsed:
 			state = "parses: pi reads it as the last entry"
 		}
 		fmt.Fprintf(w, "Last line:     line %d has no newline (%s); it %s\n", tt.Line, model.BytesExact(tt.Bytes), state)
@@ -432,6 +447,15 @@ func writeTreeNotes(w io.Writer, doc treeDoc) {
 	if doc.Cycle {
 		fmt.Fprintf(w, "Warning:       a parentId chain loops; pi would hang on this file\n")
 	}
+}
+
+// lineList is line numbers separated by commas.
+func lineList(lines []int32) string {
+	n := make([]string, len(lines))
+	for i, m := range lines {
+		n[i] = fmt.Sprint(m)
+	}
+	return strings.Join(n, ", ")
 }
 
 func typeCounts(m map[string]int) string {

@@ -44,6 +44,7 @@ func writeTreeJSON(w io.Writer, doc treeDoc, t *model.Tree) error {
 		s.Int(int64(line))
 	}
 	s.End(']')
+	field("longLines", doc.LongLines)
 	field("version", doc.Version)
 	field("lines", doc.Lines)
 	field("sizeBytes", doc.SizeBytes)

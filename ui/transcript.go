@@ -220,9 +220,11 @@ func (p *transcriptPane) load(quiet bool) tea.Cmd {
 	p.loading, p.loadErr = !quiet, nil
 	p.loadDone, p.loadTotal = 0, 0
 	r := p.reader
+	maxLine := p.c.Config.Transcripts.MaxLineBytes()
 	return runTask(ctx, func(ctx context.Context, emit func(tea.Msg)) tea.Msg {
 		ix, err := r.Index(ctx, transcript.Options{
 			DeferValidation: true,
+			MaxLineBytes:    maxLine,
 			Progress:        func(done, total int64) { emit(indexProgressMsg{job, done, total}) },
 		})
 		if err != nil {

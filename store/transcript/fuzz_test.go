@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -124,7 +125,49 @@ func FuzzIndex(f *testing.F) {
 		if deferred := indexDeferred(t, string(data)); !sameIndex(ix, deferred) {
 			t.Fatalf("deferred validation differs: %d/%v vs %d/%v", len(ix.Entries), ix.Malformed, len(deferred.Entries), deferred.Malformed)
 		}
+		checkCap(t, data, lines)
 	})
+}
+
+// checkCap indexes data with a cap of a few bytes: the lines longer than
+// it (their bytes before the newline) are long and malformed, the others
+// read as without a cap, and a last line longer than it is a tail not read.
+func checkCap(t *testing.T, data []byte, lines []string) {
+	const maxLine = 24
+	ix, err := Build(context.Background(), "fuzz", bytes.NewReader(data), int64(len(data)), Options{Workers: 2, MaxLineBytes: maxLine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var long, malformed []int32
+	entries := 0
+	for i, l := range lines {
+		last := i == len(lines)-1
+		if len(l) > maxLine {
+			if !last {
+				long = append(long, int32(i+1))
+				malformed = append(malformed, int32(i+1))
+			}
+			continue
+		}
+		l = strings.TrimSuffix(l, "\r")
+		if i == 0 {
+			l = strings.TrimPrefix(l, "\xef\xbb\xbf")
+		}
+		if isBlank([]byte(l)) {
+			continue
+		}
+		if _, ok := SniffLine([]byte(l)); ok {
+			entries++
+		} else if !last {
+			malformed = append(malformed, int32(i+1))
+		}
+	}
+	if !slices.Equal(ix.LongLines, long) || !slices.Equal(ix.Malformed, malformed) || len(ix.Entries) != entries {
+		t.Fatalf("with a cap of %d: long %v, malformed %v, %d entries; want %v, %v, %d", maxLine, ix.LongLines, ix.Malformed, len(ix.Entries), long, malformed, entries)
+	}
+	if tail := lines[len(lines)-1]; (len(tail) > maxLine) != (ix.Tail != nil && ix.Tail.TooLong) {
+		t.Fatalf("a last line of %d bytes: tail %+v", len(tail), ix.Tail)
+	}
 }
 
 // jsSpace is JavaScript's String.prototype.trim set: WhiteSpace (Zs, tab,

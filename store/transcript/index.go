@@ -40,8 +40,12 @@ type Index struct {
 	Facts map[int32]model.TreeFacts
 	// Names holds the ids that are not pi's eight hex digits.
 	Names *model.Names
-	// Malformed lists the line numbers of lines that do not parse.
+	// Malformed lists the line numbers of lines that do not parse, and of
+	// those longer than the cap (LongLines), which are skipped unread.
 	Malformed []int32
+	// LongLines lists the line numbers of lines longer than the cap
+	// (Options.MaxLineBytes): measured for their end, never loaded.
+	LongLines []int32
 	// Tail describes a last line that has no newline yet.
 	Tail *Tail
 
@@ -70,6 +74,8 @@ type Tail struct {
 	Length int64
 	Line   int32
 	Parsed bool
+	// TooLong: the tail is longer than the cap, and was not read.
+	TooLong bool
 }
 
 // Options tune an indexing run.
@@ -91,6 +97,19 @@ type Options struct {
 	// costs more than filling it (the 34 MB of entries of a 713k-line
 	// transcript took 8,500 page faults; with huge pages, a few dozen).
 	ProcessLifetime bool
+	// MaxLineBytes caps the lines read (0: DefaultMaxLineBytes): a longer
+	// one is measured for its end and reported in LongLines and
+	// Malformed, never loaded whole, so that memory stays about the cap
+	// and time linear whatever one line holds.
+	MaxLineBytes int64
+}
+
+// maxLine is the cap on a line's length.
+func (o Options) maxLine() int64 {
+	if o.MaxLineBytes <= 0 {
+		return DefaultMaxLineBytes
+	}
+	return o.MaxLineBytes
 }
 
 // chunkSize is how much is read per step. Small enough that the transient
@@ -101,6 +120,11 @@ var chunkSize = 1 << 20
 type chunk struct {
 	base int64 // file offset of data[0]
 	data []byte
+	// long: the chunk's last line is longer than the cap; it follows data
+	// and was not read past the cap. to is where the chunk's range ends,
+	// which the sizes and progress count the line up to.
+	long bool
+	to   int64
 }
 
 type chunkResult struct {
@@ -110,6 +134,7 @@ type chunkResult struct {
 	entries    []model.Entry
 	facts      []factAt
 	malformed  []int32 // chunk-relative line numbers
+	long       []int32 // chunk-relative line numbers of lines over the cap
 	prefixOnly int     // entries read by their prefix only
 	names      *model.Names
 }
@@ -132,7 +157,7 @@ func Build(ctx context.Context, path string, r io.ReaderAt, size int64, opt Opti
 // extend returns a new index that also covers the bytes from ix.End to
 // size. ix itself is not modified, so readers holding it are safe.
 func (ix *Index) extend(ctx context.Context, r io.ReaderAt, size int64, opt Options) (*Index, error) {
-	next := &Index{Path: ix.Path, End: ix.End, Lines: ix.Lines, Malformed: slices.Clip(ix.Malformed)}
+	next := &Index{Path: ix.Path, End: ix.End, Lines: ix.Lines, Malformed: slices.Clip(ix.Malformed), LongLines: slices.Clip(ix.LongLines)}
 	keep := len(ix.Entries)
 	if ix.Tail != nil && ix.Tail.Parsed {
 		keep-- // the provisional last entry is re-read with what follows it
@@ -167,7 +192,8 @@ func (ix *Index) extend(ctx context.Context, r io.ReaderAt, size int64, opt Opti
 // core four times what copying the bytes out of the page cache does, and
 // the mapped pages counted in the process's resident memory.
 func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt Options) error {
-	tail, end, err := readTail(r, from, size)
+	maxLine := opt.maxLine()
+	tail, end, tailTooLong, err := readTail(r, from, size, maxLine)
 	if err != nil {
 		return err
 	}
@@ -209,7 +235,7 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 				return
 			}
 			lo := from + int64(k)*int64(chunkSize)
-			c, err := readOwned(r, &buf, from, lo, min(lo+int64(chunkSize), end), end)
+			c, err := readOwned(r, &buf, from, lo, min(lo+int64(chunkSize), end), end, maxLine)
 			if err != nil {
 				errMu.Lock()
 				if firstErr == nil {
@@ -224,7 +250,7 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 			case reuse = <-free:
 			default:
 			}
-			results[k] = scratch.sniff(c, opt.DeferValidation, reuse)
+			results[k] = scratch.sniff(c, opt.DeferValidation, maxLine, reuse)
 			done <- k
 		}
 	}
@@ -286,7 +312,10 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 	ix.Size = size
 	ix.processLifetime = opt.ProcessLifetime
 	ix.Tail = nil
-	if len(bytes.TrimSpace(tail)) > 0 {
+	switch {
+	case tailTooLong:
+		ix.Tail = &Tail{Offset: end, Length: size - end, Line: ix.Lines + 1, TooLong: true}
+	case len(bytes.TrimSpace(tail)) > 0:
 		ix.addTail(tail, end)
 	}
 	return nil
@@ -303,31 +332,45 @@ func errChanged(off int64, err error) error {
 
 // readTail finds the bytes after the last newline of [from, size), reading
 // backwards from the end, and returns them with the offset just past that
-// newline (from when there is none).
-func readTail(r io.ReaderAt, from, size int64) ([]byte, int64, error) {
-	var tail []byte
+// newline (from when there is none). Past maxLine bytes they are no longer
+// kept (tooLong): the newline is looked for in a buffer of bounded size.
+func readTail(r io.ReaderAt, from, size, maxLine int64) (tail []byte, end int64, tooLong bool, err error) {
+	var buf []byte
 	step := int64(4096)
 	for hi := size; hi > from; {
 		lo := max(from, hi-step)
-		buf := make([]byte, hi-lo, hi-lo+int64(len(tail)))
+		buf = slices.Grow(buf[:0], int(hi-lo))[:hi-lo]
 		if n, err := r.ReadAt(buf, lo); n < len(buf) {
-			return nil, 0, errChanged(lo+int64(n), err)
+			return nil, 0, false, errChanged(lo+int64(n), err)
 		}
-		if i := bytes.LastIndexByte(buf, '\n'); i >= 0 {
-			return append(buf[i+1:], tail...), lo + int64(i) + 1, nil
+		i := bytes.LastIndexByte(buf, '\n')
+		if !tooLong {
+			tail = append(slices.Clone(buf[i+1:]), tail...)
+			tooLong = int64(len(tail)) > maxLine
 		}
-		tail = append(buf, tail...)
+		if tooLong {
+			tail = nil
+		}
+		if i >= 0 {
+			return tail, lo + int64(i) + 1, tooLong, nil
+		}
 		hi = lo
 		step = min(2*step, 16<<20)
+		if tooLong {
+			step = min(step, 1<<20) // only looking for the newline now
+		}
 	}
-	return tail, from, nil
+	return tail, from, tooLong, nil
 }
 
 // readOwned reads the lines that start in [lo, hi) into *buf and returns
 // them as a chunk (base: the first one's offset). A line starts at from or
 // just after a newline; the last one owned runs past hi to its newline,
-// which comes before end (just past the last newline of the file).
-func readOwned(r io.ReaderAt, buf *[]byte, from, lo, hi, end int64) (chunk, error) {
+// which comes before end (just past the last newline of the file). A last
+// line longer than maxLine is read no further than the cap: the chunk says
+// it is long, and the chunks it runs through find where the next line
+// starts on their own, so no byte is read twice.
+func readOwned(r io.ReaderAt, buf *[]byte, from, lo, hi, end, maxLine int64) (chunk, error) {
 	// Read [lo-1, hi) and a little past it in one call: the byte before lo
 	// says whether a line starts at lo, and the overhang most often holds
 	// the end of the last line (what it does not hold is read after).
@@ -351,29 +394,47 @@ func readOwned(r io.ReaderAt, buf *[]byte, from, lo, hi, end int64) (chunk, erro
 		}
 		start = at + int64(i) + 1
 	}
-	// Finish the line that holds byte hi-1.
+	b, long, err := finishLastLine(r, b, at, hi, end, maxLine)
+	*buf = b
+	if err != nil {
+		return chunk{}, err
+	}
+	if long {
+		// The data ends where the long line starts.
+		lastStart := int64(bytes.LastIndexByte(b[:hi-at], '\n') + 1)
+		return chunk{base: start, data: b[start-at : lastStart], long: true, to: hi}, nil
+	}
+	return chunk{base: start, data: b[start-at:]}, nil
+}
+
+// finishLastLine reads on past b (the bytes from at, cut at hi or just
+// past a newline after it) to the end of the line that holds byte hi-1,
+// in steps that double, but never more than maxLine+1 bytes of that line:
+// long says the line is longer than the cap, and b then stops inside it.
+func finishLastLine(r io.ReaderAt, b []byte, at, hi, end, maxLine int64) (_ []byte, long bool, _ error) {
+	lastStart := at + int64(bytes.LastIndexByte(b[:hi-at], '\n')+1)
 	for b[len(b)-1] != '\n' {
 		off := at + int64(len(b))
-		// A long line: read on in steps that double.
+		if off-lastStart > maxLine {
+			return b, true, nil
+		}
 		past := int64(len(b)) - (hi - at)
-		more := min(max(2*past, 4*lineOverhang), end-off)
+		more := min(max(2*past, 4*lineOverhang), end-off, maxLine+1-(off-lastStart))
 		if more <= 0 {
-			return chunk{}, errChanged(off, nil)
+			return b, false, errChanged(off, nil)
 		}
 		b = slices.Grow(b, int(more))
 		grown := b[len(b) : len(b)+int(more)]
 		n, err := r.ReadAt(grown, off)
 		if n < len(grown) {
-			return chunk{}, errChanged(off+int64(n), err)
+			return b, false, errChanged(off+int64(n), err)
 		}
 		if i := bytes.IndexByte(grown, '\n'); i >= 0 {
-			b = b[:len(b)+i+1]
-			break
+			return b[:len(b)+i+1], false, nil
 		}
 		b = b[:len(b)+n]
 	}
-	*buf = b
-	return chunk{base: start, data: b[start-at:]}, nil
+	return b, false, nil
 }
 
 // lineOverhang is how far past its chunk a worker reads at once to finish
@@ -393,8 +454,10 @@ type chunkScratch struct {
 	bytesPerEntry int
 }
 
-// sniff indexes the newline-terminated lines of one chunk.
-func (s *chunkScratch) sniff(c chunk, prefixOnly bool, reuse []model.Entry) chunkResult {
+// sniff indexes the newline-terminated lines of one chunk. A line longer
+// than maxLine is not read: it is counted, and reported as long and
+// malformed.
+func (s *chunkScratch) sniff(c chunk, prefixOnly bool, maxLine int64, reuse []model.Entry) chunkResult {
 	data := c.data
 	res := chunkResult{start: c.base, end: c.base + int64(len(c.data)), names: model.NewNames()}
 	if s.bytesPerEntry <= 0 {
@@ -417,6 +480,11 @@ func (s *chunkScratch) sniff(c chunk, prefixOnly bool, reuse []model.Entry) chun
 		res.lines++
 		lineOff := c.base + int64(pos)
 		pos += nl + 1
+		if int64(len(line)) > maxLine {
+			res.malformed = append(res.malformed, res.lines)
+			res.long = append(res.long, res.lines)
+			continue
+		}
 		if len(line) > 0 && line[len(line)-1] == '\r' {
 			line = line[:len(line)-1]
 		}
@@ -453,6 +521,12 @@ func (s *chunkScratch) sniff(c chunk, prefixOnly bool, reuse []model.Entry) chun
 			res.facts = append(res.facts, factAt{int32(len(res.entries)), f})
 		}
 		res.entries = append(res.entries, e)
+	}
+	if c.long {
+		res.lines++
+		res.malformed = append(res.malformed, res.lines)
+		res.long = append(res.long, res.lines)
+		res.end = c.to // the index is sized by entries per byte
 	}
 	if len(res.entries) > 0 {
 		s.bytesPerEntry = max(16, len(data)/len(res.entries))
@@ -493,6 +567,9 @@ func (ix *Index) mergeOne(p *chunkResult) {
 	}
 	for _, m := range p.malformed {
 		ix.Malformed = append(ix.Malformed, m+ix.Lines)
+	}
+	for _, m := range p.long {
+		ix.LongLines = append(ix.LongLines, m+ix.Lines)
 	}
 	ix.Lines += p.lines
 	ix.prefixOnly += p.prefixOnly
