@@ -250,6 +250,19 @@ type MergeConflict struct {
 // inserted at the same place) differently, that is a conflict, and no
 // merged text is returned.
 func Merge3(base, ours, theirs []string) ([]string, []MergeConflict) {
+	return merge3(base, ours, theirs, false)
+}
+
+// Merge3KeepBoth is Merge3 for a merge nobody looks at before it is
+// written (another program saved the file while we did): where both sides
+// only inserted lines at the same place (two writers appending to the same
+// section), both insertions are kept, ours first. Changes to the same
+// lines still conflict.
+func Merge3KeepBoth(base, ours, theirs []string) ([]string, []MergeConflict) {
+	return merge3(base, ours, theirs, true)
+}
+
+func merge3(base, ours, theirs []string, keepBoth bool) ([]string, []MergeConflict) {
 	all := append(hunks(base, ours, false), hunks(base, theirs, true)...)
 	slices.SortStableFunc(all, func(x, y hunk) int {
 		if x.a0 != y.a0 {
@@ -283,12 +296,33 @@ func Merge3(base, ours, theirs []string) ([]string, []MergeConflict) {
 			out = append(out, o...)
 			continue
 		}
+		if keepBoth && r0 == r1 { // insertions only: nothing of the base is changed
+			out = append(out, bothInsertions(o, t)...)
+			continue
+		}
 		conflicts = append(conflicts, MergeConflict{BaseFrom: r0 + 1, BaseTo: r1, Ours: o, Theirs: t})
 	}
 	if len(conflicts) > 0 {
 		return nil, conflicts
 	}
 	return append(out, base[pos:]...), nil
+}
+
+// bothInsertions keeps the lines two sides inserted at one place, each
+// side's in its order, ours first where the order is free, and a line
+// both inserted once (the shortest sequence holding both, from their
+// longest common subsequence): a writer whose version already holds some
+// of ours adds only its own.
+func bothInsertions(ours, theirs []string) []string {
+	var out []string
+	for _, op := range DiffLines(ours, theirs) {
+		if op.Kind == DiffInsert { // only in theirs
+			out = append(out, theirs[op.B0:op.B1]...)
+		} else { // in both, or only in ours (a deletion runs before an insertion)
+			out = append(out, ours[op.A0:op.A1]...)
+		}
+	}
+	return out
 }
 
 // applyHunks is base[r0:r1] with one side's hunks of a group applied.

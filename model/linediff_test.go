@@ -116,6 +116,31 @@ func TestUnifiedDiff(t *testing.T) {
 	}
 }
 
+func TestMerge3KeepBoth(t *testing.T) {
+	base := "# MEMORY\n\n## People\n- Elena\n"
+	for _, tc := range []struct {
+		name, ours, theirs, want string
+		conflict                 bool
+	}{
+		{"both append", base + "- a\n", base + "- b\n- c\n", base + "- a\n- b\n- c\n", false},
+		{"both insert at one place", strings.Replace(base, "\n\n", "\n- a\n\n", 1), strings.Replace(base, "\n\n", "\n- b\n\n", 1),
+			strings.Replace(base, "\n\n", "\n- a\n- b\n\n", 1), false},
+		{"same insertion once", base + "- a\n", base + "- a\n", base + "- a\n", false},
+		{"a line both inserted, once", base + "- a\n", base + "- a\n- r\n", base + "- a\n- r\n", false},
+		{"theirs around ours", base + "- a\n", base + "- z\n- a\n- r\n", base + "- z\n- a\n- r\n", false},
+		{"apart, as Merge3", strings.Replace(base, "# MEMORY", "# Memory", 1), base + "- b\n", strings.Replace(base, "# MEMORY", "# Memory", 1) + "- b\n", false},
+		{"same line changed differently", strings.Replace(base, "Elena", "E", 1), strings.Replace(base, "Elena", "Ele", 1), "", true},
+		{"an insertion into a changed run", strings.Replace(base, "## People\n- Elena\n", "## P\n- E\n", 1), strings.Replace(base, "## People\n", "## People\n- b\n", 1), "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, conflicts := Merge3KeepBoth(lines(base), lines(tc.ours), lines(tc.theirs))
+			if (len(conflicts) > 0) != tc.conflict || strings.Join(got, "") != tc.want {
+				t.Errorf("got %q, conflicts %+v; want %q, conflict %v", strings.Join(got, ""), conflicts, tc.want, tc.conflict)
+			}
+		})
+	}
+}
+
 func TestMerge3(t *testing.T) {
 	t.Parallel()
 	base := "# MEMORY\n\n## People\n- Elena\n- Marco\n\n## Lessons\n- backups\n"
