@@ -3,6 +3,8 @@
 package regfile
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -13,4 +15,14 @@ import (
 // O_NONBLOCK.
 func openNonBlocking(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+}
+
+// openNoFollow is openNonBlocking refusing a symbolic link as the last
+// component (ELOOP, said as "a symbolic link").
+func openNoFollow(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_NOFOLLOW, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: &NotRegularError{Mode: fs.ModeSymlink}}
+	}
+	return f, err
 }

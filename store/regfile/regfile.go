@@ -85,6 +85,25 @@ func Open(path string) (*os.File, error) {
 	return f, nil
 }
 
+// OpenNoFollow is Open without following a symbolic link in the last
+// component: a link there is refused (a writer that swaps a file for a
+// link to a secret must not get us to read it).
+func OpenNoFollow(path string) (*os.File, error) {
+	f, err := openNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = Check(path, fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
 // ReadFile reads the whole of a regular file, as os.ReadFile does.
 func ReadFile(path string) ([]byte, error) {
 	f, err := Open(path)
