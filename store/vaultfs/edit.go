@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"clawvault-tui/model"
 	"clawvault-tui/store"
 	"clawvault-tui/store/fileid"
 	"clawvault-tui/store/regfile"
@@ -117,14 +118,20 @@ type ConflictError struct {
 	// neither version is lost whatever happens next ("" if that failed
 	// too).
 	Kept string
+	// HeldOpen: another program had the file open for writing and went
+	// on writing it while it was saved, so its file was left in place.
+	HeldOpen bool
 }
 
 func (e *ConflictError) Error() string {
-	what := "changed on disk"
-	if !e.Disk.Version.Exists() {
-		what = "was deleted"
+	what := "changed on disk since it was opened"
+	switch {
+	case e.HeldOpen:
+		what = "is open for writing in another program, which went on writing it while it was saved"
+	case !e.Disk.Version.Exists():
+		what = "was deleted since it was opened"
 	}
-	msg := fmt.Sprintf("%s %s since it was opened: nothing was written", e.Path, what)
+	msg := fmt.Sprintf("%s %s: nothing was written", e.Path, what)
 	if e.Kept != "" {
 		msg += "; your version is kept in " + e.Kept
 	}
@@ -138,53 +145,54 @@ func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
 
 // Saved is the outcome of a save.
 type Saved struct {
+	// Version is the version of the bytes saved. When another writer's
+	// change was merged in (Merged), the file holds more than them, so a
+	// later save from the same text conflicts instead of dropping it.
 	Version Version
 	// Backup is where the version it replaced was kept ("" for a new file).
 	Backup string
+	// Merged is what the file holds when another program changed it
+	// while it was saved and its change was merged with ours (nil else).
+	Merged []byte
 }
 
 // Save writes data over the Markdown memory file p if the file is still
-// base (a zero base: the file did not exist). The write is atomic (temp
-// file in the same folder, fsync, rename, fsync the folder; the mode kept)
-// and the replaced version goes to the backup folder first. If the file
-// changed, nothing is written and the error is a *ConflictError with what
-// is on disk; data itself is kept in the backup folder then.
+// base (a zero base: the file did not exist). The replaced version goes to
+// the backup folder first. If the file changed, nothing is written and the
+// error is a *ConflictError with what is on disk; data itself is kept in
+// the backup folder then. The write is atomic (a temp file in the same
+// folder, synced, then put in place; the mode kept) and loses no other
+// writer's bytes: a change made between the check and the write, or
+// appended through a descriptor opened before it, is merged line by line
+// (store.Replace), or, where the two clash, theirs stays and this is a
+// conflict.
 func (s *Space) Save(p string, data []byte, base Version) (Saved, error) {
-	return s.save(p, data, base, true)
-}
-
-// save is Save; keepUnsaved says whether data goes to the backup folder on
-// a conflict (a promote redoes its insertion instead).
-func (s *Space) save(p string, data []byte, base Version, keepUnsaved bool) (Saved, error) {
-	pl, err := s.Editable(p)
+	pl, disk, err := s.openForWrite(p)
 	if err != nil {
 		return Saved{}, err
 	}
-	if err := os.MkdirAll(filepath.Dir(pl.Real), 0o755); err != nil {
-		return Saved{}, err
+	if !disk.Version.Same(base) {
+		c := &ConflictError{Path: p, Disk: disk}
+		c.Kept, _ = s.backup(pl.Real, data, "unsaved")
+		return Saved{}, c
 	}
 	var out Saved
-	check := func() error {
-		disk, err := readPlace(p, pl)
-		if err != nil {
-			return err
+	if disk.Version.Exists() {
+		if out.Backup, err = s.backup(pl.Real, disk.Data, ""); err != nil {
+			return Saved{}, fmt.Errorf("cannot keep the previous version, so nothing was saved: %w", err)
 		}
-		if !disk.Version.Same(base) {
-			c := &ConflictError{Path: p, Disk: disk}
-			if keepUnsaved {
-				c.Kept, _ = s.backup(pl.Real, data, "unsaved")
-			}
-			return c
-		}
-		if disk.Version.Exists() {
-			if out.Backup, err = s.backup(pl.Real, disk.Data, ""); err != nil {
-				return fmt.Errorf("cannot keep the previous version, so nothing was saved: %w", err)
-			}
-		}
-		return nil
 	}
-	if err := store.WriteFileAtomicChecked(s.opt.Writer, pl.Real, data, 0o644, check); err != nil {
+	res, err := s.replace(pl, disk, data)
+	if err != nil {
 		return Saved{}, err
+	}
+	if res.Clash || res.HeldOpen || res.Gone {
+		c := &ConflictError{Path: p, Disk: s.reread(p, pl), HeldOpen: res.HeldOpen && !res.Gone}
+		c.Kept, _ = s.backup(pl.Real, data, "unsaved")
+		return Saved{}, c
+	}
+	if res.Merged {
+		out.Merged = res.Final
 	}
 	fi, err := os.Stat(pl.Real)
 	if err != nil {
@@ -192,6 +200,51 @@ func (s *Space) save(p string, data []byte, base Version, keepUnsaved bool) (Sav
 	}
 	out.Version = versionOf(fi, data)
 	return out, nil
+}
+
+// openForWrite confines p as a file the editor may change, makes its
+// folder, and reads it as it is now.
+func (s *Space) openForWrite(p string) (Place, *Doc, error) {
+	pl, err := s.Editable(p)
+	if err != nil {
+		return Place{}, nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(pl.Real), 0o755); err != nil {
+		return Place{}, nil, err
+	}
+	disk, err := readPlace(p, pl)
+	return pl, disk, err
+}
+
+// replace puts data in place of disk (the file as read) with
+// store.Replace, merging line by line with what other writers do
+// meanwhile.
+func (s *Space) replace(pl Place, disk *Doc, data []byte) (store.Replaced, error) {
+	return store.Replace(s.opt.Writer, store.Replacement{
+		Path: pl.Real, Existed: disk.Version.Exists(), Read: disk.Data, Want: data,
+		Perm: 0o644, Limit: MaxRead, Merge: mergeLines,
+	})
+}
+
+// reread is the file as it is now, for a conflict; an unreadable one is
+// shown as missing (the conflict's message still says what happened).
+func (s *Space) reread(p string, pl Place) *Doc {
+	d, err := readPlace(p, pl)
+	if err != nil {
+		return &Doc{Place: pl, Path: p}
+	}
+	return d
+}
+
+// mergeLines merges another program's change made while we saved with
+// ours, line by line, both kept where both only added lines at one place
+// (model.Merge3KeepBoth).
+func mergeLines(base, ours, theirs []byte) ([]byte, bool) {
+	merged, conflicts := model.Merge3KeepBoth(model.SplitLines(string(base)), model.SplitLines(string(ours)), model.SplitLines(string(theirs)))
+	if len(conflicts) > 0 {
+		return nil, false
+	}
+	return []byte(strings.Join(merged, "")), true
 }
 
 // Backup keeps the current bytes of a memory file in the backup folder

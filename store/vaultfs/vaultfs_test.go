@@ -159,7 +159,7 @@ func TestSave(t *testing.T) {
 	if _, err := f.space.Save(path, append(edited, "- more\n"...), saved.Version); err != nil {
 		t.Errorf("save from the saved version: %v", err)
 	}
-	leftovers, _ := filepath.Glob(filepath.Join(f.ws, ".MEMORY.md.tmp-*"))
+	leftovers, _ := filepath.Glob(filepath.Join(f.ws, ".MEMORY.md.clawvault-tui-*"))
 	if len(leftovers) > 0 {
 		t.Errorf("temp files left: %v", leftovers)
 	}
@@ -282,7 +282,7 @@ func TestSaveFullDisk(t *testing.T) {
 	if read(t, path) != before {
 		t.Errorf("the file changed")
 	}
-	if leftovers, _ := filepath.Glob(filepath.Join(f.ws, ".MEMORY.md.tmp-*")); len(leftovers) > 0 {
+	if leftovers, _ := filepath.Glob(filepath.Join(f.ws, ".MEMORY.md.clawvault-tui-*")); len(leftovers) > 0 {
 		t.Errorf("temp files left: %v", leftovers)
 	}
 }
@@ -386,5 +386,68 @@ func TestPromoteAfterAByteOrderMark(t *testing.T) {
 	want := "\ufeff## Decisions\n- Invoices are immutable.\n- We use PostgreSQL.\n\n## Lessons\n- Backups first.\n"
 	if text := read(t, path); text != want || got.SectionCreated || got.Line != 3 {
 		t.Errorf("got %+v\n%q\nwant\n%q", got, text, want)
+	}
+}
+
+// meddler writes the file once, as another program would, in the moment
+// between Save's check and its swap (when the new version is staged).
+type meddler struct {
+	store.WriteFS
+	path  string
+	edit  func(string) string
+	fired bool
+}
+
+func (m *meddler) CreateTemp(dir, pattern string) (store.TempFile, error) {
+	if !m.fired && !strings.Contains(dir, "backups") {
+		m.fired = true
+		b, _ := os.ReadFile(m.path)
+		os.WriteFile(m.path, []byte(m.edit(string(b))), 0o644)
+	}
+	return m.WriteFS.CreateTemp(dir, pattern)
+}
+
+func (m *meddler) Exchange(a, b string) error { return m.WriteFS.(store.Swapper).Exchange(a, b) }
+func (m *meddler) Link(oldname, newname string) error {
+	return m.WriteFS.(store.Swapper).Link(oldname, newname)
+}
+
+// A change another program makes between the check and the write is
+// merged when it touches other lines; a save from the same text after
+// that conflicts rather than drop it.
+func TestSaveMergesAChangeMadeWhileSaving(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	path := filepath.Join(f.ws, "MEMORY.md")
+	doc, _ := f.space.Read(path)
+	f.space.opt.Writer = &meddler{WriteFS: store.OSWriter, path: path, edit: func(s string) string { return s + "- the agent's line\n" }}
+	ours := strings.Replace(string(doc.Data), "# MEMORY.md", "# Memory", 1)
+	saved, err := f.space.Save(path, []byte(ours), doc.Version)
+	want := ours + "- the agent's line\n"
+	if err != nil || string(saved.Merged) != want || read(t, path) != want {
+		t.Fatalf("%+v, %v; on disk %q, want both changes", saved, err, read(t, path))
+	}
+	if _, err := f.space.Save(path, []byte(ours+"- more\n"), saved.Version); !errors.Is(err, ErrConflict) {
+		t.Errorf("a save from the text before the merge: %v, want a conflict", err)
+	}
+}
+
+// A change to the same line, made between the check and the write, is
+// left in place and reported as a conflict; ours is kept in the backups.
+func TestSaveLeavesAClashMadeWhileSaving(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	path := filepath.Join(f.ws, "MEMORY.md")
+	doc, _ := f.space.Read(path)
+	theirs := strings.Replace(string(doc.Data), "immutable", "append-only", 1)
+	f.space.opt.Writer = &meddler{WriteFS: store.OSWriter, path: path, edit: func(string) string { return theirs }}
+	ours := strings.Replace(string(doc.Data), "immutable", "never edited", 1)
+	_, err := f.space.Save(path, []byte(ours), doc.Version)
+	var ce *ConflictError
+	if !errors.As(err, &ce) || read(t, path) != theirs || string(ce.Disk.Data) != theirs || ce.Kept == "" || read(t, ce.Kept) != ours {
+		t.Fatalf("%v; on disk %q; want theirs left and ours kept", err, read(t, path))
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(f.ws, ".MEMORY.md.clawvault-tui-*")); len(leftovers) > 0 {
+		t.Errorf("left %v", leftovers)
 	}
 }
