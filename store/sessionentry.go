@@ -35,65 +35,7 @@ func decodeStatusEntry(raw []byte, st *model.StatusEntry, alloc *entryAlloc) (pr
 //
 // alloc, when not nil, is shared by the rows of one file (see entryAlloc).
 func decodeEntry(raw []byte, st *model.StatusEntry, e *model.SessionEntry, alloc *entryAlloc) (problem string) {
-	var provider, lastProvider, room string
-	// The sessionId is unquoted after the row: most rows name their
-	// transcript <sessionsDir>/<sessionId>.jsonl, and the id is then the
-	// path's own bytes, not a string of its own.
-	var rawID []byte
-	bad := func(key []byte, want string) {
-		if problem == "" {
-			problem = fmt.Sprintf("%s is not %s", jsonscan.Unquote(key), want)
-		}
-	}
-	str := func(key, v []byte, dst *string) {
-		if len(v) > 0 && v[0] == '"' {
-			*dst = jsonscan.Unquote(v)
-		} else if string(v) != "null" {
-			bad(key, "a string")
-		}
-	}
-	// common: a string most rows share (a chat type, a channel, a model).
-	common := func(key, v []byte, dst *string) {
-		if len(v) > 0 && v[0] == '"' {
-			*dst = alloc.common(v)
-		} else {
-			str(key, v, dst)
-		}
-	}
-	num := func(key, v []byte) (int64, bool) {
-		if len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
-			if n, ok := jsonscan.Int(v); ok {
-				return n, true
-			}
-		}
-		if string(v) != "null" {
-			bad(key, "a number")
-		}
-		return 0, false
-	}
-	i64 := func(key, v []byte) *int64 {
-		if n, ok := num(key, v); ok {
-			return alloc.int64p(n)
-		}
-		return nil
-	}
-	intp := func(key, v []byte) *int {
-		if n, ok := num(key, v); ok {
-			return alloc.intp(int(n))
-		}
-		return nil
-	}
-	boolean := func(key, v []byte) *bool {
-		switch string(v) {
-		case "true", "false":
-			b := string(v) == "true"
-			return &b
-		case "null":
-		default:
-			bad(key, "true or false")
-		}
-		return nil
-	}
+	d := entryDecoder{st: st, e: e, alloc: alloc}
 	_, ok := jsonscan.Object(raw, 0, func(key, v []byte) bool {
 		name := key[1 : len(key)-1]
 		if bytes.IndexByte(name, '\\') >= 0 {
@@ -102,113 +44,237 @@ func decodeEntry(raw []byte, st *model.StatusEntry, e *model.SessionEntry, alloc
 		if e == nil && !statusField(string(name)) {
 			return true
 		}
-		switch string(name) {
-		case "sessionId":
-			if len(v) > 0 && v[0] == '"' {
-				rawID = v
-			}
-		case "updatedAt":
-			_ = st.UpdatedAt.UnmarshalJSON(v)
-		case "sessionFile":
-			str(key, v, &st.SessionFile)
-		case "label":
-			str(key, v, &e.Label)
-		case "displayName":
-			str(key, v, &e.DisplayName)
-		case "chatType":
-			common(key, v, &st.ChatType)
-		case "channel":
-			common(key, v, &st.Channel)
-		case "groupId":
-			str(key, v, &e.GroupID)
-		case "subject":
-			str(key, v, &e.Subject)
-		case "groupChannel":
-			str(key, v, &e.GroupChannel)
-		case "lastChannel":
-			str(key, v, &e.LastChannel)
-		case "lastTo":
-			str(key, v, &e.LastTo)
-		case "spawnedBy":
-			str(key, v, &e.SpawnedBy)
-		case "parentSessionKey":
-			str(key, v, &e.ParentSessionKey)
-		case "status":
-			str(key, v, &e.Status)
-		case "thinkingLevel":
-			str(key, v, &e.ThinkingLevel)
-		case "modelProvider":
-			common(key, v, &st.ModelProvider)
-		case "model":
-			common(key, v, &st.Model)
-		case "modelOverride":
-			str(key, v, &e.ModelOverride)
-		case "provider":
-			common(key, v, &provider)
-		case "lastProvider":
-			str(key, v, &lastProvider)
-		case "room":
-			str(key, v, &room)
-		case "spawnDepth":
-			e.SpawnDepth = intp(key, v)
-		case "contextTokens":
-			st.ContextTokens = i64(key, v)
-		case "totalTokens":
-			st.TotalTokens = i64(key, v)
-		case "inputTokens":
-			e.InputTokens = i64(key, v)
-		case "outputTokens":
-			e.OutputTokens = i64(key, v)
-		case "cacheRead":
-			e.CacheRead = i64(key, v)
-		case "cacheWrite":
-			e.CacheWrite = i64(key, v)
-		case "compactionCount":
-			st.CompactionCount = intp(key, v)
-		case "memoryFlushCompactionCount":
-			st.MemoryFlushCompactionCount = intp(key, v)
-		case "memoryFlushAt":
-			if n, ok := num(key, v); ok {
-				e.MemoryFlushAt = n
-			}
-		case "estimatedCostUsd":
-			if f, err := strconv.ParseFloat(string(v), 64); err == nil && !math.IsInf(f, 0) {
-				st.EstimatedCostUSD = alloc.float64p(f)
-			} else if string(v) != "null" {
-				bad(key, "a number")
-			}
-		case "totalTokensFresh":
-			e.TotalTokensFresh = boolean(key, v)
-		case "systemSent":
-			if b := boolean(key, v); b != nil {
-				e.SystemSent = *b
-			}
-		case "abortedLastRun":
-			if b := boolean(key, v); b != nil {
-				e.AbortedLastRun = *b
-			}
-		}
+		_ = d.stringField(string(name), key, v) || d.numberField(string(name), key, v) || d.flagField(string(name), key, v)
 		return true
 	})
-	if rawID != nil {
-		st.SessionID = idOf(rawID, st.SessionFile)
+	return d.finish(ok)
+}
+
+// entryDecoder is decodeEntry's state: the row's destinations, the fields
+// OpenClaw renames at load time, and the first problem.
+type entryDecoder struct {
+	st    *model.StatusEntry
+	e     *model.SessionEntry
+	alloc *entryAlloc
+
+	provider, lastProvider, room string
+	// rawID is the quoted sessionId, unquoted after the row: most rows
+	// name their transcript <sessionsDir>/<sessionId>.jsonl, and the id
+	// is then the path's own bytes, not a string of its own.
+	rawID   []byte
+	problem string
+}
+
+// stringField decodes the string fields; false for another name.
+func (d *entryDecoder) stringField(name string, key, v []byte) bool {
+	st := d.st
+	switch name {
+	case "sessionId":
+		if len(v) > 0 && v[0] == '"' {
+			d.rawID = v
+		}
+	case "sessionFile":
+		d.str(key, v, &st.SessionFile)
+	case "chatType":
+		d.common(key, v, &st.ChatType)
+	case "channel":
+		d.common(key, v, &st.Channel)
+	case "modelProvider":
+		d.common(key, v, &st.ModelProvider)
+	case "model":
+		d.common(key, v, &st.Model)
+	case "provider":
+		d.common(key, v, &d.provider)
+	case "lastProvider":
+		d.str(key, v, &d.lastProvider)
+	case "room":
+		d.str(key, v, &d.room)
+	default:
+		dst := entryString(d.e, name)
+		if dst == nil {
+			return false
+		}
+		d.str(key, v, dst)
 	}
-	if !ok && problem == "" {
-		problem = "the row is not a JSON object"
+	return true
+}
+
+// entryString is where the plain string field name of a full entry goes
+// (nil for another name).
+func entryString(e *model.SessionEntry, name string) *string {
+	switch name {
+	case "label":
+		return &e.Label
+	case "displayName":
+		return &e.DisplayName
+	case "groupId":
+		return &e.GroupID
+	case "subject":
+		return &e.Subject
+	case "groupChannel":
+		return &e.GroupChannel
+	case "lastChannel":
+		return &e.LastChannel
+	case "lastTo":
+		return &e.LastTo
+	case "spawnedBy":
+		return &e.SpawnedBy
+	case "parentSessionKey":
+		return &e.ParentSessionKey
+	case "status":
+		return &e.Status
+	case "thinkingLevel":
+		return &e.ThinkingLevel
+	case "modelOverride":
+		return &e.ModelOverride
 	}
-	if st.Channel == "" {
-		st.Channel = provider
+	return nil
+}
+
+// numberField decodes the numeric fields; false for another name.
+func (d *entryDecoder) numberField(name string, key, v []byte) bool {
+	st, e := d.st, d.e
+	switch name {
+	case "updatedAt":
+		_ = st.UpdatedAt.UnmarshalJSON(v)
+	case "spawnDepth":
+		e.SpawnDepth = d.intp(key, v)
+	case "contextTokens":
+		st.ContextTokens = d.i64(key, v)
+	case "totalTokens":
+		st.TotalTokens = d.i64(key, v)
+	case "inputTokens":
+		e.InputTokens = d.i64(key, v)
+	case "outputTokens":
+		e.OutputTokens = d.i64(key, v)
+	case "cacheRead":
+		e.CacheRead = d.i64(key, v)
+	case "cacheWrite":
+		e.CacheWrite = d.i64(key, v)
+	case "compactionCount":
+		st.CompactionCount = d.intp(key, v)
+	case "memoryFlushCompactionCount":
+		st.MemoryFlushCompactionCount = d.intp(key, v)
+	case "memoryFlushAt":
+		if n, ok := d.num(key, v); ok {
+			e.MemoryFlushAt = n
+		}
+	case "estimatedCostUsd":
+		if f, err := strconv.ParseFloat(string(v), 64); err == nil && !math.IsInf(f, 0) {
+			st.EstimatedCostUSD = d.alloc.float64p(f)
+		} else if string(v) != "null" {
+			d.bad(key, "a number")
+		}
+	default:
+		return false
 	}
-	if e == nil {
-		return problem
+	return true
+}
+
+// flagField decodes the true/false fields; false for another name.
+func (d *entryDecoder) flagField(name string, key, v []byte) bool {
+	e := d.e
+	switch name {
+	case "totalTokensFresh":
+		e.TotalTokensFresh = d.boolean(key, v)
+	case "systemSent":
+		if b := d.boolean(key, v); b != nil {
+			e.SystemSent = *b
+		}
+	case "abortedLastRun":
+		if b := d.boolean(key, v); b != nil {
+			e.AbortedLastRun = *b
+		}
+	default:
+		return false
 	}
-	if e.LastChannel == "" {
-		e.LastChannel = lastProvider
+	return true
+}
+
+// finish applies what is known once the whole row is read: the id, the
+// renames, and the problem of a row that is not an object.
+func (d *entryDecoder) finish(ok bool) string {
+	if d.rawID != nil {
+		d.st.SessionID = idOf(d.rawID, d.st.SessionFile)
 	}
-	if e.GroupChannel == "" {
-		e.GroupChannel = room
+	if !ok && d.problem == "" {
+		d.problem = "the row is not a JSON object"
 	}
-	return problem
+	if d.st.Channel == "" {
+		d.st.Channel = d.provider
+	}
+	if d.e == nil {
+		return d.problem
+	}
+	if d.e.LastChannel == "" {
+		d.e.LastChannel = d.lastProvider
+	}
+	if d.e.GroupChannel == "" {
+		d.e.GroupChannel = d.room
+	}
+	return d.problem
+}
+
+func (d *entryDecoder) bad(key []byte, want string) {
+	if d.problem == "" {
+		d.problem = fmt.Sprintf("%s is not %s", jsonscan.Unquote(key), want)
+	}
+}
+
+func (d *entryDecoder) str(key, v []byte, dst *string) {
+	if len(v) > 0 && v[0] == '"' {
+		*dst = jsonscan.Unquote(v)
+	} else if string(v) != "null" {
+		d.bad(key, "a string")
+	}
+}
+
+// common decodes a string most rows share (a chat type, a channel, a
+// model), kept once (entryAlloc.common).
+func (d *entryDecoder) common(key, v []byte, dst *string) {
+	if len(v) > 0 && v[0] == '"' {
+		*dst = d.alloc.common(v)
+	} else {
+		d.str(key, v, dst)
+	}
+}
+
+func (d *entryDecoder) num(key, v []byte) (int64, bool) {
+	if len(v) > 0 && (v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
+		if n, ok := jsonscan.Int(v); ok {
+			return n, true
+		}
+	}
+	if string(v) != "null" {
+		d.bad(key, "a number")
+	}
+	return 0, false
+}
+
+func (d *entryDecoder) i64(key, v []byte) *int64 {
+	if n, ok := d.num(key, v); ok {
+		return d.alloc.int64p(n)
+	}
+	return nil
+}
+
+func (d *entryDecoder) intp(key, v []byte) *int {
+	if n, ok := d.num(key, v); ok {
+		return d.alloc.intp(int(n))
+	}
+	return nil
+}
+
+func (d *entryDecoder) boolean(key, v []byte) *bool {
+	switch string(v) {
+	case "true", "false":
+		b := string(v) == "true"
+		return &b
+	case "null":
+	default:
+		d.bad(key, "true or false")
+	}
+	return nil
 }
 
 // idOf unquotes the sessionId rawID, as the part of sessionFile that spells
