@@ -26,97 +26,119 @@ func readDirFast(fsys FS, dir string) ([]fs.DirEntry, error) {
 		return nil, err
 	}
 	defer f.Close()
-	raw, err := f.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	shared := &dirOf{path: dir}
-	// Each read's entries go into a batch of their own, joined once at the
-	// end: growing one slice by doubling copied the listing twice over.
-	var batches [][]dirEntry
-	var entries []dirEntry
-	buf := make([]byte, 64<<10)
-	var readErr error
-	for {
-		var n int
-		if err := raw.Read(func(fd uintptr) bool {
-			for {
-				n, readErr = syscall.ReadDirent(int(fd), buf)
-				if readErr != syscall.EINTR {
-					return true
-				}
-			}
-		}); err != nil {
-			readErr = err
-		}
-		if readErr != nil {
-			readErr = &os.PathError{Op: "readdirent", Path: dir, Err: readErr}
-			break
-		}
-		if n <= 0 {
-			break
-		}
-		if len(entries) > 0 {
-			batches = append(batches, entries)
-		}
-		entries = make([]dirEntry, 0, n/24) // a record is at least 24 bytes
-		// linux_dirent64: inode (8), offset (8), record length (2), type (1), name (NUL-ended).
-	records:
-		for b := buf[:n]; len(b) >= 19; {
-			size := int(binary.NativeEndian.Uint16(b[16:18]))
-			if size < 19 || size > len(b) {
-				break
-			}
-			kind, name := b[18], b[19:size]
-			if i := slices.Index(name, 0); i >= 0 {
-				name = name[:i]
-			}
-			b = b[size:]
-			if string(name) == "." || string(name) == ".." {
-				continue
-			}
-			e := dirEntry{dir: shared, name: string(name)}
-			switch kind {
-			case syscall.DT_REG:
-			case syscall.DT_DIR:
-				e.mode = fs.ModeDir
-			case syscall.DT_LNK:
-				e.mode = fs.ModeSymlink
-			case syscall.DT_FIFO:
-				e.mode = fs.ModeNamedPipe
-			case syscall.DT_SOCK:
-				e.mode = fs.ModeSocket
-			case syscall.DT_BLK:
-				e.mode = fs.ModeDevice
-			case syscall.DT_CHR:
-				e.mode = fs.ModeDevice | fs.ModeCharDevice
-			default: // the file system does not say: ask, as os.ReadDir does
-				fi, err := os.Lstat(filepath.Join(dir, e.name))
-				if errors.Is(err, fs.ErrNotExist) {
-					continue // gone since
-				}
-				if err != nil {
-					readErr = err
-					break records
-				}
-				e.mode = fi.Mode().Type()
-			}
-			entries = append(entries, e)
-		}
-		if readErr != nil {
-			break
-		}
-	}
-	if len(batches) > 0 {
-		batches = append(batches, entries)
-		entries = slices.Concat(batches...)
-	}
+	entries, readErr := readDirents(f, dir)
 	slices.SortFunc(entries, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 	list := make([]fs.DirEntry, len(entries))
 	for i := range entries {
 		list[i] = &entries[i]
 	}
 	return list, readErr
+}
+
+// readDirents reads the records of the open folder dir. Each read's
+// entries go into a batch of their own, joined once at the end: growing
+// one slice by doubling copied the listing twice over. On an error, the
+// entries read so far come with it.
+func readDirents(f *os.File, dir string) ([]dirEntry, error) {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	shared := &dirOf{path: dir}
+	var batches [][]dirEntry
+	buf := make([]byte, 64<<10)
+	var readErr error
+	for readErr == nil {
+		var n int
+		if n, readErr = readDirent(raw, buf); readErr != nil {
+			readErr = &os.PathError{Op: "readdirent", Path: dir, Err: readErr}
+			break
+		}
+		if n <= 0 {
+			break
+		}
+		var entries []dirEntry
+		entries, readErr = parseDirents(buf[:n], shared)
+		batches = append(batches, entries)
+	}
+	if len(batches) == 1 {
+		return batches[0], readErr
+	}
+	return slices.Concat(batches...), readErr
+}
+
+// readDirent is one getdents64 into buf, retried when interrupted.
+func readDirent(raw syscall.RawConn, buf []byte) (n int, err error) {
+	if cerr := raw.Read(func(fd uintptr) bool {
+		for {
+			n, err = syscall.ReadDirent(int(fd), buf)
+			if err != syscall.EINTR {
+				return true
+			}
+		}
+	}); cerr != nil {
+		return 0, cerr
+	}
+	return n, err
+}
+
+// parseDirents reads the linux_dirent64 records of one read: inode (8),
+// offset (8), record length (2), type (1), name (NUL-ended).
+func parseDirents(b []byte, dir *dirOf) ([]dirEntry, error) {
+	entries := make([]dirEntry, 0, len(b)/24) // a record is at least 24 bytes
+	for len(b) >= 19 {
+		size := int(binary.NativeEndian.Uint16(b[16:18]))
+		if size < 19 || size > len(b) {
+			break
+		}
+		kind, name := b[18], b[19:size]
+		if i := slices.Index(name, 0); i >= 0 {
+			name = name[:i]
+		}
+		b = b[size:]
+		if string(name) == "." || string(name) == ".." {
+			continue
+		}
+		e := dirEntry{dir: dir, name: string(name)}
+		mode, gone, err := direntMode(kind, dir.path, e.name)
+		if err != nil {
+			return entries, err
+		}
+		if !gone {
+			e.mode = mode
+			entries = append(entries, e)
+		}
+	}
+	return entries, nil
+}
+
+// direntMode is the type bits a record's type says; where the file system
+// does not say, an Lstat does, as os.ReadDir asks (gone: removed since).
+func direntMode(kind byte, dir, name string) (mode fs.FileMode, gone bool, err error) {
+	switch kind {
+	case syscall.DT_REG:
+		return 0, false, nil
+	case syscall.DT_DIR:
+		return fs.ModeDir, false, nil
+	case syscall.DT_LNK:
+		return fs.ModeSymlink, false, nil
+	case syscall.DT_FIFO:
+		return fs.ModeNamedPipe, false, nil
+	case syscall.DT_SOCK:
+		return fs.ModeSocket, false, nil
+	case syscall.DT_BLK:
+		return fs.ModeDevice, false, nil
+	case syscall.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice, false, nil
+	}
+	fi, err := os.Lstat(filepath.Join(dir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, true, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return fi.Mode().Type(), false, nil
 }
 
 type dirOf struct{ path string }
