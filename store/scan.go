@@ -66,8 +66,27 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		snap.Cursors = LoadCursors(fsys, ws.Vault)
 		snap.Cursors.Seq = seq
 	}()
-	statusOpt := model.StatusOptions{Now: opt.Now, MinNewBytes: opt.MinNewBytes, SessionsDirOverride: ws.SessionsDirFlag}
+	plans, memory, err := scanAgents(ctx, fsys, ws, snap, seq, opt)
+	<-cursorsLoaded
+	if err != nil {
+		return nil, err
+	}
+	snap.Memory = map[string][]MemoryFile{}
+	for i, a := range ws.Agents {
+		snap.Memory[a.ID] = memory[i]
+	}
+	snap.Rows = buildRows(plans, snap.Cursors)
+	for _, a := range snap.Agents {
+		snap.noteAgentProblems(a)
+	}
+	return snap, nil
+}
 
+// scanAgents snapshots every agent into snap.Agents, each on a goroutine
+// (as many listings at once as cores), and plans its status rows; it
+// returns the plans and each agent's workspace memory files.
+func scanAgents(ctx context.Context, fsys FS, ws *Workspace, snap *Snapshot, seq model.SeqCursorState, opt ScanOptions) ([]*model.StatusPlan, [][]MemoryFile, error) {
+	statusOpt := model.StatusOptions{Now: opt.Now, MinNewBytes: opt.MinNewBytes, SessionsDirOverride: ws.SessionsDirFlag}
 	snap.Agents = make([]model.AgentSnapshot, len(ws.Agents))
 	// Every agent's sessions.json is decoded from the start, on a goroutine
 	// of its own: the largest (42 MB for 50,000 rows) is the longest single
@@ -100,47 +119,48 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		}()
 	}
 	wg.Wait()
-	<-cursorsLoaded
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	snap.Memory = map[string][]MemoryFile{}
-	for i, a := range ws.Agents {
-		snap.Memory[a.ID] = memory[i]
-	}
-	// Every agent's rows are made into one slice (400 bytes a row), each
-	// agent's finished in blocks on every core.
+	return plans, memory, errors.Join(errs...)
+}
+
+// buildRows makes every agent's rows into one slice (400 bytes a row),
+// each agent's finished in blocks on every core.
+func buildRows(plans []*model.StatusPlan, cursors model.CursorState) []model.SessionRow {
 	total := 0
 	for _, p := range plans {
 		total += p.Len()
 	}
-	snap.Rows = make([]model.SessionRow, total)
+	rows := make([]model.SessionRow, total)
 	at := 0
 	for _, p := range plans {
-		p.Build(snap.Rows[at:at+p.Len()], snap.Cursors)
+		p.Build(rows[at:at+p.Len()], cursors)
 		at += p.Len()
 	}
-	for _, a := range snap.Agents {
-		if a.StoreProblem != "" {
-			snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s", a.AgentID, a.StoreProblem))
-		}
-		if len(a.RowProblems) > 0 {
-			snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: sessions.json: %s", a.AgentID, model.RowProblemsSentence(a.RowProblems)))
-		}
-		if st := a.SQLiteStore; st != nil {
-			if len(st.NodeProblems) > 0 {
-				snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s, session_nodes: %s", a.AgentID, filepath.Base(st.Path), model.RowProblemsSentence(st.NodeProblems)))
-			}
-			if d := st.Memory.Diagnosis(); d != nil {
-				if snap.AgentDiagnoses == nil {
-					snap.AgentDiagnoses = map[string][]model.Diagnosis{}
-				}
-				snap.AgentDiagnoses[a.AgentID] = append(snap.AgentDiagnoses[a.AgentID], *d)
-				snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s: %s", a.AgentID, d.Code, d.Message))
-			}
-		}
+	return rows
+}
+
+// noteAgentProblems adds what is wrong with an agent's stores to the
+// snapshot's problems, and its SQLite memory index's diagnosis.
+func (snap *Snapshot) noteAgentProblems(a model.AgentSnapshot) {
+	if a.StoreProblem != "" {
+		snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s", a.AgentID, a.StoreProblem))
 	}
-	return snap, nil
+	if len(a.RowProblems) > 0 {
+		snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: sessions.json: %s", a.AgentID, model.RowProblemsSentence(a.RowProblems)))
+	}
+	st := a.SQLiteStore
+	if st == nil {
+		return
+	}
+	if len(st.NodeProblems) > 0 {
+		snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s, session_nodes: %s", a.AgentID, filepath.Base(st.Path), model.RowProblemsSentence(st.NodeProblems)))
+	}
+	if d := st.Memory.Diagnosis(); d != nil {
+		if snap.AgentDiagnoses == nil {
+			snap.AgentDiagnoses = map[string][]model.Diagnosis{}
+		}
+		snap.AgentDiagnoses[a.AgentID] = append(snap.AgentDiagnoses[a.AgentID], *d)
+		snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s: %s", a.AgentID, d.Code, d.Message))
+	}
 }
 
 // snapshotAgent lists one agent's sessions. A transcript is followed only
