@@ -197,113 +197,13 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 	if err != nil {
 		return err
 	}
-	// Complete lines are [from, end): end is just past the last newline.
-	chunks := int((end - from + int64(chunkSize) - 1) / int64(chunkSize))
-	results := make([]chunkResult, chunks)
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, chunks)
-
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var next atomic.Int64
-	var errMu sync.Mutex
-	var firstErr error
-	// done says which chunk is finished; free hands merged chunks' entry
-	// slices back to the workers, so that only the index's own slice is
-	// new memory (fresh pages cost more than the copy on a virtual machine).
-	// With workers, done holds one result per worker: they wait for the
-	// merge rather than run ahead of a cancel.
-	done := make(chan int, chunks)
-	if workers > 1 {
-		done = make(chan int, workers)
-	}
-	free := make(chan []model.Entry, chunks)
-	work := func() {
-		var scratch chunkScratch
-		var buf []byte
-		if opt.ProcessLifetime && chunks > 1 {
-			// A read buffer of its own mapping: 2 huge pages rather than
-			// 260 fresh heap pages.
-			buf = processBytes(chunkSize + int(lineOverhang) + 1)
-		}
-		for {
-			k := int(next.Add(1) - 1)
-			if k >= chunks || ctx.Err() != nil {
-				return
-			}
-			lo := from + int64(k)*int64(chunkSize)
-			c, err := readOwned(r, &buf, from, lo, min(lo+int64(chunkSize), end), end, maxLine)
-			if err != nil {
-				errMu.Lock()
-				if firstErr == nil {
-					firstErr = err
-				}
-				errMu.Unlock()
-				cancel()
-				return
-			}
-			var reuse []model.Entry
-			select {
-			case reuse = <-free:
-			default:
-			}
-			results[k] = scratch.sniff(c, opt.DeferValidation, maxLine, reuse)
-			done <- k
-		}
-	}
-	if workers <= 1 {
-		work() // a small file: no goroutines
-		close(done)
-	} else {
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work()
-			}()
-		}
-		go func() {
-			wg.Wait()
-			close(done)
-		}()
-	}
-	// Chunks are merged in file order as soon as they and all before them
-	// are done, while the workers go on; progress is reported from here.
-	ready := make([]bool, chunks)
-	merged := 0
-	var total int64
-	for k := range done {
-		if ctx.Err() != nil {
-			continue // cancelled, or a worker failed: drain
-		}
-		ready[k] = true
-		total += results[k].end - results[k].start
-		if opt.Progress != nil {
-			opt.Progress(total, size-from)
-		}
-		for merged < chunks && ready[merged] && ctx.Err() == nil {
-			res := &results[merged]
-			if merged == 0 && res.end > res.start {
-				// Size the index once, from the first chunk's density.
-				perByte := float64(len(res.entries)) / float64(res.end-res.start)
-				want := int(perByte*float64(end-from)*1.05) + 16
-				if opt.ProcessLifetime && len(ix.Entries) == 0 {
-					ix.Entries = ProcessEntries(want)
-				}
-				ix.Entries = slices.Grow(ix.Entries, want)
-			}
-			ix.mergeOne(res)
-			free <- res.entries[:0]
-			*res = chunkResult{}
-			merged++
-		}
-	}
-	if firstErr != nil { // written before cancel, read after every worker stopped
-		return firstErr
+	sc := newScanRun(r, from, end, opt, cancel)
+	sc.start(ctx)
+	ix.mergeChunks(ctx, sc, size)
+	if sc.firstErr != nil { // written before cancel, read after every worker stopped
+		return sc.firstErr
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -319,6 +219,138 @@ func (ix *Index) scan(ctx context.Context, r io.ReaderAt, from, size int64, opt 
 		ix.addTail(tail, end)
 	}
 	return nil
+}
+
+// scanRun is one scan's chunks of the complete lines [from, end) and the
+// workers that sniff them.
+type scanRun struct {
+	r         io.ReaderAt
+	from, end int64
+	opt       Options
+	maxLine   int64
+	chunks    int
+	workers   int
+	results   []chunkResult
+	next      atomic.Int64
+	cancel    context.CancelFunc
+	errMu     sync.Mutex
+	firstErr  error
+	// done says which chunk is finished; free hands merged chunks' entry
+	// slices back to the workers, so that only the index's own slice is
+	// new memory (fresh pages cost more than the copy on a virtual
+	// machine). With workers, done holds one result per worker: they wait
+	// for the merge rather than run ahead of a cancel.
+	done chan int
+	free chan []model.Entry
+}
+
+func newScanRun(r io.ReaderAt, from, end int64, opt Options, cancel context.CancelFunc) *scanRun {
+	chunks := int((end - from + int64(chunkSize) - 1) / int64(chunkSize))
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, chunks)
+	sc := &scanRun{r: r, from: from, end: end, opt: opt, maxLine: opt.maxLine(), chunks: chunks, workers: workers,
+		results: make([]chunkResult, chunks), cancel: cancel, done: make(chan int, chunks), free: make(chan []model.Entry, chunks)}
+	if workers > 1 {
+		sc.done = make(chan int, workers)
+	}
+	return sc
+}
+
+// start runs the workers; done is closed when they have all stopped. A
+// small file is sniffed on this goroutine.
+func (sc *scanRun) start(ctx context.Context) {
+	if sc.workers <= 1 {
+		sc.work(ctx)
+		close(sc.done)
+		return
+	}
+	var wg sync.WaitGroup
+	for range sc.workers {
+		wg.Go(func() { sc.work(ctx) })
+	}
+	go func() {
+		wg.Wait()
+		close(sc.done)
+	}()
+}
+
+// work takes chunks in order, each read with one pread into a buffer of
+// the worker's own, and sniffs them.
+func (sc *scanRun) work(ctx context.Context) {
+	var scratch chunkScratch
+	var buf []byte
+	if sc.opt.ProcessLifetime && sc.chunks > 1 {
+		// A read buffer of its own mapping: 2 huge pages rather than
+		// 260 fresh heap pages.
+		buf = processBytes(chunkSize + int(lineOverhang) + 1)
+	}
+	for {
+		k := int(sc.next.Add(1) - 1)
+		if k >= sc.chunks || ctx.Err() != nil {
+			return
+		}
+		lo := sc.from + int64(k)*int64(chunkSize)
+		c, err := readOwned(sc.r, &buf, sc.from, lo, min(lo+int64(chunkSize), sc.end), sc.end, sc.maxLine)
+		if err != nil {
+			sc.errMu.Lock()
+			if sc.firstErr == nil {
+				sc.firstErr = err
+			}
+			sc.errMu.Unlock()
+			sc.cancel()
+			return
+		}
+		var reuse []model.Entry
+		select {
+		case reuse = <-sc.free:
+		default:
+		}
+		sc.results[k] = scratch.sniff(c, sc.opt.DeferValidation, sc.maxLine, reuse)
+		sc.done <- k
+	}
+}
+
+// mergeChunks merges the chunks in file order as soon as they and all
+// before them are done, while the workers go on; progress is reported
+// from here.
+func (ix *Index) mergeChunks(ctx context.Context, sc *scanRun, size int64) {
+	ready := make([]bool, sc.chunks)
+	merged := 0
+	var total int64
+	for k := range sc.done {
+		if ctx.Err() != nil {
+			continue // cancelled, or a worker failed: drain
+		}
+		ready[k] = true
+		total += sc.results[k].end - sc.results[k].start
+		if sc.opt.Progress != nil {
+			sc.opt.Progress(total, size-sc.from)
+		}
+		for merged < sc.chunks && ready[merged] && ctx.Err() == nil {
+			res := &sc.results[merged]
+			if merged == 0 && res.end > res.start {
+				ix.sizeEntries(res, sc.end-sc.from, sc.opt.ProcessLifetime)
+			}
+			ix.mergeOne(res)
+			sc.free <- res.entries[:0]
+			*res = chunkResult{}
+			merged++
+		}
+	}
+}
+
+// sizeEntries grows the index's entries once, for span bytes at the
+// density of the first chunk.
+func (ix *Index) sizeEntries(first *chunkResult, span int64, processLifetime bool) {
+	perByte := float64(len(first.entries)) / float64(first.end-first.start)
+	want := int(perByte*float64(span)*1.05) + 16
+	if processLifetime && len(ix.Entries) == 0 {
+		ix.Entries = ProcessEntries(want)
+	}
+	ix.Entries = slices.Grow(ix.Entries, want)
 }
 
 // errChanged is a read that came back short: the file shrank (or was
