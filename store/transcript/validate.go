@@ -77,91 +77,25 @@ func (ix *Index) Validate(ctx context.Context, r io.ReaderAt, opt Options) (*Ind
 // and returns the positions of those that are not valid JSON objects, and
 // the flags the rest of a valid line adds.
 func (ix *Index) findInvalid(ctx context.Context, r io.ReaderAt, opt Options) ([]int32, map[int32]model.EntryFlags, error) {
-	type block struct{ from, to int } // entry positions [from, to)
-	var blocks []block
-	for i := ix.validEnd; i < len(ix.Entries); {
-		if ix.Entries[i].Flags&model.FlagPrefixOnly == 0 {
-			i++
-			continue
-		}
-		j, start := i, ix.Entries[i].Offset
-		for j < len(ix.Entries) && ix.Entries[j].Offset-start < int64(chunkSize) {
-			j++
-		}
-		blocks = append(blocks, block{i, j})
-		i = j
-	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	var (
-		mu      sync.Mutex
-		bad     []int32
-		flagged map[int32]model.EntryFlags
-		firstEr error
-		wg      sync.WaitGroup
-		next    = make(chan block)
-		done    int64
-	)
-	total := int64(0)
+	v := &validation{ix: ix, r: r, progress: opt.Progress}
 	if n := len(ix.Entries); n > 0 && ix.validEnd < n {
-		total = ix.Entries[n-1].Offset - ix.Entries[ix.validEnd].Offset
+		v.total = ix.Entries[n-1].Offset - ix.Entries[ix.validEnd].Offset
 	}
+	next := make(chan entryBlock)
+	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var buf []byte
 			for b := range next {
-				first, last := ix.Entries[b.from], ix.Entries[b.to-1]
-				span := last.Offset + int64(last.Length) - first.Offset
-				buf = slices.Grow(buf[:0], int(span))[:span]
-				if n, err := r.ReadAt(buf, first.Offset); int64(n) < span {
-					mu.Lock()
-					if firstEr == nil {
-						firstEr = fmt.Errorf("validate: read %d bytes at %d: %v (the file changed)", span, first.Offset, err)
-					}
-					mu.Unlock()
-					continue
-				}
-				var local []int32
-				var localFlags map[int32]model.EntryFlags
-				for i := b.from; i < b.to; i++ {
-					e := ix.Entries[i]
-					if e.Flags&model.FlagPrefixOnly == 0 {
-						continue
-					}
-					line := buf[e.Offset-first.Offset : e.Offset-first.Offset+int64(e.Length)]
-					info, ok := SniffLine(line)
-					if !ok {
-						local = append(local, int32(i))
-						continue
-					}
-					if f := info.lateFlags(); f != 0 {
-						if localFlags == nil {
-							localFlags = map[int32]model.EntryFlags{}
-						}
-						localFlags[int32(i)] = f
-					}
-				}
-				mu.Lock()
-				bad = append(bad, local...)
-				for i, f := range localFlags {
-					if flagged == nil {
-						flagged = map[int32]model.EntryFlags{}
-					}
-					flagged[i] = f
-				}
-				done += span
-				if opt.Progress != nil {
-					opt.Progress(done, total)
-				}
-				mu.Unlock()
+				buf = v.check(b, buf)
 			}
-		}()
+		})
 	}
-	for _, b := range blocks {
+	for _, b := range ix.prefixOnlyBlocks() {
 		select {
 		case next <- b:
 		case <-ctx.Done():
@@ -175,8 +109,98 @@ func (ix *Index) findInvalid(ctx context.Context, r io.ReaderAt, opt Options) ([
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	slices.Sort(bad)
-	return bad, flagged, firstEr
+	slices.Sort(v.bad)
+	return v.bad, v.flagged, v.firstErr
+}
+
+// entryBlock is the entry positions [from, to).
+type entryBlock struct{ from, to int }
+
+// prefixOnlyBlocks cuts the entries read by their prefix only into blocks
+// of about a chunk of the file, each starting at such an entry.
+func (ix *Index) prefixOnlyBlocks() []entryBlock {
+	var blocks []entryBlock
+	for i := ix.validEnd; i < len(ix.Entries); {
+		if ix.Entries[i].Flags&model.FlagPrefixOnly == 0 {
+			i++
+			continue
+		}
+		j, start := i, ix.Entries[i].Offset
+		for j < len(ix.Entries) && ix.Entries[j].Offset-start < int64(chunkSize) {
+			j++
+		}
+		blocks = append(blocks, entryBlock{i, j})
+		i = j
+	}
+	return blocks
+}
+
+// validation gathers what the workers of findInvalid find.
+type validation struct {
+	ix       *Index
+	r        io.ReaderAt
+	progress func(done, total int64)
+	total    int64
+
+	mu       sync.Mutex
+	done     int64
+	bad      []int32
+	flagged  map[int32]model.EntryFlags
+	firstErr error
+}
+
+// check reads one block's lines with one read into buf (returned, to be
+// used again) and sniffs its prefix-only lines in full.
+func (v *validation) check(b entryBlock, buf []byte) []byte {
+	first, last := v.ix.Entries[b.from], v.ix.Entries[b.to-1]
+	span := last.Offset + int64(last.Length) - first.Offset
+	buf = slices.Grow(buf[:0], int(span))[:span]
+	if n, err := v.r.ReadAt(buf, first.Offset); int64(n) < span {
+		v.mu.Lock()
+		if v.firstErr == nil {
+			v.firstErr = fmt.Errorf("validate: read %d bytes at %d: %v (the file changed)", span, first.Offset, err)
+		}
+		v.mu.Unlock()
+		return buf
+	}
+	var local []int32
+	var localFlags map[int32]model.EntryFlags
+	for i := b.from; i < b.to; i++ {
+		e := v.ix.Entries[i]
+		if e.Flags&model.FlagPrefixOnly == 0 {
+			continue
+		}
+		info, ok := SniffLine(buf[e.Offset-first.Offset : e.Offset-first.Offset+int64(e.Length)])
+		if !ok {
+			local = append(local, int32(i))
+			continue
+		}
+		if f := info.lateFlags(); f != 0 {
+			if localFlags == nil {
+				localFlags = map[int32]model.EntryFlags{}
+			}
+			localFlags[int32(i)] = f
+		}
+	}
+	v.add(local, localFlags, span)
+	return buf
+}
+
+// add records one block's findings and reports progress.
+func (v *validation) add(bad []int32, flags map[int32]model.EntryFlags, span int64) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.bad = append(v.bad, bad...)
+	for i, f := range flags {
+		if v.flagged == nil {
+			v.flagged = map[int32]model.EntryFlags{}
+		}
+		v.flagged[i] = f
+	}
+	v.done += span
+	if v.progress != nil {
+		v.progress(v.done, v.total)
+	}
 }
 
 // lateFlags are the entry flags a message line's prefix cannot show.
