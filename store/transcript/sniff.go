@@ -198,86 +198,53 @@ func SniffLine(line []byte) (LineInfo, bool) {
 // field validates the value of one top-level field at line[i], capturing it
 // when the tree needs it. A repeated key overwrites, as JSON.parse does.
 func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
-	var dst *strSpan
-	var ref *model.RefState
+	if dst, ref := info.spanOf(key); dst != nil {
+		return captureString(line, i, dst, ref)
+	}
 	switch string(key) {
-	case "type":
-		dst = &info.typeSpan
-	case "id":
-		dst = &info.id
-	case "parentId":
-		dst, ref = &info.parentID, &info.parentRef
-	case "appendParentId":
-		dst, ref = &info.appendParent, &info.appendRef
-	case "appendMode":
-		end, ok := jsonscan.Value(line, i)
-		info.appendMode = appendModeOther
-		if ok && line[i] == '"' && jsonscan.Unquote(line[i:end]) == "side" {
-			info.appendMode = appendModeSide
-		}
-		return end, ok
-	case "replacement":
-		end, ok := jsonscan.Value(line, i)
-		info.replacementNull = ok && string(line[i:end]) == "null"
-		return end, ok
-	case "systemMessage":
-		end, ok := jsonscan.Value(line, i)
-		info.systemMessage = ok && truthy(line[i:end])
-		return end, ok
-	case "reason":
-		dst = &info.reason
-	case "timestamp":
-		dst = &info.timestamp
-	case "firstKeptEntryId":
-		dst = &info.firstKept
-	case "fromId":
-		dst = &info.fromID
-	case "targetId":
-		dst, ref = &info.targetID, &info.targetRef
-	case "label":
-		dst = &info.label
-	case "name":
-		dst = &info.name
 	case "message":
 		return info.message(line, i)
-	case "summary":
-		end, ok := jsonscan.Value(line, i)
-		if ok {
-			info.summary = truthy(line[i:end])
-		}
-		return end, ok
 	case "version", "tokensBefore", "firstKeptEntryIndex":
-		end, ok := jsonscan.Value(line, i)
-		if !ok {
-			return end, ok
-		}
-		n, isNum := jsonscan.Int(line[i:end])
-		switch string(key) {
-		case "version":
-			info.Version = 0
-			if isNum {
-				info.Version = int(n)
-			} else if line[i] == '"' {
-				// "version":"2" compares as a number in JavaScript.
-				if m, ok := jsonscan.Int([]byte(jsonscan.Unquote(line[i:end]))); ok {
-					info.Version = int(m)
-				}
-			}
-		case "tokensBefore":
-			info.tokens = 0
-			if isNum {
-				info.tokens = n
-			}
-		default:
-			info.firstIndex = -1
-			if isNum {
-				info.firstIndex = n
-			}
-		}
-		return end, true
-	default:
-		return jsonscan.Value(line, i)
+		return info.numberField(line, i, key)
+	case "appendMode", "replacement", "systemMessage", "summary":
+		return info.flagField(line, i, key)
 	}
+	return jsonscan.Value(line, i)
+}
+
+// spanOf is where the string field key is kept, with its reference state
+// when it names another entry; nil for another key.
+func (info *LineInfo) spanOf(key []byte) (*strSpan, *model.RefState) {
+	switch string(key) {
+	case "type":
+		return &info.typeSpan, nil
+	case "id":
+		return &info.id, nil
+	case "parentId":
+		return &info.parentID, &info.parentRef
+	case "appendParentId":
+		return &info.appendParent, &info.appendRef
+	case "reason":
+		return &info.reason, nil
+	case "timestamp":
+		return &info.timestamp, nil
+	case "firstKeptEntryId":
+		return &info.firstKept, nil
+	case "fromId":
+		return &info.fromID, nil
+	case "targetId":
+		return &info.targetID, &info.targetRef
+	case "label":
+		return &info.label, nil
+	case "name":
+		return &info.name, nil
+	}
+	return nil, nil
+}
+
+// captureString keeps a string value's span in dst (a value of another
+// type clears it), and what it says of a reference in ref.
+func captureString(line []byte, i int, dst *strSpan, ref *model.RefState) (int, bool) {
 	if i < len(line) && line[i] == '"' {
 		end, ok := jsonscan.String(line, i)
 		if !ok {
@@ -295,6 +262,61 @@ func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
 		*ref = refState(line[i:end])
 	}
 	return end, ok
+}
+
+// flagField reads the fields the tree needs only a fact of: a side
+// append, a null replacement, a truthy system message or summary.
+func (info *LineInfo) flagField(line []byte, i int, key []byte) (int, bool) {
+	end, ok := jsonscan.Value(line, i)
+	switch string(key) {
+	case "appendMode":
+		info.appendMode = appendModeOther
+		if ok && line[i] == '"' && jsonscan.Unquote(line[i:end]) == "side" {
+			info.appendMode = appendModeSide
+		}
+	case "replacement":
+		info.replacementNull = ok && string(line[i:end]) == "null"
+	case "systemMessage":
+		info.systemMessage = ok && truthy(line[i:end])
+	case "summary":
+		if ok {
+			info.summary = truthy(line[i:end])
+		}
+	}
+	return end, ok
+}
+
+// numberField reads version, tokensBefore and firstKeptEntryIndex; one
+// that is not an integer reads as 0 (-1 for the index), and a version
+// in quotes as the number it spells, as JavaScript compares it.
+func (info *LineInfo) numberField(line []byte, i int, key []byte) (int, bool) {
+	end, ok := jsonscan.Value(line, i)
+	if !ok {
+		return end, ok
+	}
+	n, isNum := jsonscan.Int(line[i:end])
+	switch string(key) {
+	case "version":
+		info.Version = 0
+		if isNum {
+			info.Version = int(n)
+		} else if line[i] == '"' {
+			if m, ok := jsonscan.Int([]byte(jsonscan.Unquote(line[i:end]))); ok {
+				info.Version = int(m)
+			}
+		}
+	case "tokensBefore":
+		info.tokens = 0
+		if isNum {
+			info.tokens = n
+		}
+	default:
+		info.firstIndex = -1
+		if isNum {
+			info.firstIndex = n
+		}
+	}
+	return end, true
 }
 
 // message validates the "message" value and captures its role.
