@@ -11,6 +11,7 @@ import (
 )
 
 func TestLoadConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.toml")
 	cfg, err := LoadConfig(path)
@@ -37,6 +38,7 @@ func TestLoadConfig(t *testing.T) {
 }
 
 func TestDefaultConfigRoundTrips(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := toml.NewEncoder(&b).Encode(DefaultConfig()); err != nil {
 		t.Fatal(err)
@@ -50,6 +52,7 @@ func TestDefaultConfigRoundTrips(t *testing.T) {
 }
 
 func TestTranscriptsConfig(t *testing.T) {
+	t.Parallel()
 	if got := DefaultConfig().Transcripts.MaxLineBytes(); got != 64<<20 {
 		t.Errorf("default cap = %d", got)
 	}

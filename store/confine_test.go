@@ -9,6 +9,7 @@ import (
 )
 
 func TestRootResolve(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	vault, outside := filepath.Join(base, "vault"), filepath.Join(base, "outside")
 	for _, d := range []string{vault + "/real", vault + "/deep/a", outside} {
@@ -66,6 +67,7 @@ func TestRootResolve(t *testing.T) {
 // folder, through a chain), a relative link inside a linked folder, and a
 // loop, which is an error rather than a path.
 func TestRealPath(t *testing.T) {
+	t.Parallel()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +117,7 @@ func TestRealPath(t *testing.T) {
 }
 
 func TestWithin(t *testing.T) {
+	t.Parallel()
 	// Each case is "dir path", path inside dir or not.
 	inside := []string{"/v /v", "/v /v/a.md", "/v /v/..a/b"}
 	outside := []string{"/v /v2/a.md", "/v /", "/v/a /v", "/v /v/../w"}
@@ -131,6 +134,7 @@ func TestWithin(t *testing.T) {
 // TestOutsideError: one error for each refusal, the reason first, what
 // was done last, and errors.Is ErrOutside.
 func TestOutsideError(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err  *OutsideError
 		want string

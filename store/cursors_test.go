@@ -32,6 +32,7 @@ const sampleCursors = `{
 `
 
 func TestCursorStoreRoundTrip(t *testing.T) {
+	t.Parallel()
 	store, problems, err := ParseCursorStore([]byte(sampleCursors))
 	if err != nil || len(problems) != 0 {
 		t.Fatalf("parse: %v %v", err, problems)
@@ -49,6 +50,7 @@ func TestCursorStoreRoundTrip(t *testing.T) {
 }
 
 func TestCursorStoreValidation(t *testing.T) {
+	t.Parallel()
 	data := `{
   "ok": {"lastObservedOffset": 1, "lastObservedAt": "2026-03-14T22:43:45.027Z", "sessionKey": "k", "lastFileSize": 1},
   "bad id!": {"lastObservedOffset": 1, "lastObservedAt": "t", "sessionKey": "k", "lastFileSize": 1},
@@ -80,6 +82,7 @@ func TestCursorStoreValidation(t *testing.T) {
 }
 
 func TestCursorStoreCorrupt(t *testing.T) {
+	t.Parallel()
 	for _, data := range []string{"", "{", "[]", "null", `{"a":1} x`, "\xef\xbb\xbf{}"} {
 		store, _, err := ParseCursorStore([]byte(data))
 		if err == nil {
@@ -92,6 +95,7 @@ func TestCursorStoreCorrupt(t *testing.T) {
 }
 
 func TestDecodeSessionEntry(t *testing.T) {
+	t.Parallel()
 	raw := `{"sessionId": 42, "updatedAt": "1775892604120", "provider": "telegram", "room": "ops", "compactionCount": "x", "custom": {"a": 1}}`
 	var e model.SessionEntry
 	problem := decodeSessionEntry([]byte(raw), &e, nil)

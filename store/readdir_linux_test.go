@@ -12,6 +12,7 @@ import (
 
 // readDirFast must list as os.ReadDir does: names, order, types.
 func TestReadDirFastIsOSReadDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i := range 2000 { // more names than one 64 KiB read holds, in no order on disk
 		name := fmt.Sprintf("%04d-%x.jsonl", (i*7919)%2000, i)
@@ -51,6 +52,7 @@ func TestReadDirFastIsOSReadDir(t *testing.T) {
 }
 
 func TestReadDirFastErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if _, err := readDirFast(OS, filepath.Join(dir, "missing")); !os.IsNotExist(err) {
 		t.Errorf("a missing folder: %v, want not-exist", err)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestResolveSessionGenerations(t *testing.T) {
+	t.Parallel()
 	state, vault, current, old := sqliteFixture(t)
 	sessions := filepath.Join(state, "agents", "main", "sessions")
 	live, archived := "aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000002"
@@ -74,6 +75,7 @@ func TestResolveSessionGenerations(t *testing.T) {
 // TestZstdArchiveReads: a .jsonl.deleted.<ts>.zst archive (OpenClaw 2026.9
 // derives them from its store) is a status row that opens as a transcript.
 func TestZstdArchiveReads(t *testing.T) {
+	t.Parallel()
 	state, vault := workspaceFixture(t)
 	id := "cccccccc-0000-4000-8000-000000000003"
 	data := `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-11-20T08:00:00.000Z","cwd":"/w"}` + "\n" + string(event("d0000001", "", 1, "deleted words")) + "\n"

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSpliceOutRows(t *testing.T) {
+	t.Parallel()
 	// The store as JSON.stringify(store, null, 2) writes it.
 	store := "{\n" +
 		"  \"a\": {\n    \"sessionId\": \"1\"\n  },\n" +
@@ -48,6 +49,7 @@ func TestSpliceOutRows(t *testing.T) {
 }
 
 func TestStringifiedSize(t *testing.T) {
+	t.Parallel()
 	for raw, want := range map[string]string{
 		`{"a":1}`:                     "{\n  \"a\": 1\n}",
 		`{"a":[1,{"b":null}],"c":{}}`: "{\n  \"a\": [\n    1,\n    {\n      \"b\": null\n    }\n  ],\n  \"c\": {}\n}",

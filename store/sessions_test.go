@@ -39,6 +39,7 @@ func bigSessionsJSON(rows int) []byte {
 }
 
 func TestLoadSessionStoreInTwoHalves(t *testing.T) {
+	t.Parallel()
 	data := bigSessionsJSON(18000)
 	if len(data) < splitMin {
 		t.Fatalf("the test file is %d bytes, below splitMin", len(data))
@@ -88,6 +89,7 @@ func TestLoadSessionStoreInTwoHalves(t *testing.T) {
 // walk gives: a repeated id across the halves keeps its first position
 // and its last value, invalid entries are reported.
 func TestParseCursorStoreInTwoHalves(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	b.WriteString("{")
 	entry := func(id, body string) { writeMember(&b, id, body) }

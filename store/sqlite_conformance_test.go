@@ -152,6 +152,7 @@ func indexJSONL(t *testing.T, path string) *transcript.Index {
 // OpenClaw and by clawvault-tui: the same keys, sizes, entries, leaf,
 // active path and context.
 func TestConformanceOpenClawSQLitePi(t *testing.T) {
+	t.Parallel()
 	dir := sqliteConformanceDir()
 	golden := readJSONLines[openclawSession](t, filepath.Join(dir, "openclaw-sqlite", "pi.jsonl"))
 	type source struct{ Source, Key, SessionID string }
@@ -202,6 +203,7 @@ func TestConformanceOpenClawSQLitePi(t *testing.T) {
 // own SQLite agent (ops), which clawvault-tui writes with OpenClaw's schema,
 // read by OpenClaw and by clawvault-tui.
 func TestConformanceOpenClawSQLiteDemo(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("generates the demo")
 	}

@@ -81,6 +81,7 @@ func sqliteFixture(t *testing.T) (state, vault, current, old string) {
 }
 
 func TestScanSQLiteStore(t *testing.T) {
+	t.Parallel()
 	state, vault, current, old := sqliteFixture(t)
 	// clawvault-tui observed the current generation through seq 50: the
 	// first 51 events, as JSONL lines.
@@ -150,6 +151,7 @@ func agentdbJSONL(state, sessionID string) ([]byte, error) {
 // TestScanUnreadableSQLiteStore: a store that is not one is one row with
 // one sentence, and the rest of the scan goes on.
 func TestScanUnreadableSQLiteStore(t *testing.T) {
+	t.Parallel()
 	state, vault := workspaceFixture(t)
 	snap := scanAt(t, state, vault)
 	for _, r := range snap.Rows {
@@ -164,6 +166,7 @@ func TestScanUnreadableSQLiteStore(t *testing.T) {
 }
 
 func TestSeqCursorFile(t *testing.T) {
+	t.Parallel()
 	vault := t.TempDir()
 	at := time.Date(2026, 11, 21, 12, 0, 0, 123e6, time.UTC)
 	in := map[string]model.SeqCursor{
@@ -191,6 +194,7 @@ func TestSeqCursorFile(t *testing.T) {
 }
 
 func TestSeqCursorFileBadInput(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		data, corrupt, problem string
 	}{
@@ -261,6 +265,7 @@ func FuzzParseSeqCursors(f *testing.F) {
 // file outside the state dir and the agent's folder is not opened: its row
 // says where it leads.
 func TestScanSQLiteStoreOutsideStateDir(t *testing.T) {
+	t.Parallel()
 	state, vault, _, _ := sqliteFixture(t)
 	path := filepath.Join(state, "agents", "ops", "agent", agentdb.FileName)
 	outside := filepath.Join(t.TempDir(), "elsewhere.sqlite")
@@ -292,6 +297,7 @@ func storeProblemRow(t *testing.T, snap *Snapshot, want string) {
 // sessions.json row or a session_nodes entry is skipped, the rest of the
 // row read, and the row named in the scan's problems.
 func TestScanNamesRowsWithWrongTypes(t *testing.T) {
+	t.Parallel()
 	state, vault, current, _ := sqliteFixture(t)
 	path := filepath.Join(state, "agents", "ops", "agent", agentdb.FileName)
 	w, err := sql.Open("sqlite", "file:"+path)
@@ -329,6 +335,7 @@ func TestScanNamesRowsWithWrongTypes(t *testing.T) {
 // tables is damaged is one row with one sentence naming the damage, for
 // the session keys (read on their own connection) as for the generations.
 func TestScanDamagedSQLiteTables(t *testing.T) {
+	t.Parallel()
 	for _, table := range []string{"session_nodes", "session_windows"} {
 		t.Run(table, func(t *testing.T) {
 			state, vault, _, _ := sqliteFixture(t)

@@ -30,6 +30,7 @@ func env(vars map[string]string, home, cwd string) Env {
 }
 
 func TestResolveStateDir(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	tests := []struct {
 		name   string
@@ -85,6 +86,7 @@ func workspaceFixture(t *testing.T) (state, vault string) {
 }
 
 func TestLocate(t *testing.T) {
+	t.Parallel()
 	state, vault := workspaceFixture(t)
 	ws, err := Locate(env(nil, "/nohome", filepath.Join(vault, "deep")), LocateOptions{StateDir: state})
 	if err != nil {
@@ -154,6 +156,7 @@ func (c *countingFS) Open(name string) (File, error) {
 }
 
 func TestScanReadsNoTranscriptContent(t *testing.T) {
+	t.Parallel()
 	state, vault := workspaceFixture(t)
 	ws, err := Locate(env(nil, "/nohome", "/"), LocateOptions{StateDir: state, Vault: vault})
 	if err != nil {
@@ -196,6 +199,7 @@ func TestScanReadsNoTranscriptContent(t *testing.T) {
 }
 
 func TestLoadCursors(t *testing.T) {
+	t.Parallel()
 	vault := t.TempDir()
 	if st := LoadCursors(OS, vault); !st.Missing || st.Store.Len() != 0 {
 		t.Errorf("missing: %+v", st)
@@ -223,6 +227,7 @@ func TestLoadCursors(t *testing.T) {
 
 // Writing over a directory says so (it was "rename: file exists").
 func TestWriteFileAtomicOverADirectory(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "f")
 	if err := os.Mkdir(p, 0o755); err != nil {
 		t.Fatal(err)
@@ -238,6 +243,7 @@ func TestWriteFileAtomicOverADirectory(t *testing.T) {
 }
 
 func TestSaveCursorsKeepsModeAndFormat(t *testing.T) {
+	t.Parallel()
 	vault := t.TempDir()
 	mkfile(t, CursorFile(vault), "{}\n")
 	os.Chmod(CursorFile(vault), 0o600)
@@ -286,6 +292,7 @@ func (t *failingTemp) Write(p []byte) (int, error) {
 }
 
 func TestWriteFileAtomicDiskFull(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f.json")
 	mkfile(t, path, "the old content\n")
@@ -303,6 +310,7 @@ func TestWriteFileAtomicDiskFull(t *testing.T) {
 }
 
 func TestListSessionsDirFollowsSymlinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mkfile(t, filepath.Join(dir, "real", "x.jsonl"), "12345")
 	os.Symlink(filepath.Join(dir, "real", "x.jsonl"), filepath.Join(dir, "link.jsonl"))
@@ -320,6 +328,7 @@ func TestListSessionsDirFollowsSymlinks(t *testing.T) {
 }
 
 func TestCheckVault(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		path, want string
@@ -338,6 +347,7 @@ func TestCheckVault(t *testing.T) {
 // locating, naming where the path came from; one found by walking up is a
 // vault by construction.
 func TestLocateRefusesAVaultThatCannotBeUsed(t *testing.T) {
+	t.Parallel()
 	state := t.TempDir()
 	os.MkdirAll(filepath.Join(state, "agents", "main", "sessions"), 0o755)
 	notVault := t.TempDir()
@@ -369,6 +379,7 @@ func TestLocateRefusesAVaultThatCannotBeUsed(t *testing.T) {
 }
 
 func TestWorkspaceMemory(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	mkfile(t, filepath.Join(ws, "MEMORY.md"), "# Memory\n")
 	mkfile(t, filepath.Join(ws, "memory.md"), "ignored: MEMORY.md wins\n")

@@ -10,6 +10,7 @@ import (
 )
 
 func TestLockVault(t *testing.T) {
+	t.Parallel()
 	vault := t.TempDir()
 	owner := CurrentOwner("clawvault-tui observe", time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
 	unlock, err := LockVault(vault, owner)
@@ -38,6 +39,7 @@ func TestLockVault(t *testing.T) {
 
 // A lock file left by a process that died holds no lock: it is taken over.
 func TestLockVaultStaleFile(t *testing.T) {
+	t.Parallel()
 	vault := t.TempDir()
 	os.MkdirAll(filepath.Dir(SweepLockFile(vault)), 0o755)
 	os.WriteFile(SweepLockFile(vault), []byte(`{"pid":999999,"host":"gone"}`), 0o644)
@@ -49,6 +51,7 @@ func TestLockVaultStaleFile(t *testing.T) {
 }
 
 func TestPendingAppend(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "raw", "21.jsonl")
 	mkfile(t, log, "old line\n")
@@ -90,6 +93,7 @@ func TestPendingAppend(t *testing.T) {
 // Another writer (ClawVault) appends while our append is pending: its
 // lines are kept, ours follow.
 func TestPendingAppendConcurrentWriter(t *testing.T) {
+	t.Parallel()
 	log := filepath.Join(t.TempDir(), "21.jsonl")
 	mkfile(t, log, "a\n")
 	p, err := BeginAppend(OSWriter, OS, log)
@@ -116,6 +120,7 @@ func TestPendingAppendConcurrentWriter(t *testing.T) {
 }
 
 func TestPendingAppendDiskFull(t *testing.T) {
+	t.Parallel()
 	log := filepath.Join(t.TempDir(), "21.jsonl")
 	mkfile(t, log, "kept\n")
 	a, err := BeginAppend(&failingWriter{WriteFS: OSWriter, budget: 8}, OS, log)
@@ -136,6 +141,7 @@ func TestPendingAppendDiskFull(t *testing.T) {
 }
 
 func TestJournal(t *testing.T) {
+	t.Parallel()
 	vault := t.TempDir()
 	if j, err := LoadJournal(OS, vault); j != nil || err != nil {
 		t.Fatalf("no journal: %v %v", j, err)
@@ -163,6 +169,7 @@ func TestJournal(t *testing.T) {
 }
 
 func TestLLMConfigDuration(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(path, []byte("[llm]\nprovider = \"openai\"\nbase_url = \"http://localhost:11434/v1\"\ntimeout = \"2m30s\"\nretries = 0\n"), 0o644)
 	cfg, err := LoadConfig(path)

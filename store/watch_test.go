@@ -9,6 +9,7 @@ import (
 )
 
 func TestWatcherReportsChangedFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	w, err := Watch([]string{dir, filepath.Join(dir, "missing")}, 20*time.Millisecond, 200*time.Millisecond)
 	if err != nil {

@@ -78,6 +78,7 @@ func sameIndex(a, b *Index) bool {
 }
 
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	long := `{"type":"message","id":"big","parentId":"a","timestamp":"2026-04-10T08:00:09.000Z","message":{"role":"toolResult","content":[{"type":"text","text":"` +
 		strings.Repeat("x\\n", 3<<20) + `"}]}}`
 	tests := []struct {
@@ -249,6 +250,7 @@ func appendFile(t *testing.T, path, data string) {
 }
 
 func TestCacheExtendsGrownFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")
 	writeFile(t, path, header+"\n"+line("a", "")+"\n"+`{"type":"message","id":"b","parentId":"a"`)
@@ -306,6 +308,7 @@ func TestCacheExtendsGrownFiles(t *testing.T) {
 }
 
 func TestCacheMissingFile(t *testing.T) {
+	t.Parallel()
 	_, err := NewCache().Open(context.Background(), filepath.Join(t.TempDir(), "nope.jsonl"), Options{})
 	if !os.IsNotExist(err) {
 		t.Errorf("err = %v, want not-exist", err)
@@ -313,6 +316,7 @@ func TestCacheMissingFile(t *testing.T) {
 }
 
 func TestReadLineTruncated(t *testing.T) {
+	t.Parallel()
 	data := header + "\n" + line("a", "") + "\n"
 	ix := indexBytes(t, data)
 	short := bytes.NewReader([]byte(data[:len(data)-20]))
@@ -322,6 +326,7 @@ func TestReadLineTruncated(t *testing.T) {
 }
 
 func TestV1AndV2Files(t *testing.T) {
+	t.Parallel()
 	v1 := `{"type":"session","id":"old","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/w"}
 {"type":"message","timestamp":"2025-01-01T00:00:01.000Z","message":{"role":"user","content":"one"}}
 {"type":"message","timestamp":"2025-01-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"two"}]}}
@@ -363,6 +368,7 @@ func mustRead(t *testing.T, path string) string {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	data := header + "\n" + line("a", "") + "\n" +
 		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-04-10T08:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"He said \"Ship It\"\nthen left"}]}}` + "\n" +
 		line("c", "b") + "\n"
@@ -386,6 +392,7 @@ func TestSearch(t *testing.T) {
 // TestPlainASCII: an id with a backslash or a non-ASCII byte must take the
 // decoding path, wherever the byte sits in pi's eight characters.
 func TestPlainASCII(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		id   string
 		want bool

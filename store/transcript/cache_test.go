@@ -13,6 +13,7 @@ import (
 // starts with the same bytes and is longer is another file: where the
 // system gives inodes it is rebuilt, not extended from the old index.
 func TestCacheRebuildsARotatedFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")
 	writeFile(t, path, header+"\n"+line("a", "")+"\n")

@@ -80,6 +80,7 @@ func TestProcessLifetimeEntries(t *testing.T) {
 // pointer field added to model.Entry would be freed under it. This test
 // fails first.
 func TestEntryHoldsNoPointers(t *testing.T) {
+	t.Parallel()
 	var walk func(reflect.Type) string
 	walk = func(typ reflect.Type) string {
 		switch typ.Kind() {

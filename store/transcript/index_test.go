@@ -24,6 +24,7 @@ func buildFile(t *testing.T, path string) *Index {
 }
 
 func TestSpecExamples(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file        string
 		nodes       int

@@ -34,6 +34,7 @@ func (r *countingReader) ReadAt(p []byte, off int64) (int, error) {
 // cap, a line of any length was loaded whole (200 MB single-line
 // transcripts took gigabytes).
 func TestForEachLineCapsLongLines(t *testing.T) {
+	t.Parallel()
 	const cap = 1 << 10
 	long := strings.Repeat("x", 5*cap+3)
 	exact := strings.Repeat("y", cap)

@@ -11,6 +11,7 @@ import (
 // TestMemoryReader: a transcript held in memory (a decoded archive) reads
 // as a file does, and is decoded once.
 func TestMemoryReader(t *testing.T) {
+	t.Parallel()
 	data := header + "\n" + line("a", "") + "\n" + strings.Replace(line("b", "a"), `"hi"`, `"Hello Archive"`, 1) + "\n"
 	loads := 0
 	m := NewMemory("archive.jsonl.zst", func(context.Context) ([]byte, error) {

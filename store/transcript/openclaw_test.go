@@ -29,6 +29,7 @@ func conformanceGolden(name string) string {
 // prepareMemorySessionTranscriptProjection and buildSessionContext give
 // (conformance/openclaw-tree.mjs).
 func TestOpenClawTreeConformance(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open(conformanceGolden("openclaw-tree.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +91,7 @@ func TestOpenClawTreeConformance(t *testing.T) {
 // 2026.9's reset and leaf records, pi 1.5's usage, context_edit and
 // system messages) decode and say what they are.
 func TestPreviewNewEntryTypes(t *testing.T) {
+	t.Parallel()
 	for line, want := range map[string]string{
 		`{"type":"reset","id":"r","parentId":"a","reason":"new","firstKeptEntryId":"a0000003"}`:                                                 "reset (new): the context restarts, keeping from a0000003",
 		`{"type":"leaf","id":"l","parentId":"a","targetId":"a0000002"}`:                                                                         "leaf → a0000002",

@@ -22,6 +22,7 @@ func copyTestdata(t *testing.T, name string) string {
 }
 
 func TestFileReader(t *testing.T) {
+	t.Parallel()
 	path := copyTestdata(t, "spec-branch.jsonl")
 	ctx := context.Background()
 	r := NewCache().File(path)
@@ -70,6 +71,7 @@ func TestFileReader(t *testing.T) {
 
 // Each kind of bad input gets an error that says what happened.
 func TestFileReaderBadInput(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := copyTestdata(t, "spec-branch.jsonl")
 	c := NewCache()

@@ -59,6 +59,7 @@ func read(t *testing.T, path string) string {
 }
 
 func TestConfine(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	outside := filepath.Join(f.dir, "secret.md")
 	write(t, outside, "secret\n")
@@ -123,6 +124,7 @@ func TestConfine(t *testing.T) {
 }
 
 func TestSave(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	path := filepath.Join(f.ws, "MEMORY.md")
 	if err := os.Chmod(path, 0o600); err != nil {
@@ -166,6 +168,7 @@ func TestSave(t *testing.T) {
 }
 
 func TestSaveConflict(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	path := filepath.Join(f.ws, "memory", "2026-11-20.md")
 	doc, err := f.space.Read(path)
@@ -210,6 +213,7 @@ func TestSaveConflict(t *testing.T) {
 
 // Touching a file (same bytes, new mtime) loses nothing if it is saved over.
 func TestSaveAfterTouch(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	path := filepath.Join(f.ws, "MEMORY.md")
 	doc, _ := f.space.Read(path)
@@ -223,6 +227,7 @@ func TestSaveAfterTouch(t *testing.T) {
 }
 
 func TestBackupsPruned(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.space.opt.Keep = 3
 	path := filepath.Join(f.ws, "MEMORY.md")
@@ -271,6 +276,7 @@ func (t *failingTemp) Write(p []byte) (int, error) {
 }
 
 func TestSaveFullDisk(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	path := filepath.Join(f.ws, "MEMORY.md")
 	before := read(t, path)
@@ -288,6 +294,7 @@ func TestSaveFullDisk(t *testing.T) {
 }
 
 func TestPromote(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	line := "- [decision|c=0.90|i=0.90] 09:35 [telegram] user: We decided to move the [[sync]] to Thursdays."
 	got, err := f.space.Promote("main", "decisions", line, false)
@@ -323,6 +330,7 @@ func TestPromote(t *testing.T) {
 }
 
 func TestList(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	entries, problems, err := f.space.List(context.Background())
 	if err != nil || len(problems) > 0 {
@@ -344,6 +352,7 @@ func TestList(t *testing.T) {
 }
 
 func TestReadLine(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	got, err := f.space.ReadLine(filepath.Join(f.ws, "memory", "2026-11-20.md"), 3)
 	if err != nil || got != "- 10:03 We decided to use PostgreSQL." {
@@ -355,6 +364,7 @@ func TestReadLine(t *testing.T) {
 }
 
 func TestFindSource(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	raw := filepath.Join(f.vault, "ledger", "raw", "openclaw", "2026", "11", "06.jsonl")
 	write(t, raw, `{"recordedAt":"2026-11-06T09:35:00.000Z","timestamp":"2026-11-06T09:35:00.000Z","source":"openclaw","sessionKey":"agent:main:main","transcriptId":"aaa","message":"[main] user: other"}`+"\n"+
