@@ -51,13 +51,12 @@ func LoadSessionStore(fsys FS, path string) StoreResult {
 		return StoreResult{Problem: fmt.Sprintf("cannot read %s: %v", path, err)}
 	}
 	// The stream says only that the file is not one valid object: read it
-	// whole to say how.
-	data, rerr := fsys.ReadFile(path)
-	if rerr != nil {
-		return StoreResult{Problem: fmt.Sprintf("cannot read %s: %v", path, rerr)}
-	}
-	if _, _, perr := parseSessionStore(data); perr != nil {
-		err = perr
+	// whole to say how, unless it is too big for that.
+	data, rerr := readFileLimit(fsys, path, maxConfigFile*4)
+	if rerr == nil {
+		if _, _, perr := parseSessionStore(data); perr != nil {
+			err = perr
+		}
 	}
 	return StoreResult{Problem: fmt.Sprintf("%s does not parse: %v", path, err)}
 }
@@ -102,7 +101,7 @@ type sectionReader interface {
 // moves to a slice of its own (append), and the join copies.
 func readSessionStoreCut(r io.ReaderAt, size, cut int64, memberSize int) ([]model.ScanRow, map[string]string, error) {
 	per := int64(max(memberSize, 1))
-	headN, tailN := int(cut/per)*11/10+sizeSample, int((size-cut)/per)*11/10+sizeSample
+	headN, tailN := rowsHint(cut, per)+sizeSample, rowsHint(size-cut, per)+sizeSample
 	shared := make([]model.ScanRow, 0, headN+tailN)
 	head := storeRows[model.StatusEntry]{rows: shared[:0:headN], keys: make([]string, 0, headN), byKey: *model.NewKeyIndex(headN), decode: decodeStatusEntry}
 	tail := storeRows[model.StatusEntry]{rows: shared[headN : headN : headN+tailN], keys: make([]string, 0, tailN), byKey: *model.NewKeyIndex(tailN), decode: decodeStatusEntry}
@@ -168,14 +167,24 @@ type storeRows[E any] struct {
 
 const sizeSample = 64
 
+// rowsHint is how many rows of per bytes size bytes hold, with a tenth
+// more, but no more than maxRowsHint: the file's size is only a hint (a
+// planted sparse file of a terabyte must not size a slice of billions of
+// rows), and a bigger store grows its slices as it goes.
+func rowsHint(size, per int64) int {
+	return int(min(size/max(per, 1)*11/10, maxRowsHint))
+}
+
+// maxRowsHint is ten times the largest store measured (50,000 rows).
+const maxRowsHint = 500_000
+
 func (c *storeRows[E]) add(rawKey, value []byte) {
 	key := jsonscan.Unquote(rawKey)
 	i := c.byKey.Find(key, c.keys)
 	dup := i >= 0
 	if !dup {
 		if len(c.rows) == sizeSample && c.sizeHint > 0 {
-			per := c.seen / sizeSample
-			n := int(c.sizeHint/max(per, 1)) * 11 / 10
+			n := rowsHint(c.sizeHint, c.seen/sizeSample)
 			c.rows = slices.Grow(c.rows, n)
 			c.keys = slices.Grow(c.keys, n)
 			c.byKey = *model.NewKeyIndex(n)

@@ -89,7 +89,10 @@ func ReadObjectHead(r io.Reader, cut int64, fn func(key, value []byte) bool) (bo
 	s := objectStream{r: r, buf: make([]byte, 0, streamChunk)}
 	i, err := s.next(0, func(b []byte) (int, bool) {
 		j := SkipWS(b, 0)
-		return j + 1, j < len(b) && b[j] == '{'
+		if j < len(b) && b[j] != '{' {
+			return invalid, false
+		}
+		return j + 1, j < len(b)
 	})
 	if err != nil {
 		return false, err

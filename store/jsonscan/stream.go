@@ -14,6 +14,13 @@ var ErrStream = errors.New("not a valid JSON object")
 // streamChunk is how much ReadObject reads at a time.
 const streamChunk = 256 << 10
 
+// maxStreamMember bounds one member of a streamed object (and what comes
+// before the first): past it the input is not a store this program
+// reads, and it is refused after reading that much, not read to its end
+// (a planted file of NUL bytes or one endless value would otherwise be
+// read whole into memory, the buffer doubling all the way).
+var maxStreamMember = 64 << 20
+
 // ReadObject walks the top-level object of r as Object walks one in
 // memory, calling fn with each member's raw key (quotes included) and raw
 // value, in order; fn returns false to stop. It holds one read buffer,
@@ -43,9 +50,12 @@ func scanMember(b []byte, first bool) (member, bool) {
 	}
 	if !first {
 		if b[j] != ',' {
-			return member{}, false
+			return member{end: invalid}, false
 		}
 		j = SkipWS(b, j+1)
+	}
+	if j < len(b) && b[j] != '"' {
+		return member{end: invalid}, false
 	}
 	kEnd, afterColon, ok := keyColon(b, j)
 	if !ok {
@@ -71,14 +81,23 @@ type objectStream struct {
 	err  error
 }
 
+// invalid is what a scan returns, failing, for input that no more bytes
+// can make valid.
+const invalid = -1
+
 // next runs scan on buf[i:] until it succeeds, reading more input after
 // each failure until there is none (then the failure stands: ErrStream,
-// or the read error). It returns the index in buf just past what scan
-// consumed; bytes before i may have been dropped to make room.
+// or the read error), or the failure is final (scan says invalid). It
+// returns the index in buf just past what scan consumed; bytes before i
+// may have been dropped to make room.
 func (s *objectStream) next(i int, scan func(b []byte) (int, bool)) (int, error) {
 	for {
-		if n, ok := scan(s.buf[i:]); ok {
+		n, ok := scan(s.buf[i:])
+		if ok {
 			return i + n, nil
+		}
+		if n == invalid {
+			return 0, ErrStream
 		}
 		if s.eof {
 			// (A member that ends the input is no exception: a closing
@@ -86,6 +105,9 @@ func (s *objectStream) next(i int, scan func(b []byte) (int, bool)) (int, error)
 			if s.err != nil {
 				return 0, s.err
 			}
+			return 0, ErrStream
+		}
+		if len(s.buf)-i >= maxStreamMember {
 			return 0, ErrStream
 		}
 		if i > 0 {
@@ -101,7 +123,7 @@ func (s *objectStream) next(i int, scan func(b []byte) (int, bool)) (int, error)
 // is free (a member larger than the buffer).
 func (s *objectStream) fill() {
 	if cap(s.buf)-len(s.buf) < streamChunk/2 {
-		grown := make([]byte, len(s.buf), 2*cap(s.buf))
+		grown := make([]byte, len(s.buf), min(2*cap(s.buf), maxStreamMember+streamChunk))
 		copy(grown, s.buf)
 		s.buf = grown
 	}
