@@ -111,7 +111,7 @@ func DataDir(env Env) string {
 // an error that says where.
 func LoadConfig(path string) (Config, error) {
 	cfg := DefaultConfig()
-	data, err := regfile.ReadFile(path)
+	data, err := regfile.ReadFileLimit(path, maxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}

@@ -27,7 +27,7 @@ func LoadCursors(fsys FS, vault string) model.CursorState {
 		st.Missing = true
 		return st
 	}
-	data, err := fsys.ReadFile(st.Path)
+	data, err := readFileLimit(fsys, st.Path, maxCursorFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		st.Missing = true
 		return st

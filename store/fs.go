@@ -48,6 +48,28 @@ func (osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name
 func (osFS) ReadFile(name string) ([]byte, error)       { return regfile.ReadFile(name) }
 func (osFS) Open(name string) (File, error)             { return regfile.Open(name) }
 
+// readFileLimit reads name through fsys if it holds at most limit bytes;
+// a larger one is an error naming both sizes, and is not read (a planted
+// sparse file of terabytes, or one that grows while it is read, must not
+// take the memory). The real file system bounds the read itself; another
+// is asked the file's size first.
+func readFileLimit(fsys FS, name string, limit int64) ([]byte, error) {
+	if _, real := fsys.(osFS); real {
+		return regfile.ReadFileLimit(name, limit)
+	}
+	if fi, err := fsys.Stat(name); err == nil && fi.Mode().IsRegular() && fi.Size() > limit {
+		return nil, fmt.Errorf("%s is %d bytes, more than the %d this file may hold", name, fi.Size(), limit)
+	}
+	return fsys.ReadFile(name)
+}
+
+// Limits on the files read whole: far above what a real one holds
+// (ClawVault's cursor file is 7 MB for 35,000 sessions).
+const (
+	maxCursorFile = 256 << 20
+	maxConfigFile = 16 << 20
+)
+
 // WriteFS is what an atomic write needs. OSWriter is the real one; tests
 // inject failures (a full disk midway) through it.
 type WriteFS interface {

@@ -267,7 +267,7 @@ type openClawConfig struct {
 // is fine; one that does not parse is reported and ignored.
 func readOpenClawConfig(path string) (*openClawConfig, error) {
 	cfg := &openClawConfig{}
-	data, err := regfile.ReadFile(path)
+	data, err := regfile.ReadFileLimit(path, maxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}

@@ -43,7 +43,7 @@ func LoadOpenClawSettings(fsys FS, path string) (*OpenClawSettings, error) {
 	if path == "" {
 		return out, nil
 	}
-	data, err := fsys.ReadFile(path)
+	data, err := readFileLimit(fsys, path, maxConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}

@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -77,5 +79,44 @@ func TestPlantedFilesAreRefusedAtOnce(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A planted file of terabytes (sparse: it costs the disk nothing) in the
+// place of a file read whole is refused by its size, not read: memory
+// stays small and the answer is one sentence.
+func TestHugeFilesAreNotReadWhole(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for _, r := range plantedReaders {
+		if strings.Contains(r.name, "transcript") {
+			continue // indexed in chunks, not read whole (see store/transcript)
+		}
+		t.Run(r.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, r.rel)
+			mkfile(t, path, "")
+			if err := os.Truncate(path, 1<<40); err != nil {
+				t.Skip("no sparse files here:", err)
+			}
+			var err error
+			regfiletest.Within(t, "reading "+r.name, func() { err = r.read(dir) })
+			if r.name == "sessions.json" {
+				// Streamed: a file of NUL bytes does not parse at its
+				// first byte, and is not read whole to say how.
+				if err == nil || !strings.Contains(err.Error(), "does not parse") {
+					t.Errorf("%v, want it named as not parsing", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), "more than the") {
+				t.Errorf("%v, want one sentence giving its size", err)
+			}
+		})
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("reading the planted files allocated %d MiB", alloc>>20)
 	}
 }

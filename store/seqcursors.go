@@ -81,7 +81,7 @@ func ReadSeqCursors(fsys FS, vault string) (model.SeqCursorState, error) {
 		st.Missing = true
 		return st, nil
 	}
-	data, err := fsys.ReadFile(st.Path)
+	data, err := readFileLimit(fsys, st.Path, maxCursorFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		st.Missing = true
 		return st, nil
@@ -212,7 +212,7 @@ func UpdateSeqCursors(w WriteFS, fsys FS, vault string, updates []SeqCursorUpdat
 	}
 	path := SeqCursorFile(vault)
 	entries := map[string][]byte{}
-	data, err := fsys.ReadFile(path)
+	data, err := readFileLimit(fsys, path, maxCursorFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

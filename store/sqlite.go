@@ -13,6 +13,10 @@ import (
 	"clawvault-tui/store/agentdb"
 )
 
+// maxMemoryHash is the largest memory file hashed to compare with the
+// memory index (the editor reads up to 64 MiB too).
+const maxMemoryHash = 64 << 20
+
 // readSQLiteStore reads an agent's SQLite-era store as status needs it:
 // session keys, generations, and per-session sizes and pending bytes after
 // each seq cursor, by aggregate queries only (no event body), plus the
@@ -195,7 +199,8 @@ func memoryIndexHealth(fsys FS, workspace string, mi agentdb.MemoryIndex) model.
 	}
 	hashes := map[string]string{}
 	for _, rel := range model.MemoryFilesToHash(indexed, disk) {
-		if data, err := fsys.ReadFile(filepath.Join(workspace, filepath.FromSlash(rel))); err == nil {
+		// A file too big to read is left unhashed: unknown, not stale.
+		if data, err := readFileLimit(fsys, filepath.Join(workspace, filepath.FromSlash(rel)), maxMemoryHash); err == nil {
 			// OpenClaw hashes the content read as UTF-8 text.
 			sum := sha256.Sum256([]byte(strings.ToValidUTF8(string(data), "\uFFFD")))
 			hashes[rel] = hex.EncodeToString(sum[:])
