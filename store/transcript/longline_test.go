@@ -116,3 +116,20 @@ func TestLinesOverTheCapAcrossChunks(t *testing.T) {
 		}
 	}
 }
+
+// A transcript that shrinks while it is indexed (truncated by another
+// program) is one sentence, wherever the cut falls: in a chunk, in the
+// tail, inside a line over the cap.
+func TestIndexOfAFileThatShrinks(t *testing.T) {
+	t.Parallel()
+	data := header + "\n" + line("a", "") + "\n" + `{"type":"message","id":"big","x":"` + strings.Repeat("y", 5000) + `"}` + "\n" + line("b", "a") + "\n" + `{"torn`
+	for _, cut := range []int{0, 10, len(header) + 1, len(data) / 2, len(data) - 40, len(data) - 3} {
+		for _, maxLine := range []int64{0, 1000} {
+			r := strings.NewReader(data[:cut])
+			_, err := Build(context.Background(), "s1.jsonl", r, int64(len(data)), Options{MaxLineBytes: maxLine, Workers: 2})
+			if err == nil || !strings.Contains(err.Error(), "changed while it was being indexed") {
+				t.Errorf("cut at %d, cap %d: %v, want the file named as changed", cut, maxLine, err)
+			}
+		}
+	}
+}

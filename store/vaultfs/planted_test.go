@@ -2,6 +2,7 @@ package vaultfs
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,5 +69,49 @@ func TestFindSourceSkipsPlantedLedgerFiles(t *testing.T) {
 	})
 	if err != nil || !found || src.TranscriptID != "bbb" {
 		t.Errorf("got %+v, %v, %v; want the record of the 6th", src, found, err)
+	}
+}
+
+// NUL bytes and CRLF line ends are kept byte for byte by a promote: the
+// new line takes the file's line end, and nothing else moves.
+func TestPromoteKeepsNULAndCRLF(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	path := filepath.Join(f.ws, "MEMORY.md")
+	before := "# Memory\r\n\r\n## Decisions\r\n- a\x00b\r\n\r\n## Log\r\n- \x00\r\n"
+	write(t, path, before)
+	if _, err := f.space.Promote("main", "Decisions", "We keep bytes.", false); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(before, "- a\x00b\r\n", "- a\x00b\r\n- We keep bytes.\r\n", 1)
+	if got := read(t, path); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// A MEMORY.md over the 64 MB the editor reads (an agent's runaway log,
+// 100 MB) is one sentence for every way in, and is never read or
+// rewritten.
+func TestMemoryFileOverTheLimit(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	path := filepath.Join(f.ws, "MEMORY.md")
+	if err := os.Truncate(path, 100<<20); err != nil { // sparse: no 100 MB written
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(path)
+	for name, do := range map[string]func() error{
+		"read":    func() error { _, err := f.space.Read(path); return err },
+		"save":    func() error { _, err := f.space.Save(path, []byte("x\n"), Version{}); return err },
+		"promote": func() error { _, err := f.space.Promote("main", "Decisions", "x", true); return err },
+		"backup":  func() error { _, err := f.space.Backup(path); return err },
+	} {
+		err := do()
+		if err == nil || !strings.Contains(err.Error(), "100 MB, more than the 64 MB") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want one sentence giving both sizes", name, err)
+		}
+	}
+	if after, _ := os.Stat(path); !os.SameFile(before, after) || after.Size() != 100<<20 {
+		t.Error("the file was rewritten")
 	}
 }
