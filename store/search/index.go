@@ -43,6 +43,7 @@ import (
 
 	"clawvault-tui/store/agentdb"
 	"clawvault-tui/store/lockfile"
+	"clawvault-tui/store/regfile"
 	"clawvault-tui/store/transcript"
 )
 
@@ -963,7 +964,7 @@ func (w *writer) cancelled() error {
 // otherwise its documents are replaced.
 func (w *writer) indexTranscript(f fileRef) error {
 	key := f.key()
-	file, err := os.Open(f.path())
+	file, err := regfile.Open(f.path()) // a FIFO swapped in since the listing never blocks
 	if err != nil {
 		return err
 	}
