@@ -197,11 +197,31 @@ func SniffLine(line []byte) (LineInfo, bool) {
 
 // field validates the value of one top-level field at line[i], capturing it
 // when the tree needs it. A repeated key overwrites, as JSON.parse does.
+// (One switch: this runs for every field of every line validated.)
 func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
-	if dst, ref := info.spanOf(key); dst != nil {
-		return captureString(line, i, dst, ref)
-	}
 	switch string(key) {
+	case "type":
+		return captureString(line, i, &info.typeSpan, nil)
+	case "id":
+		return captureString(line, i, &info.id, nil)
+	case "parentId":
+		return captureString(line, i, &info.parentID, &info.parentRef)
+	case "appendParentId":
+		return captureString(line, i, &info.appendParent, &info.appendRef)
+	case "reason":
+		return captureString(line, i, &info.reason, nil)
+	case "timestamp":
+		return captureString(line, i, &info.timestamp, nil)
+	case "firstKeptEntryId":
+		return captureString(line, i, &info.firstKept, nil)
+	case "fromId":
+		return captureString(line, i, &info.fromID, nil)
+	case "targetId":
+		return captureString(line, i, &info.targetID, &info.targetRef)
+	case "label":
+		return captureString(line, i, &info.label, nil)
+	case "name":
+		return captureString(line, i, &info.name, nil)
 	case "message":
 		return info.message(line, i)
 	case "version", "tokensBefore", "firstKeptEntryIndex":
@@ -210,36 +230,6 @@ func (info *LineInfo) field(line []byte, i int, key []byte) (int, bool) {
 		return info.flagField(line, i, key)
 	}
 	return jsonscan.Value(line, i)
-}
-
-// spanOf is where the string field key is kept, with its reference state
-// when it names another entry; nil for another key.
-func (info *LineInfo) spanOf(key []byte) (*strSpan, *model.RefState) {
-	switch string(key) {
-	case "type":
-		return &info.typeSpan, nil
-	case "id":
-		return &info.id, nil
-	case "parentId":
-		return &info.parentID, &info.parentRef
-	case "appendParentId":
-		return &info.appendParent, &info.appendRef
-	case "reason":
-		return &info.reason, nil
-	case "timestamp":
-		return &info.timestamp, nil
-	case "firstKeptEntryId":
-		return &info.firstKept, nil
-	case "fromId":
-		return &info.fromID, nil
-	case "targetId":
-		return &info.targetID, &info.targetRef
-	case "label":
-		return &info.label, nil
-	case "name":
-		return &info.name, nil
-	}
-	return nil, nil
 }
 
 // captureString keeps a string value's span in dst (a value of another
