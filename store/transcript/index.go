@@ -441,8 +441,11 @@ func readOwned(r io.ReaderAt, buf *[]byte, from, lo, hi, end, maxLine int64) (ch
 
 // finishLastLine reads on past b (the bytes from at, cut at hi or just
 // past a newline after it) to the end of the line that holds byte hi-1,
-// in steps that double, but never more than maxLine+1 bytes of that line:
-// long says the line is longer than the cap, and b then stops inside it.
+// in steps that double. A line that runs more than a chunk past its own is
+// looked at before it is read: its newline is looked for in a buffer of
+// bounded size, no further than the cap, and the line is then read whole
+// only if it ends under the cap; long says it does not (b then stops
+// inside it). Memory stays about a chunk, whatever the line.
 func finishLastLine(r io.ReaderAt, b []byte, at, hi, end, maxLine int64) (_ []byte, long bool, _ error) {
 	lastStart := at + int64(bytes.LastIndexByte(b[:hi-at], '\n')+1)
 	for b[len(b)-1] != '\n' {
@@ -451,6 +454,9 @@ func finishLastLine(r io.ReaderAt, b []byte, at, hi, end, maxLine int64) (_ []by
 			return b, true, nil
 		}
 		past := int64(len(b)) - (hi - at)
+		if past >= int64(chunkSize) {
+			return readLongLine(r, b, off, lastStart+maxLine+1, end)
+		}
 		more := min(max(2*past, 4*lineOverhang), end-off, maxLine+1-(off-lastStart))
 		if more <= 0 {
 			return b, false, errChanged(off, nil)
@@ -467,6 +473,47 @@ func finishLastLine(r io.ReaderAt, b []byte, at, hi, end, maxLine int64) (_ []by
 		b = b[:len(b)+n]
 	}
 	return b, false, nil
+}
+
+// readLongLine finishes a line b holds up to offset off: it looks for the
+// newline before capEnd (the cap's end) and reads the rest of the line
+// into b if there is one; long when there is none. end is just past the
+// file's last newline, so a line that runs to it means the file changed.
+func readLongLine(r io.ReaderAt, b []byte, off, capEnd, end int64) (_ []byte, long bool, _ error) {
+	nl, found, err := findNewline(r, off, min(capEnd, end))
+	switch {
+	case err != nil:
+		return b, false, err
+	case !found && capEnd <= end:
+		return b, true, nil
+	case !found:
+		return b, false, errChanged(end, nil)
+	}
+	rest := int(nl + 1 - off)
+	b = slices.Grow(b, rest)
+	grown := b[len(b) : len(b)+rest]
+	if n, err := r.ReadAt(grown, off); n < rest || grown[rest-1] != '\n' {
+		return b, false, errChanged(off+int64(n), err)
+	}
+	return b[:len(b)+rest], false, nil
+}
+
+// findNewline looks for the first newline in [from, to), through a buffer
+// of at most measureChunk bytes.
+func findNewline(r io.ReaderAt, from, to int64) (at int64, found bool, err error) {
+	buf := make([]byte, min(int64(measureChunk), max(to-from, 1)))
+	for p := from; p < to; {
+		want := min(int64(len(buf)), to-p)
+		n, err := r.ReadAt(buf[:want], p)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return p + int64(i), true, nil
+		}
+		if int64(n) < want {
+			return 0, false, errChanged(p+int64(n), err)
+		}
+		p += int64(n)
+	}
+	return 0, false, nil
 }
 
 // lineOverhang is how far past its chunk a worker reads at once to finish
