@@ -45,9 +45,6 @@ import (
 // names in one step.
 var ErrNoExchange = errors.New("no atomic exchange of two files here")
 
-// errNoLease says leases cannot be had on this system.
-var errNoLease = errors.New("no file leases here")
-
 // Swapper is what a WriteFS offers to replace a file without a window;
 // OSWriter does. A WriteFS without it (a test's) replaces by rename.
 type Swapper interface {
