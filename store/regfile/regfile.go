@@ -70,32 +70,25 @@ func Open(path string) (*os.File, error) {
 	if err := Check(path, fi); err != nil {
 		return nil, err
 	}
-	f, err := openNonBlocking(path)
-	if err != nil {
-		return nil, err
-	}
-	fi, err = f.Stat()
-	if err == nil {
-		err = Check(path, fi)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return checked(openNonBlocking(path))
 }
 
 // OpenNoFollow is Open without following a symbolic link in the last
 // component: a link there is refused (a writer that swaps a file for a
 // link to a secret must not get us to read it).
 func OpenNoFollow(path string) (*os.File, error) {
-	f, err := openNoFollow(path)
+	return checked(openNoFollow(path))
+}
+
+// checked checks through the descriptor that what was opened is a regular
+// file, and closes it if not.
+func checked(f *os.File, err error) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
 	fi, err := f.Stat()
 	if err == nil {
-		err = Check(path, fi)
+		err = Check(f.Name(), fi)
 	}
 	if err != nil {
 		f.Close()

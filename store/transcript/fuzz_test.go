@@ -97,24 +97,8 @@ func FuzzIndex(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var entries int
-		var malformed []int32
 		lines := strings.Split(string(data), "\n")
-		for i, l := range lines {
-			last := i == len(lines)-1
-			l = strings.TrimSuffix(l, "\r")
-			if i == 0 {
-				l = strings.TrimPrefix(l, "\xef\xbb\xbf")
-			}
-			if isBlank([]byte(l)) {
-				continue
-			}
-			if _, ok := SniffLine([]byte(l)); ok {
-				entries++
-			} else if !last {
-				malformed = append(malformed, int32(i+1))
-			}
-		}
+		entries, malformed, _ := lineByLine(lines, len(data))
 		if len(ix.Entries) != entries {
 			t.Fatalf("entries = %d, want %d", len(ix.Entries), entries)
 		}
@@ -138,8 +122,20 @@ func checkCap(t *testing.T, data []byte, lines []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var long, malformed []int32
-	entries := 0
+	entries, malformed, long := lineByLine(lines, maxLine)
+	if !slices.Equal(ix.LongLines, long) || !slices.Equal(ix.Malformed, malformed) || len(ix.Entries) != entries {
+		t.Fatalf("with a cap of %d: long %v, malformed %v, %d entries; want %v, %v, %d", maxLine, ix.LongLines, ix.Malformed, len(ix.Entries), long, malformed, entries)
+	}
+	if tail := lines[len(lines)-1]; (len(tail) > maxLine) != (ix.Tail != nil && ix.Tail.TooLong) {
+		t.Fatalf("a last line of %d bytes: tail %+v", len(tail), ix.Tail)
+	}
+}
+
+// lineByLine reads lines as the index should: a line longer than maxLine
+// (its bytes before the newline) is long and malformed; a blank one is
+// skipped; one SniffLine takes is an entry; the others are malformed,
+// except a last line without a newline (a torn tail).
+func lineByLine(lines []string, maxLine int) (entries int, malformed, long []int32) {
 	for i, l := range lines {
 		last := i == len(lines)-1
 		if len(l) > maxLine {
@@ -162,12 +158,7 @@ func checkCap(t *testing.T, data []byte, lines []string) {
 			malformed = append(malformed, int32(i+1))
 		}
 	}
-	if !slices.Equal(ix.LongLines, long) || !slices.Equal(ix.Malformed, malformed) || len(ix.Entries) != entries {
-		t.Fatalf("with a cap of %d: long %v, malformed %v, %d entries; want %v, %v, %d", maxLine, ix.LongLines, ix.Malformed, len(ix.Entries), long, malformed, entries)
-	}
-	if tail := lines[len(lines)-1]; (len(tail) > maxLine) != (ix.Tail != nil && ix.Tail.TooLong) {
-		t.Fatalf("a last line of %d bytes: tail %+v", len(tail), ix.Tail)
-	}
+	return entries, malformed, long
 }
 
 // jsSpace is JavaScript's String.prototype.trim set: WhiteSpace (Zs, tab,
