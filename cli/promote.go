@@ -26,9 +26,11 @@ the source tag, the role, the brackets of [[links]]).
 
 It is idempotent: when MEMORY.md already has a line that says the same (the
 same words, ignoring case, spaces, emphasis and end punctuation), nothing is
-written and the line where it is is reported. The write is atomic and checked:
-if MEMORY.md changes while it is written, the insertion is redone on the new
-text. The previous version is kept in the backups folder
+written and the line where it is is reported. The write is atomic and loses
+no other program's change: one made while it is written (an agent appending,
+an editor saving) is merged with it, and where both changed the same lines
+theirs stays and nothing is promoted. The previous version is kept in the
+backups folder
 ($XDG_DATA_HOME/clawvault-tui/backups). A section that does not exist is an
 error that lists the sections, unless --create adds it at the end (and makes
 MEMORY.md when there is none). An argument that is not one of the flags below
