@@ -105,9 +105,17 @@ func (m *fakeModel) count() int {
 
 const goodReply = "```markdown\n## 2026-11-21\n\n- [fact|c=0.80|i=0.30] 12:00 Decision: ship the bot on Friday.\n- [fact|c=0.90|i=0.10] ok thanks\n```"
 
+// llmFor makes a compressor of the fake model whose requests time out
+// after a minute: only a test of the timeout itself (llmTimingOut) may
+// depend on one passing, so a loaded machine cannot turn an answer into a
+// timeout.
 func llmFor(t *testing.T, provider string, m *fakeModel, retries int) (*LLMCompressor, *[]time.Duration) {
+	return llmWithTimeout(t, provider, m, retries, time.Minute)
+}
+
+func llmWithTimeout(t *testing.T, provider string, m *fakeModel, retries int, timeout time.Duration) (*LLMCompressor, *[]time.Duration) {
 	srv := m.serve(t)
-	s := LLMSettings{Provider: provider, BaseURL: srv.URL, Model: "m", APIKey: "key", Timeout: 200 * time.Millisecond,
+	s := LLMSettings{Provider: provider, BaseURL: srv.URL, Model: "m", APIKey: "key", Timeout: timeout,
 		Retries: retries, MaxTokens: 1400, ChunkTokens: 30000}
 	c := NewLLMCompressor(s, srv.Client(), DefaultFixes())
 	var waits []time.Duration
@@ -192,7 +200,11 @@ func TestLLMCompressorFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &fakeModel{reply: tt.reply}
-			c, waits := llmFor(t, "openai", m, tt.retries)
+			timeout := time.Minute
+			if tt.name == "times out" { // the model never answers: the timeout is what is tested
+				timeout = 200 * time.Millisecond
+			}
+			c, waits := llmWithTimeout(t, "openai", m, tt.retries, timeout)
 			out := runLLM(t, c, "[main] user: We decided to use PostgreSQL.")
 			if tt.fallback == "" && len(out.Fallbacks) != 0 || tt.fallback != "" && (len(out.Fallbacks) != 1 || !strings.Contains(out.Fallbacks[0], tt.fallback)) {
 				t.Errorf("fallbacks = %q, want %q", out.Fallbacks, tt.fallback)
