@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"clawvault-tui/store/demo/demotest"
 )
 
 func TestPromote(t *testing.T) {
@@ -74,6 +76,42 @@ func TestPromoteUsage(t *testing.T) {
 		_, errOut, code := runCLI(t, args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, %s", tc.args, code, errOut)
+		}
+	}
+}
+
+// A copy of the demo edits its own memory: its openclaw.json names no
+// workspace, so every agent's resolves inside the copy's state dir.
+func TestACopiedDemoEditsItsOwnMemory(t *testing.T) {
+	t.Parallel()
+	orig := demotest.Shared(t, conformanceSpec(t)).StateDir
+	state := filepath.Join(t.TempDir(), "copy", "state")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// What promote reads: the config, the agents' folders, the workspaces.
+	if data, err := os.ReadFile(filepath.Join(orig, "openclaw.json")); err != nil || os.WriteFile(filepath.Join(state, "openclaw.json"), data, 0o644) != nil {
+		t.Fatal(err)
+	}
+	for _, agent := range []string{"main", "work", "ops"} {
+		os.MkdirAll(filepath.Join(state, "agents", agent, "sessions"), 0o755)
+	}
+	for _, ws := range []string{"workspace", "workspace-work", "workspace-ops"} {
+		if err := os.CopyFS(filepath.Join(state, ws), os.DirFS(filepath.Join(orig, ws))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for ws, agent := range map[string]string{"workspace": "main", "workspace-work": "work", "workspace-ops": "ops"} {
+		before, _ := os.ReadFile(filepath.Join(orig, ws, "MEMORY.md"))
+		_, errOut, code := runCLI(t, "promote", "--state-dir", state, "--agent", agent, "--section", "Copies", "--create", "Only the copy has this.")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", agent, code, errOut)
+		}
+		if after, _ := os.ReadFile(filepath.Join(orig, ws, "MEMORY.md")); string(after) != string(before) {
+			t.Errorf("promote in the copy changed the original's %s/MEMORY.md", ws)
+		}
+		if got, _ := os.ReadFile(filepath.Join(state, ws, "MEMORY.md")); !strings.HasSuffix(string(got), "## Copies\n- Only the copy has this.\n") {
+			t.Errorf("the copy's %s/MEMORY.md:\n%s", ws, got)
 		}
 	}
 }

@@ -965,7 +965,11 @@ func TestWorkspaceAndConfig(t *testing.T) {
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Agents.List) != 3 || !cfg.Agents.List[0].Default || cfg.Agents.List[1].Workspace != m.WorkWorkspace ||
+	// No workspace paths: they would tie a copy of the demo to the original.
+	if bytes.Contains(data, []byte(`"workspace"`)) {
+		t.Errorf("openclaw.json names a workspace:\n%s", data)
+	}
+	if len(cfg.Agents.List) != 3 || !cfg.Agents.List[0].Default || cfg.Agents.List[1].ID != "work" ||
 		cfg.Session.Maintenance["mode"] != "warn" || cfg.Session.Maintenance["pruneAfter"] != "30d" {
 		t.Errorf("config %+v", cfg)
 	}

@@ -69,17 +69,21 @@ func storeObject(rows []*storeRow, cutoff time.Time) (obj, time.Time) {
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
-// writeConfig writes state/openclaw.json: the agents and session maintenance settings.
+// writeConfig writes state/openclaw.json: the agents and session maintenance
+// settings. It names no workspace: OpenClaw then puts each agent's inside
+// the state dir (<state>/workspace for the default agent, else
+// <state>/workspace-<id>), so a copied or moved demo edits its own memory,
+// never the original's.
 func (g *generator) writeConfig() error {
 	at := g.ago(12*dayDur + 4*hour)
 	cfg := o(
 		"meta", o("lastTouchedVersion", "2026.7.28", "lastTouchedAt", isoMillis(at)),
 		"agents", o(
-			"defaults", o("workspace", g.mainWorkspace, "model", o("primary", "anthropic/claude-sonnet-4-6"),
+			"defaults", o("model", o("primary", "anthropic/claude-sonnet-4-6"),
 				"heartbeat", o("every", "30m"), "compaction", o("mode", "safeguard")),
 			"list", []any{
 				o("id", "main", "default", true),
-				o("id", "work", "workspace", g.workWorkspace, "model", o("primary", "anthropic/claude-opus-4-6")),
+				o("id", "work", "model", o("primary", "anthropic/claude-opus-4-6")),
 				o("id", "ops"),
 			}),
 		"session", o("dmScope", "per-channel-peer", "maintenance", o(
