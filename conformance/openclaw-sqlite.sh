@@ -5,10 +5,13 @@
 #     the demo's SQLite agent is created with;
 #   - runs its own tree code (scanSessionTranscriptTree, the active-event
 #     projection, buildSessionContext) on store/transcript/testdata/openclaw;
+#   - asks its resolveAgentWorkspaceDir where each agent's workspace is, on
+#     the cases of openclaw-workspaces.mjs;
 #   - imports two file-era workspaces with its own importer (`openclaw doctor
 #     --session-sqlite import`): the transcripts pi wrote (OUT/pi, OUT/spec)
 #     and the demo; and reads the result with node:sqlite and its own code.
 # Writes WORK/openclaw-agent-schema-v23.sql, and under OUT: openclaw-tree.jsonl,
+# openclaw-workspaces.jsonl,
 # openclaw-sqlite/{pi,demo}.jsonl, pi-map.jsonl and pi-import.sqlite.zst (the
 # pi workspace's store, as OpenClaw wrote it). Leaves the imported demo in
 # WORK/sqlite-demo for the live comparison.
@@ -45,6 +48,9 @@ import(path.join(dist, file)).then((m) => {
 # 2. Its tree rules on our small cases.
 ls "$repo"/store/transcript/testdata/openclaw/*.jsonl |
   "$node" "$here/openclaw-tree.mjs" "$pkg" "$repo/store/transcript/testdata/openclaw" >"$out/openclaw-tree.jsonl"
+
+# 2b. Where it puts each agent's workspace, on small openclaw.json cases.
+"$node" "$here/openclaw-workspaces.mjs" "$pkg" >"$out/openclaw-workspaces.jsonl"
 
 import_state() { # state dir, home
   "$node" -e 'const fs=require("fs"),p=process.argv[1];const c=JSON.parse(fs.readFileSync(p,"utf8"));if(c.meta)delete c.meta.lastTouchedAt;fs.writeFileSync(p,JSON.stringify(c,null,2)+"\n")' "$1/openclaw.json"

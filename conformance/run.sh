@@ -141,7 +141,7 @@ else
   # OpenClaw's outputs are expected to match the committed goldens byte for
   # byte (OpenClaw's enforce.json holds the size of its own lock file, whose
   # pid varies: it is compared apart).
-  for ref in clawvault clawvault-sweep openclaw openclaw-sqlite/demo.jsonl openclaw-tree.jsonl; do
+  for ref in clawvault clawvault-sweep openclaw openclaw-sqlite/demo.jsonl openclaw-tree.jsonl openclaw-workspaces.jsonl; do
     if ! diff -r -q -x enforce.json "$out/$ref" "$repo/cli/testdata/conformance/$ref" >/dev/null 2>&1; then
       echo "note: the fresh $ref outputs differ from cli/testdata/conformance/$ref:"
       diff -r -x enforce.json "$out/$ref" "$repo/cli/testdata/conformance/$ref" || true

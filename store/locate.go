@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,7 +12,6 @@ import (
 
 	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
-	"clawvault-tui/store/regfile"
 )
 
 // Env is the process environment the locating rules read.
@@ -82,10 +80,7 @@ var agentDirRE = jscompat.LazyRegexp(`^[a-z0-9_-]{1,64}$`)
 // exists, legacy ~/.clawdbot when it exists, else ~/.openclaw. Home is
 // $OPENCLAW_HOME (~ expanded), else $HOME.
 func ResolveStateDir(env Env, opt LocateOptions) (dir, source string) {
-	home := env.Home
-	if h := strings.TrimSpace(env.Getenv("OPENCLAW_HOME")); h != "" {
-		home = expandHome(h, env.Home)
-	}
+	home := openClawHome(env)
 	switch {
 	case opt.StateDir != "":
 		return absFrom(env.Cwd, expandHome(opt.StateDir, env.Home)), "--state-dir"
@@ -147,6 +142,8 @@ func (ws *Workspace) findAgents(env Env, opt LocateOptions) error {
 	if cfgErr != nil {
 		ws.Warnings = append(ws.Warnings, cfgErr.Error())
 	}
+	wsEnv := workspaceEnv{stateDir: ws.StateDir, home: openClawHome(env), cwd: env.Cwd,
+		workspaceDir: strings.TrimSpace(env.Getenv("OPENCLAW_WORKSPACE_DIR"))}
 	agentsDir := filepath.Join(ws.StateDir, "agents")
 	entries, err := os.ReadDir(agentsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -169,7 +166,7 @@ func (ws *Workspace) findAgents(env Env, opt LocateOptions) error {
 		if !isDir(a.SessionsDir) && a.SQLitePath == "" {
 			continue
 		}
-		a.Workspace = cfg.workspace(id, ws.StateDir)
+		a.Workspace = cfg.workspace(id, wsEnv)
 		ws.Agents = append(ws.Agents, a)
 	}
 	if opt.Agent != "" && !opt.AllAgents {
@@ -243,70 +240,6 @@ func checkVault(path, source string) error {
 		return fmt.Errorf("%s%s is not a ClawVault vault: it has no .clawvault.json", path, from)
 	}
 	return nil
-}
-
-// openClawConfig is the part of openclaw.json the locating rules read.
-type openClawConfig struct {
-	Agents struct {
-		Defaults struct {
-			Workspace string `json:"workspace"`
-		} `json:"defaults"`
-		List []struct {
-			ID        string `json:"id"`
-			Default   bool   `json:"default"`
-			Workspace string `json:"workspace"`
-		} `json:"list"`
-	} `json:"agents"`
-	Session struct {
-		Store string `json:"store"`
-	} `json:"session"`
-}
-
-// readOpenClawConfig reads openclaw.json, which OpenClaw parses as JSON5:
-// comments and trailing commas are stripped before decoding. A missing file
-// is fine; one that does not parse is reported and ignored.
-func readOpenClawConfig(path string) (*openClawConfig, error) {
-	cfg := &openClawConfig{}
-	data, err := regfile.ReadFileLimit(path, maxConfigFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return cfg, nil
-	}
-	if err != nil {
-		return cfg, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	if err := json.Unmarshal(StripJSON5(data), cfg); err != nil {
-		return &openClawConfig{}, fmt.Errorf("%s does not parse (%v); using OpenClaw's default paths", path, err)
-	}
-	return cfg, nil
-}
-
-func (c *openClawConfig) workspace(agentID, stateDir string) string {
-	defaultID := "main"
-	for _, a := range c.Agents.List {
-		if a.Default {
-			defaultID = a.ID
-		}
-	}
-	for _, a := range c.Agents.List {
-		if a.ID == agentID && a.Workspace != "" {
-			return expandHome(a.Workspace, filepath.Dir(stateDir))
-		}
-	}
-	if agentID == defaultID {
-		if c.Agents.Defaults.Workspace != "" {
-			return expandHome(c.Agents.Defaults.Workspace, filepath.Dir(stateDir))
-		}
-		return filepath.Join(stateDir, "workspace")
-	}
-	return filepath.Join(stateDir, "workspace-"+agentID)
-}
-
-func (c *openClawConfig) storePath(agentID, stateDir string) string {
-	if c.Session.Store == "" {
-		return ""
-	}
-	p := strings.ReplaceAll(c.Session.Store, "{agentId}", agentID)
-	return absFrom(stateDir, expandHome(p, filepath.Dir(stateDir)))
 }
 
 // StripJSON5 removes // and /* */ comments and trailing commas outside
