@@ -62,6 +62,8 @@ type sessionsPane struct {
 	memoryIndex map[string]string
 	// storeWarnings say, per agent, what is wrong with its session stores.
 	storeWarnings map[string][]string
+	// keyLen is longestAgentKey of the view, measured when it changes.
+	keyLen int
 }
 
 func newSessionsPane(c *Common) *sessionsPane {
@@ -128,6 +130,7 @@ func (p *sessionsPane) refresh(keep string) {
 		p.view = append(p.view, i)
 	}
 	slices.SortStableFunc(p.view, func(a, b int) int { return p.compare(&p.rows[a], &p.rows[b]) })
+	p.keyLen = p.longestAgentKey()
 	p.cursor = 0
 	for i, idx := range p.view {
 		r := p.rows[idx]
@@ -340,12 +343,51 @@ const (
 	colSize  = 9
 	colGauge = 10
 	colPct   = 6
+	// colState is the fewest cells the state column (the codes) keeps.
+	colState = 10
 )
 
-func (p *sessionsPane) keyWidth(width int) int {
-	fixed := colMark + colLabel + colSize + colGauge + colPct + 5
-	codes := max(12, (width-fixed)/3)
-	return max(16, width-fixed-codes)
+// sessionColumns are the table's columns at a width. A narrow terminal
+// drops the label first (the detail names it; below 100 columns), then
+// the size and the gauge (below 64), never the percentage, the state or
+// the part of a key that tells rows apart.
+type sessionColumns struct {
+	key                int // the badge, a space and the key
+	label, size, gauge bool
+}
+
+func columnsFor(width int) sessionColumns {
+	c := sessionColumns{label: width >= 100, size: width >= 64, gauge: width >= 64}
+	fixed := colMark + 1 + colPct + 1
+	if c.label {
+		fixed += colLabel + 1
+	}
+	if c.size {
+		fixed += colSize + 1
+	}
+	if c.gauge {
+		fixed += colGauge + 1
+	}
+	codes := max(colState, (width-fixed)/3)
+	c.key = max(12, width-fixed-codes)
+	return c
+}
+
+// head is the line of column names.
+func (c sessionColumns) head() string {
+	s := strings.Repeat(" ", colMark) + padRight("SESSION", c.key)
+	if c.label {
+		s += " " + padRight("LABEL", colLabel)
+	}
+	if c.size {
+		s += " " + padLeft("SIZE", colSize)
+	}
+	pct := "PEND"
+	if c.gauge {
+		s += " " + padRight("PENDING", colGauge)
+		pct = ""
+	}
+	return s + " " + padLeft(pct, colPct) + " STATE"
 }
 
 func (p *sessionsPane) View() string {
@@ -364,13 +406,12 @@ func (p *sessionsPane) View() string {
 	if p.filtering || p.filter.Value() != "" {
 		lines = append(lines, cut(p.filter.View(), lw))
 	}
-	kw := p.keyWidth(lw)
-	head := fmt.Sprintf("%-*s%-*s %-*s %*s %-*s %*s %s", colMark, "", kw, "SESSION", colLabel, "LABEL", colSize, "SIZE", colGauge, "PENDING", colPct, "", "STATE")
-	lines = append(lines, t.Header.Render(cut(head, lw)))
+	cols := columnsFor(lw)
+	lines = append(lines, t.Header.Render(cut(cols.head(), lw)))
 	h := p.listHeight()
 	for i := p.offset; i < p.offset+h; i++ {
 		if i < len(p.view) {
-			lines = append(lines, p.renderRow(i, kw, lw))
+			lines = append(lines, p.renderRow(i, cols, lw))
 		} else if i == 0 {
 			lines = append(lines, t.Muted.Render("no sessions match"))
 		} else {
@@ -382,7 +423,7 @@ func (p *sessionsPane) View() string {
 	return p.layout.join(strings.Join(lines, "\n"), detail, t.Border, 0)
 }
 
-func (p *sessionsPane) renderRow(i, kw, width int) string {
+func (p *sessionsPane) renderRow(i int, cols sessionColumns, width int) string {
 	t := p.c.Theme
 	r := p.rows[p.view[i]]
 	selected := i == p.cursor
@@ -391,20 +432,107 @@ func (p *sessionsPane) renderRow(i, kw, width int) string {
 		mark = "▸ "
 	}
 	badge, badgeStyle := rowBadge(t, r)
-	keyText := ansi.Truncate(displayKey(r), kw-1, "…")
-	size := "missing"
-	if r.Exists {
-		size = model.Bytes(r.Size)
+	line := mark + badgeStyle.Render(badge) + " " + padRight(p.keyText(r, cols.key-2), cols.key-2)
+	if cols.label {
+		line += " " + padRight(ansi.Truncate(inert(r.Label), colLabel, "…"), colLabel)
+	}
+	if cols.size {
+		size := "missing"
+		if r.Exists {
+			size = model.Bytes(r.Size)
+		}
+		line += " " + padLeft(size, colSize)
 	}
 	gauge, pct := gauge(t, r)
+	if cols.gauge {
+		line += " " + gauge
+	}
+	line += " " + padLeft(pct, colPct) + " "
 	codes := strings.Join(codeList(r), " ")
-	line := fmt.Sprintf("%s%s %-*s %-*s %*s %s %*s ", mark, badgeStyle.Render(badge), kw-2, keyText, colLabel, ansi.Truncate(inert(r.Label), colLabel, "…"), colSize, size, gauge, colPct, pct)
 	rest := max(0, width-ansi.StringWidth(line))
 	line = ansi.Truncate(line+ansi.Truncate(codes, rest, "…"), width, "")
 	if selected {
 		return t.Selected.Render(fit(ansi.Strip(line), width))
 	}
 	return t.Row.Render(line)
+}
+
+// keyText is the row's key cut to width by shortKey; a file with no key
+// ("(deleted-archive) 6261183a-….jsonl.deleted.…") keeps its head, where
+// its session id is.
+func (p *sessionsPane) keyText(r model.SessionRow, width int) string {
+	if r.DisplayKey() == "" {
+		return ansi.Truncate(displayKey(r), width, "…")
+	}
+	return shortKey(displayKey(r), p.agent, width, p.keyLen > width)
+}
+
+// padRight and padLeft pad s with spaces to width cells (as drawn, which
+// fmt's widths in runes are not).
+func padRight(s string, width int) string {
+	return s + strings.Repeat(" ", max(0, width-ansi.StringWidth(s)))
+}
+
+func padLeft(s string, width int) string {
+	return strings.Repeat(" ", max(0, width-ansi.StringWidth(s))) + s
+}
+
+// shortKey fits a session key (or a file's label) into width cells,
+// keeping what tells rows apart. Keys are shown whole when every key of
+// the list fits (strip is false); else they lose the prefix they all
+// share ("agent:", or "agent:<id>:" when the list shows one agent), and
+// one still too long loses its middle, keeping its head and its tail
+// (the peer, the topic, the generation).
+func shortKey(s, agent string, width int, strip bool) string {
+	if strip {
+		if rest, ok := strings.CutPrefix(s, "agent:"); ok {
+			s = rest
+			if agent != "" {
+				s = strings.TrimPrefix(s, agent+":")
+			}
+		}
+	}
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	return elideMiddle(s, width)
+}
+
+// elideMiddle keeps the head of s, up to a separator within half the
+// width, and as much of its tail as fits, from a separator when one is
+// near, with "…" between.
+func elideMiddle(s string, width int) string {
+	if width < 8 {
+		return ansi.Truncate(s, width, "…")
+	}
+	head := ansi.Truncate(s, (width-1)/2, "")
+	if i := strings.LastIndexAny(head, ":-. "); i >= 0 {
+		head = head[:i+1]
+	}
+	room := width - ansi.StringWidth(head) - 1
+	tail := ansi.TruncateLeft(s, ansi.StringWidth(s)-room, "")
+	if i := strings.IndexAny(tail, ":-. "); i >= 0 && i < len(tail)/3 {
+		tail = tail[i+1:]
+	}
+	return head + "…" + tail
+}
+
+// longestAgentKey is the length of the longest "agent:…" key of the rows
+// shown, in bytes (at least its width in cells): whether keys must lose
+// their shared prefix is decided once for the list, not row by row.
+func (p *sessionsPane) longestAgentKey() int {
+	n := 0
+	for _, i := range p.view {
+		r := &p.rows[i]
+		if k := r.DisplayKey(); strings.HasPrefix(k, "agent:") {
+			l := len(k)
+			if g := r.Generation; g != nil && !g.Current {
+				l += len(g.GenerationReason()) + 3
+			}
+			n = max(n, l)
+		}
+	}
+	return n
 }
 
 // gauge draws pending bytes against the threshold: full means the next
