@@ -428,6 +428,11 @@ func TestPromoteObservation(t *testing.T) {
 		t.Fatalf("a did not switch agents: %q", a.picker.agent)
 	}
 	press(t, a, "G", "enter")
+	// The box shows the whole placeholder, not its first letter (an "a"
+	// that looked typed after the a that switched agents).
+	if v := viewText(a); !strings.Contains(v, "new section: a heading for MEMORY.md") {
+		t.Errorf("the new section's input:\n%s", v)
+	}
 	typeText(t, a, "Lessons")
 	press(t, a, "enter")
 	if got := readText(t, filepath.Join(ws.Agents[1].Workspace, "MEMORY.md")); !strings.HasSuffix(got, "## Lessons\n- Lesson learned: long-running cron jobs need a timeout.\n") {

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/vaultfs"
@@ -257,7 +258,11 @@ func (p *promotePicker) View(width, height int) string {
 		}
 	}
 	if p.naming {
-		lines = append(lines, "", p.name.View())
+		// A width, or textinput draws only the placeholder's first letter
+		// (an "a" that read as typed).
+		name := p.name
+		name.SetWidth(max(20, width-16-ansi.StringWidth(name.Prompt)))
+		lines = append(lines, "", name.View())
 	}
 	lines = append(lines, "")
 	help := t.HelpKey.Render("enter") + " promote   " + t.HelpKey.Render(k.Back.Help().Key) + " cancel"
