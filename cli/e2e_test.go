@@ -163,7 +163,7 @@ func TestEndToEnd(t *testing.T) {
 		tm.keys("5", "S")
 		tm.waitText("This writes to the vault")
 		tm.keys("y")
-		tm.waitText("done observed 9 session(s)")
+		tm.waitText("done observed 9 sessions")
 		tm.keys("1")
 		tm.waitText("· 0 candidates ·")
 	})

@@ -69,7 +69,7 @@ func TestTUISweepObservesTheConfirmedSessions(t *testing.T) {
 			}
 		}
 	}
-	if !linked || !strings.Contains(r.Summary(), "observed 2 session(s)") {
+	if !linked || !strings.Contains(r.Summary(), "observed 2 sessions") {
 		t.Errorf("summary %q, lines:\n%s", r.Summary(), strings.Join(lines, "\n"))
 	}
 }

@@ -334,6 +334,15 @@ func appendBytesExact(b []byte, n int64) []byte {
 // Count writes an integer with thousands separators.
 func Count(n int64) string { return string(appendCount(make([]byte, 0, 26), n)) }
 
+// Plural writes a count and the noun that agrees with it: "1 session",
+// "0 sessions", "1,204 entries".
+func Plural[N ~int | ~int64](n N, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Count(int64(n)) + " " + many
+}
+
 func appendCount(b []byte, n int64) []byte {
 	var digits [20]byte
 	d := strconv.AppendInt(digits[:0], n, 10)

@@ -59,3 +59,18 @@ func FuzzSizeFormats(f *testing.F) {
 		}
 	})
 }
+
+func TestPlural(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{{0, "0 sessions"}, {1, "1 session"}, {2, "2 sessions"}, {1204, "1,204 sessions"}, {-1, "-1 sessions"}} {
+		if got := Plural(c.n, "session", "sessions"); got != c.want {
+			t.Errorf("Plural(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+	if got := Plural(1, "entry", "entries"); got != "1 entry" {
+		t.Errorf("Plural(1, entry) = %q", got)
+	}
+}

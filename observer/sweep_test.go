@@ -732,3 +732,32 @@ func TestWatch(t *testing.T) {
 		t.Errorf("the ledger has %d lines, want 2", n)
 	}
 }
+
+// A cancel while the sweep commits comes too late to stop anything: the
+// sweep reports the cancel, and says that every session was recorded.
+func TestSweepCancelWhileCommitting(t *testing.T) {
+	f := twoSessions(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	r, err := f.sweep(ctx, SweepOptions{Progress: func(p Progress) {
+		if p.Stage == "flush" {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || r == nil || !r.Cancelled || len(r.Skipped) != 0 || len(r.Observed) != 2 {
+		t.Fatalf("err %v, report %+v", err, r)
+	}
+	if !r.CancelledWhileCommitting() {
+		t.Error("not reported as a cancel while committing")
+	}
+	var text []string
+	for _, l := range r.TextLines() {
+		text = append(text, l.Text)
+	}
+	if want := "The cancel came while the sweep was committing: all 2 sessions were recorded."; !slices.Contains(text, want) {
+		t.Errorf("the report does not say %q:\n%s", want, strings.Join(text, "\n"))
+	}
+	if got := r.LateCancelSummary(); got != "the cancel came while the sweep was committing: all 2 sessions were recorded" {
+		t.Errorf("summary %q", got)
+	}
+	f.checkCursorsMatchLedger()
+}

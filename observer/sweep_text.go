@@ -42,6 +42,9 @@ func (r *SweepReport) TextLines() []ReportLine {
 		add("", "Observed %d/%d session(s) of %s with the %s compressor in %s: %s read, %s, %d line(s) routed.",
 			len(r.Observed), len(r.Candidates)-len(r.Skipped), strings.Join(r.Agents, ", "), r.Compressor, r.Duration().Round(time.Millisecond),
 			model.Bytes(r.BytesRead), countTypes(r.Observations, r.ByType), sumRouted(r.Routed))
+		if r.CancelledWhileCommitting() {
+			add("", "%s", r.lateCancelSentence())
+		}
 		for _, s := range r.Observed {
 			out = append(out, s.textLines(r.MaxLineBytes)...)
 		}
@@ -103,6 +106,36 @@ func (s SessionResult) textLines(maxLineBytes int64) []ReportLine {
 		add("    the rules stood in for the model: %s", f)
 	}
 	return out
+}
+
+// CancelledWhileCommitting reports a cancel that came after the last
+// session was read: a commit that has begun is never cancelled, so every
+// session the sweep observed was recorded and none waits for the next
+// sweep, although the sweep reports the cancel.
+func (r *SweepReport) CancelledWhileCommitting() bool {
+	return r.Cancelled && len(r.Skipped) == 0 && len(r.Observed) > 0
+}
+
+// lateCancelSentence says what such a cancel did: nothing.
+func (r *SweepReport) lateCancelSentence() string {
+	what := "all " + model.Plural(len(r.Observed), "session", "sessions") + " were recorded"
+	switch {
+	case len(r.Observed) == 1 && len(r.Failed) == 0:
+		what = "its session was recorded"
+	case len(r.Failed) > 0:
+		what = "the " + model.Plural(len(r.Observed), "session", "sessions") + " it observed were recorded"
+	}
+	return "The cancel came while the sweep was committing: " + what + "."
+}
+
+// LateCancelSummary is lateCancelSentence for a one-line summary, or ""
+// when the cancel was not late.
+func (r *SweepReport) LateCancelSummary() string {
+	if !r.CancelledWhileCommitting() {
+		return ""
+	}
+	s := r.lateCancelSentence()
+	return strings.ToLower(s[:1]) + strings.TrimSuffix(s[1:], ".")
 }
 
 func countTypes(total int, byType map[string]int) string {

@@ -689,7 +689,7 @@ func TestSweepJobRescansAndLinks(t *testing.T) {
 	if j := a.jobs.jobs[0]; j.state != jobDone || a.scanJob == scans {
 		t.Fatalf("state %d, scan job %d (was %d)", j.state, a.scanJob, scans)
 	}
-	if v := viewText(a); !strings.Contains(v, "- agent:main:main [main]") || !strings.Contains(v, "observed 9 session(s)") {
+	if v := viewText(a); !strings.Contains(v, "- agent:main:main [main]") || !strings.Contains(v, "observed 9 sessions") {
 		t.Errorf("the report is not shown:\n%s", v)
 	}
 	press(t, a, "enter", "down", "enter")
@@ -718,6 +718,59 @@ func TestCancelAJob(t *testing.T) {
 	drive(t, a, func() tea.Msg { return <-final })
 	if j := a.jobs.jobs[0]; j.state != jobCancelled {
 		t.Errorf("state %d", j.state)
+	}
+}
+
+// x while the sweep commits: the sweep cannot stop, records every session
+// and reports the cancel; the job says so rather than "cancelled".
+func TestCancelWhileTheSweepCommits(t *testing.T) {
+	started := make(chan struct{})
+	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, _ observer.ProgressFunc) (JobResult, error) {
+		close(started)
+		<-ctx.Done() // the cancel arrives while the commit runs
+		rep := &observer.SweepReport{Candidates: c, Agents: []string{"main"}, Compressor: "rules", Cancelled: true, Observations: 2147}
+		for _, cand := range c {
+			rep.Observed = append(rep.Observed, observer.SessionResult{SessionKey: cand.SessionKey, CursorID: cand.CursorID, Source: cand.Source})
+		}
+		return NewSweepResult(rep), ctx.Err()
+	}}
+	a := newApp(t, 120, 35, Options{Jobs: runners})
+	press(t, a, "5", "S")
+	final := startAside(t, a, "y", started)
+	press(t, a, "x")
+	drive(t, a, func() tea.Msg { return <-final })
+	j := a.jobs.jobs[0]
+	v := viewText(a)
+	if j.state != jobDone || strings.Contains(v, "cancelled") {
+		t.Errorf("state %d:\n%s", j.state, v)
+	}
+	for _, want := range []string{
+		"done the cancel came while the sweep was committing: all 9 sessions were recorded",
+		"The cancel came while the sweep was committing: all 9 sessions were recorded.",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("no %q in\n%s", want, v)
+		}
+	}
+}
+
+// A sweep cancelled between sessions says what it finished.
+func TestCancelledSweepSaysWhatItDid(t *testing.T) {
+	started := make(chan struct{})
+	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, _ observer.ProgressFunc) (JobResult, error) {
+		close(started)
+		<-ctx.Done()
+		rep := &observer.SweepReport{Candidates: c, Agents: []string{"main"}, Compressor: "rules", Cancelled: true, Skipped: c[1:],
+			Observed: []observer.SessionResult{{SessionKey: c[0].SessionKey, CursorID: c[0].CursorID, Source: c[0].Source}}}
+		return NewSweepResult(rep), ctx.Err()
+	}}
+	a := newApp(t, 120, 35, Options{Jobs: runners})
+	press(t, a, "5", "S")
+	final := startAside(t, a, "y", started)
+	press(t, a, "x")
+	drive(t, a, func() tea.Msg { return <-final })
+	if j, v := a.jobs.jobs[0], viewText(a); j.state != jobCancelled || !strings.Contains(v, "cancelled observed 1 session: 0 observations from 0 B, 8 left for the next sweep") {
+		t.Errorf("state %d:\n%s", j.state, v)
 	}
 }
 

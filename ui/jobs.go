@@ -209,6 +209,8 @@ func (p *jobsPane) Handle(msg tea.Msg) tea.Cmd {
 		j.result = msg.result
 		j.lines = resultLines(msg.result, p.width)
 		switch {
+		case finished(msg.result):
+			j.state = jobDone // the cancel came too late to stop anything
 		case msg.err != nil && j.state == jobCancelled, msg.err != nil && strings.Contains(msg.err.Error(), context.Canceled.Error()):
 			j.state = jobCancelled
 		case msg.err != nil:
@@ -375,12 +377,22 @@ func (p *jobsPane) jobLine(j *job, selected bool) string {
 		state = t.Error.Render("failed ") + inert(j.err.Error())
 	case jobCancelled:
 		state = t.BadgeStale.Render("cancelled")
+		if j.result != nil {
+			state += " " + summary(j)
+		}
 	}
 	line := fmt.Sprintf("#%-3d %-20s %8s  %s", j.num, j.title, elapsed, state)
 	if selected {
 		return t.Selected.Render(fit(line, p.width))
 	}
 	return cut(line, p.width)
+}
+
+// finished reports a result whose job did all its work although a cancel
+// reached it (a sweep cancelled while it committed).
+func finished(r JobResult) bool {
+	f, ok := r.(interface{ Finished() bool })
+	return ok && f.Finished()
 }
 
 func summary(j *job) string {

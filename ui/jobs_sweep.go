@@ -21,7 +21,11 @@ func NewSweepResult(r *observer.SweepReport) *SweepResult {
 
 func (r *SweepResult) Summary() string {
 	rep := r.Report
-	s := fmt.Sprintf("observed %d session(s): %d observation(s) from %s", len(rep.Observed), rep.Observations, model.Bytes(rep.BytesRead))
+	if late := rep.LateCancelSummary(); late != "" {
+		return late // the report's first line has the figures
+	}
+	s := fmt.Sprintf("observed %s: %s from %s", model.Plural(len(rep.Observed), "session", "sessions"),
+		model.Plural(rep.Observations, "observation", "observations"), model.Bytes(rep.BytesRead))
 	if len(rep.Failed) > 0 {
 		s += fmt.Sprintf(", %d failed", len(rep.Failed))
 	}
@@ -29,6 +33,12 @@ func (r *SweepResult) Summary() string {
 		s += fmt.Sprintf(", %d left for the next sweep", len(rep.Skipped))
 	}
 	return s
+}
+
+// Finished: a cancel came too late to stop the sweep (it was
+// committing), so every session it observed was recorded.
+func (r *SweepResult) Finished() bool {
+	return r != nil && r.Report != nil && r.Report.CancelledWhileCommitting()
 }
 
 func (r *SweepResult) Lines(int) []string {
