@@ -159,7 +159,7 @@ func (a *app) tuiWorkspace(opt *ui.Options, useDemo, demoIfNone bool) (cleanup f
 	if opt.Workspace, err = store.Locate(store.OSEnv(), store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir}); err != nil {
 		return cleanup, err
 	}
-	opt.Banner = "demo workspace in " + filepath.Dir(m.StateDir)
+	opt.Demo = filepath.Dir(m.StateDir)
 	// The demo's search index and the editor's backups go with it when
 	// the TUI ends, rather than piling up in the user's folders.
 	opt.Config.Search.CacheDir = filepath.Join(dir, "cache")

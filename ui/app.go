@@ -27,8 +27,10 @@ type Options struct {
 	Config    store.Config
 	// Theme overrides the config's theme (NO_COLOR forces none).
 	Theme string
-	// Banner is shown in the header, e.g. where a demo workspace was made.
-	Banner string
+	// Demo is the folder of a demo workspace deleted when the program
+	// ends: the header says so at every width (what is edited there goes
+	// with it).
+	Demo string
 	// Who is whose session this is, first in the header (serve: the key
 	// and its role).
 	Who  string
@@ -827,17 +829,29 @@ func (a *App) tabBar() string {
 			tabs = append(tabs, t.Tab.Render(label))
 		}
 	}
-	bar := strings.Join(tabs, "")
+	bar := strings.Join(tabs, "") + "  "
 	info := a.summary()
-	if a.opt.Banner != "" {
-		info += " · " + inert(a.opt.Banner)
-	}
 	// Whose session this is (serve) comes first: it must not be the part a
 	// narrow terminal cuts off.
 	if a.opt.Who != "" {
 		info = inert(a.opt.Who) + " · " + info
 	}
-	return cut(bar+"  "+t.Muted.Render(info), a.width)
+	if a.opt.Demo != "" {
+		// Before the summary, which a narrow terminal cuts; the folder
+		// last, where a wide one has room for it.
+		bar += a.demoBadge() + " "
+		info += " · demo folder " + inert(a.opt.Demo)
+	}
+	return cut(bar+t.Muted.Render(info), a.width)
+}
+
+// demoBadge says the workspace is a demo deleted on quit, in short on a
+// narrow terminal.
+func (a *App) demoBadge() string {
+	if a.width < 80 {
+		return a.c.Theme.BadgeCandidate.Render("DEMO")
+	}
+	return a.c.Theme.BadgeCandidate.Render("DEMO, deleted on quit")
 }
 
 func (a *App) summary() string {

@@ -928,3 +928,22 @@ func TestEscClosesThenClearsThenGoesBack(t *testing.T) {
 		t.Errorf("esc on a filter: %q, screen %d", a.sessions.filter.Value(), a.screen)
 	}
 }
+
+// A temporary demo says so in the header at every width: what is edited
+// there is deleted on quit.
+func TestDemoSaysSoAtEveryWidth(t *testing.T) {
+	for _, c := range []struct {
+		width, height int
+		want          string
+	}{{50, 15, "DEMO 56 sessions"}, {80, 24, "DEMO, deleted on quit 56 sessions"}, {120, 35, "DEMO, deleted on quit 56 sessions"}} {
+		a := newApp(t, c.width, c.height, Options{Demo: "/tmp/clawvault-tui-demo-123"})
+		head, _, _ := strings.Cut(viewText(a), "\n")
+		if !strings.Contains(head, c.want) {
+			t.Errorf("%dx%d: %q", c.width, c.height, head)
+		}
+	}
+	a := newApp(t, 250, 35, Options{Demo: "/tmp/clawvault-tui-demo-123"})
+	if head, _, _ := strings.Cut(viewText(a), "\n"); !strings.HasSuffix(strings.TrimRight(head, " "), "· demo folder /tmp/clawvault-tui-demo-123") {
+		t.Errorf("250 columns: %q", head)
+	}
+}

@@ -123,7 +123,7 @@ func TestEveryPaneEscapesHostileText(t *testing.T) {
 	sweep := func(ctx context.Context, snap *store.Snapshot, c []observer.Candidate, pr observer.ProgressFunc) (JobResult, error) {
 		return nil, fmt.Errorf("the sweep failed on %s", evil)
 	}
-	a := newAppOn(t, ws, 120, 35, Options{Theme: "none", Banner: "demo in " + evil, Jobs: JobRunners{Sweep: sweep}})
+	a := newAppOn(t, ws, 120, 35, Options{Theme: "none", Demo: "/tmp/demo-" + evil, Jobs: JobRunners{Sweep: sweep}})
 	checkFrame(t, "the first frame", a)
 	for s := screen(0); s < screens; s++ {
 		press(t, a, fmt.Sprint(s+1))
