@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -531,12 +533,57 @@ func TestEditorCommandOpensAtTheLine(t *testing.T) {
 	if got := chooseEditor("hx", getenv); got != "hx" {
 		t.Errorf("the config wins: %q", got)
 	}
-	if got := chooseEditor("", func(string) string { return "" }); got != "nano" {
+	if got := chooseEditor("", func(string) string { return "" }); got != "" {
 		t.Errorf("with nothing set: %q", got)
 	}
 	// The app takes the environment from its options.
 	if a := New(Options{Workspace: &store.Workspace{}, Getenv: getenv}); a.c.Editor != "code" {
 		t.Errorf("the app chose %q", a.c.Editor)
+	}
+}
+
+// With no editor set, E opens the first of a few common editors that is
+// on $PATH, and says what to set when none is; a chosen editor that is not
+// there is named.
+func TestFindEditor(t *testing.T) {
+	t.Parallel()
+	on := func(names ...string) func(string) (string, error) {
+		return func(name string) (string, error) {
+			if slices.Contains(names, name) {
+				return "/usr/bin/" + name, nil
+			}
+			return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+		}
+	}
+	for _, c := range []struct {
+		choice string
+		path   []string
+		want   string
+		err    string
+	}{
+		{"", []string{"vi", "vim"}, "vim", ""},
+		{"", []string{"editor", "vim"}, "editor", ""},
+		{"", []string{"micro"}, "micro", ""},
+		{"", nil, "", "no editor to open: set $EDITOR (or [ui] editor in the config), or press e to edit here (none of editor, nano"},
+		{"code --wait", []string{"code"}, "code --wait", ""},
+		{"nano", []string{"vim"}, "", `the editor "nano" is not on $PATH: set $EDITOR`},
+	} {
+		got, err := findEditor(c.choice, on(c.path...))
+		if got != c.want || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%q with %v on $PATH: %q, %v", c.choice, c.path, got, err)
+		}
+	}
+}
+
+// E with no editor anywhere says what to set, and opens nothing.
+func TestExternalEditorMissingSaysWhatToSet(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	ws, _ := memoryWorkspace(t)
+	a := newAppOn(t, ws, 100, 30, Options{Getenv: func(string) string { return "" }})
+	openVaultFile(t, a, filepath.Join(ws.Agents[0].Workspace, "MEMORY.md"))
+	press(t, a, "E")
+	if !strings.Contains(a.status, "no editor to open: set $EDITOR") {
+		t.Errorf("status %q", a.status)
 	}
 }
 

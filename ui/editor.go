@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"errors"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -17,18 +19,40 @@ type editorDoneMsg struct {
 }
 
 // chooseEditor names the editor command: the one of the config file, else
-// $VISUAL, else $EDITOR, else nano.
+// $VISUAL, else $EDITOR; "" when none is set (findEditor then looks for one
+// on $PATH when the editor is opened).
 func chooseEditor(configured string, getenv func(string) string) string {
-	choice := configured
+	choice := strings.TrimSpace(configured)
 	for _, env := range []string{"VISUAL", "EDITOR"} {
 		if choice == "" {
-			choice = getenv(env)
+			choice = strings.TrimSpace(getenv(env))
 		}
 	}
-	if choice == "" {
-		choice = "nano"
-	}
 	return choice
+}
+
+// fallbackEditors are looked for on $PATH, in order, when no editor is
+// set: Debian's editor (the system's choice), then common ones.
+var fallbackEditors = []string{"editor", "nano", "vim", "vi", "nvim", "micro", "hx", "emacs"}
+
+// findEditor checks that the chosen editor is on $PATH, or looks for one
+// of fallbackEditors when none was chosen. It reads the disk, so it runs
+// in a command.
+func findEditor(choice string, lookPath func(string) (string, error)) (string, error) {
+	if fields := strings.Fields(choice); len(fields) > 0 {
+		if _, err := lookPath(fields[0]); errors.Is(err, exec.ErrNotFound) {
+			return "", fmt.Errorf("the editor %q is not on $PATH: set $EDITOR (or [ui] editor in the config) to one that is, or press e to edit here", fields[0])
+		} else if err != nil {
+			return "", fmt.Errorf("cannot run the editor %q (%v): set $EDITOR (or [ui] editor in the config) to another, or press e to edit here", fields[0], err)
+		}
+		return choice, nil
+	}
+	for _, name := range fallbackEditors {
+		if _, err := lookPath(name); err == nil {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("no editor to open: set $EDITOR (or [ui] editor in the config), or press e to edit here (none of %s is on $PATH)", strings.Join(fallbackEditors, ", "))
 }
 
 // editorCommand builds the command that opens path at line with an editor
@@ -42,9 +66,6 @@ func chooseEditor(configured string, getenv func(string) string) string {
 // $PATH, so this runs in a command, not in Update.
 func editorCommand(choice, lineArgs, path string, line int) *exec.Cmd {
 	fields := strings.Fields(choice)
-	if len(fields) == 0 {
-		fields = []string{"nano"}
-	}
 	line = max(1, line)
 	var args []string
 	pathInArgs := false
@@ -81,6 +102,10 @@ func openExternal(c *Common, path string, line int) tea.Cmd {
 	space, choice, lineArgs := c.Space, c.Editor, c.EditorLine
 	return func() tea.Msg {
 		if _, err := space.Editable(path); err != nil {
+			return editorDoneMsg{path: path, err: err}
+		}
+		choice, err := findEditor(choice, exec.LookPath)
+		if err != nil {
 			return editorDoneMsg{path: path, err: err}
 		}
 		if _, err := space.Backup(path); err != nil {
