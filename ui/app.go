@@ -529,12 +529,7 @@ func (a *App) quit() tea.Cmd {
 	case a.quitting:
 		return nil // already waiting; the footer says for what
 	}
-	var writing []string
-	for _, j := range active {
-		if j.writes && j.state == jobRunning {
-			writing = append(writing, fmt.Sprintf("#%d %s", j.num, j.title))
-		}
-	}
+	writing := a.writingJobs()
 	if len(writing) == 0 {
 		return a.stopAndQuit()
 	}
@@ -546,6 +541,17 @@ func (a *App) quit() tea.Cmd {
 		onYes: func(a *App) tea.Cmd { return a.stopAndQuit() },
 	}
 	return nil
+}
+
+// writingJobs names the running jobs that write to the vault (sweeps).
+func (a *App) writingJobs() []string {
+	var writing []string
+	for _, j := range a.jobs.active() {
+		if j.writes && j.state == jobRunning {
+			writing = append(writing, fmt.Sprintf("#%d %s", j.num, j.title))
+		}
+	}
+	return writing
 }
 
 // stopAndQuit cancels every running job and quits when they have returned.
@@ -628,6 +634,7 @@ func (a *App) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 			return a.quit()
 		}
 		a.confirm = &confirmDialog{title: "Quit without saving " + e.name() + "?", lines: []string{"Your changes are lost; the file on disk stays as it is."},
+			yes: "quit and lose the changes", no: "keep editing",
 			onYes: func(a *App) tea.Cmd { return a.quit() }}
 		return nil
 	}
@@ -640,6 +647,7 @@ func (a *App) editorKey(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	a.confirm = &confirmDialog{title: "Close " + e.name() + " without saving?", lines: []string{"Your changes are lost; the file on disk stays as it is (ctrl+s saves)."},
+		yes: "close and lose the changes", no: "keep editing",
 		onYes: func(a *App) tea.Cmd { a.editor = nil; return nil }}
 	return cmd
 }
@@ -679,8 +687,8 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		snap, run := a.snap, a.opt.Jobs.Sweep
 		a.confirm = &confirmDialog{
-			title: fmt.Sprintf("Observe %d session(s), %s new? This writes to the vault.", len(cands), model.Bytes(total)),
-			lines: lines,
+			title: fmt.Sprintf("Observe %s, %s new? This writes to the vault.", model.Plural(len(cands), "session", "sessions"), model.Bytes(total)),
+			lines: lines, yes: "start the sweep", no: "cancel",
 			onYes: func(a *App) tea.Cmd {
 				return a.jobs.start(a.nextJob(), "sweep", true, func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
 					return run(ctx, snap, cands, pr)

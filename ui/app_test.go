@@ -702,6 +702,9 @@ func TestSweepAsksFirstAndCanFail(t *testing.T) {
 	if a.confirm == nil || !strings.Contains(viewText(a), "This writes to the vault") {
 		t.Fatal("no confirmation before a sweep")
 	}
+	if v := viewText(a); !strings.Contains(v, "Observe 9 sessions") || !strings.Contains(v, "y start the sweep   n cancel") {
+		t.Errorf("the question and its answers:\n%s", v)
+	}
 	if !strings.Contains(viewText(a), "agent:main:main") {
 		t.Error("the confirmation does not name the sessions")
 	}

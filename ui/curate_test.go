@@ -353,6 +353,10 @@ func TestEditorAsksBeforeLeaving(t *testing.T) {
 	if a.confirm == nil || a.editor == nil || !strings.Contains(viewText(a), "without saving") {
 		t.Fatal("no confirmation before leaving unsaved changes")
 	}
+	// The answers say what they do here (not "start" and "cancel").
+	if v := viewText(a); !strings.Contains(v, "y close and lose the changes   n keep editing") {
+		t.Errorf("the answers:\n%s", v)
+	}
 	press(t, a, "n")
 	if a.editor == nil {
 		t.Fatal("no closed the editor")

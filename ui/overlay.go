@@ -150,7 +150,7 @@ type confirmDialog struct {
 	title string
 	text  string
 	lines []string
-	// yes and no name the answers ("start" and "cancel" when empty).
+	// yes and no name the answers: what each does, in this dialog.
 	yes, no string
 	onYes   func(a *App) tea.Cmd
 }
@@ -171,11 +171,7 @@ func (a *App) confirmBox(d *confirmDialog) string {
 		lines = append(lines[:max-1:max-1], t.Muted.Render("…"))
 	}
 	body = append(body, lines...)
-	yes, no := d.yes, d.no
-	if yes == "" {
-		yes, no = "start", "cancel"
-	}
 	k := a.c.Keys
-	footer := t.HelpKey.Render(k.Confirm.Help().Key) + " " + yes + "   " + t.HelpKey.Render(k.Deny.Help().Key) + " " + no
+	footer := t.HelpKey.Render(k.Confirm.Help().Key) + " " + d.yes + "   " + t.HelpKey.Render(k.Deny.Help().Key) + " " + d.no
 	return a.box(t.Title.Render(wrap(inertText(d.title), a.boxInner())) + "\n\n" + strings.Join(body, "\n") + "\n\n" + footer)
 }
