@@ -537,7 +537,7 @@ func (a *App) quit() tea.Cmd {
 		title: fmt.Sprintf("%s is writing to the vault. Stop it and quit?", strings.Join(writing, ", ")),
 		text: "It stops where it is: the sessions it finished are recorded, the one it is reading is rolled back, " +
 			"and the rest wait for the next sweep.",
-		yes: "stop it and quit", no: "keep it running",
+		yes: "stop it and quit", no: "keep it running", whileWriting: true,
 		onYes: func(a *App) tea.Cmd { return a.stopAndQuit() },
 	}
 	return nil

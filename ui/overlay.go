@@ -153,6 +153,9 @@ type confirmDialog struct {
 	// yes and no name the answers: what each does, in this dialog.
 	yes, no string
 	onYes   func(a *App) tea.Cmd
+	// whileWriting: the question is about the jobs that write (quitting
+	// under a sweep); it goes when the last of them ends.
+	whileWriting bool
 }
 
 func (a *App) confirmBox(d *confirmDialog) string {

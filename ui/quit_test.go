@@ -113,6 +113,34 @@ func TestQuitDuringASweepAsksThenWaits(t *testing.T) {
 	}
 }
 
+// The question whether to stop a sweep goes when the sweep ends first.
+func TestQuitQuestionGoesWhenTheSweepEnds(t *testing.T) {
+	started, finish := make(chan struct{}), make(chan struct{})
+	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, _ observer.ProgressFunc) (JobResult, error) {
+		close(started)
+		<-finish
+		return NewSweepResult(&observer.SweepReport{Candidates: c}), nil
+	}}
+	a := newApp(t, 80, 24, Options{Jobs: runners})
+	press(t, a, "5", "S")
+	if v := viewText(a); !strings.Contains(v, "y start the sweep   n cancel") {
+		t.Errorf("the sweep's answers:\n%s", v)
+	}
+	final := startAside(t, a, "y", started)
+	press(t, a, "q")
+	if a.confirm == nil {
+		t.Fatal("q during a sweep did not ask")
+	}
+	close(finish)
+	drive(t, a, func() tea.Msg { return <-final })
+	if a.confirm != nil || a.quitting {
+		t.Errorf("the question stayed after the sweep ended:\n%s", viewText(a))
+	}
+	if !strings.Contains(a.status, "the sweep ended before you answered; q quits now") {
+		t.Errorf("status %q", a.status)
+	}
+}
+
 // q during a job that writes nothing cancels it without asking.
 func TestQuitDuringADryRunDoesNotAsk(t *testing.T) {
 	t.Parallel()

@@ -139,6 +139,12 @@ func (a *App) jobDone(msg jobDoneMsg) tea.Cmd {
 	if a.quitting && len(a.jobs.active()) == 0 {
 		return tea.Quit // the last job stopped: what it wrote is complete
 	}
+	if a.confirm != nil && a.confirm.whileWriting && len(a.writingJobs()) == 0 {
+		// Asked whether to stop a sweep that has ended meanwhile: nothing
+		// is left to stop.
+		a.confirm = nil
+		cmd = tea.Batch(cmd, a.setStatus("the sweep ended before you answered; q quits now"))
+	}
 	if msg.id == a.search.syncJob {
 		cmd = tea.Batch(cmd, a.search.synced(msg.err))
 	}
