@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
+	"clawvault-tui/model"
 	"clawvault-tui/store"
 	"clawvault-tui/store/vaultfs"
 )
@@ -155,6 +157,27 @@ func TestVaultTreeLists(t *testing.T) {
 		if strings.Contains(got, not) {
 			t.Errorf("%s is listed: %s", not, got)
 		}
+	}
+}
+
+// The selected file's row keeps its size.
+func TestVaultSelectedRowKeepsItsSize(t *testing.T) {
+	ws, _ := memoryWorkspace(t)
+	a := newAppOn(t, ws, 100, 30, Options{})
+	press(t, a, "3")
+	for range a.vault.visible {
+		if e, ok := a.vault.selected(); ok && e.Name() == "MEMORY.md" {
+			break
+		}
+		press(t, a, "j")
+	}
+	e, ok := a.vault.selected()
+	if !ok || e.Name() != "MEMORY.md" {
+		t.Fatal("MEMORY.md is not in the tree")
+	}
+	tree := strings.Split(ansi.Strip(a.vault.treeView(40, 25)), "\n")
+	if line := tree[a.vault.cursor-a.vault.offset]; !strings.Contains(line, "MEMORY.md") || !strings.HasSuffix(line, " "+model.Bytes(e.Size)) {
+		t.Errorf("the selected row has no size (%s): %q", model.Bytes(e.Size), line)
 	}
 }
 

@@ -696,15 +696,20 @@ func (p *vaultPane) treeView(width, height int) string {
 			name = "  " + name
 		}
 		line := indent + name
-		if i == p.cursor {
-			lines = append(lines, t.Selected.Render(fit(line, width)))
-			continue
+		size := ""
+		if e.Rel != "" && !e.Dir {
+			size = model.Bytes(e.Size)
+			line = fit(line, max(0, width-len(size)-1)) + " "
 		}
-		if e.Rel == "" {
-			line = t.Title.Render(indent + name)
-		} else if !e.Dir {
-			size := model.Bytes(e.Size)
-			line = fit(line, max(0, width-len(size)-1)) + " " + t.Muted.Render(size)
+		switch {
+		case i == p.cursor:
+			// The selected row keeps its size, in the selection's colours.
+			lines = append(lines, t.Selected.Render(fit(line+size, width)))
+			continue
+		case e.Rel == "":
+			line = t.Title.Render(line)
+		case size != "":
+			line += t.Muted.Render(size)
 		}
 		lines = append(lines, cut(line, width))
 	}
