@@ -9,8 +9,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"clawvault-tui/store"
+	"clawvault-tui/store/search"
 )
 
 // hostile is text that acts on a terminal: a title-setting OSC ending in
@@ -111,4 +113,14 @@ func TestHostileTextIsEscaped(t *testing.T) {
 	}
 	a.Update(statusMsg{"copied " + hostile})
 	checkInert(t, "the status line", rawView(a))
+}
+
+// A snippet's tabs show as spaces, not \t; its other controls stay escaped.
+func TestSnippetTabsAreSpaces(t *testing.T) {
+	t.Parallel()
+	s := "- [ ]\tTODO: rotate\tthe token\x1b[2J"
+	got := highlight(lipgloss.NewStyle(), s, []search.Span{{Start: 6, End: 10}})
+	if want := `- [ ] TODO: rotate the token\x1b[2J`; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
 }

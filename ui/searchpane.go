@@ -400,8 +400,11 @@ func (p *searchPane) hitLines(h search.Hit, selected bool) []string {
 	return []string{cut(head, p.width), cut("    "+highlight(t.Match, h.Snippet, h.Highlights), p.width)}
 }
 
-// highlight styles the byte spans of s.
+// highlight styles the byte spans of s. A tab is a space, as in the
+// search command's text (one byte for one, so the spans hold): escaped, it
+// read as \t; the other controls are escaped (inert).
 func highlight(style interface{ Render(...string) string }, s string, spans []search.Span) string {
+	s = strings.ReplaceAll(s, "\t", " ")
 	var b strings.Builder
 	pos := 0
 	for _, sp := range spans {
