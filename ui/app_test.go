@@ -748,6 +748,37 @@ func TestSweepJobRescansAndLinks(t *testing.T) {
 	}
 }
 
+// textResult is a job result of fixed lines.
+type textResult []string
+
+func (r textResult) Summary() string         { return "a summary" }
+func (r textResult) Lines(int) []string      { return append([]string(nil), r...) }
+func (r textResult) Link(int) (string, bool) { return "", false }
+
+// A result line longer than the screen is cut, and shown whole (wrapped)
+// when enter selects it.
+func TestJobResultLineShownWhole(t *testing.T) {
+	long := "note: " + strings.Repeat("every word of this line matters ", 6) + "and so does its end."
+	runners := JobRunners{Retention: func(context.Context, *store.Snapshot, observer.ProgressFunc) (JobResult, error) {
+		return textResult{"first line", long, "last line"}, nil
+	}}
+	a := newApp(t, 80, 24, Options{Jobs: runners})
+	press(t, a, "5", "R")
+	if v := viewText(a); strings.Contains(v, "and so does its end.") {
+		t.Fatalf("the long line was not cut:\n%s", v)
+	}
+	press(t, a, "enter", "down")
+	v := viewText(a)
+	joined := strings.Join(strings.Fields(v), " ")
+	if !strings.Contains(joined, strings.Join(strings.Fields(long), " ")) || !strings.Contains(v, "last line") {
+		t.Errorf("the selected line is not shown whole:\n%s", v)
+	}
+	press(t, a, "down")
+	if v := viewText(a); strings.Contains(v, "and so does its end.") {
+		t.Errorf("the line stayed whole once left:\n%s", v)
+	}
+}
+
 // blockingRetention is a retention plan that runs until it is cancelled;
 // started is closed when it begins.
 func blockingRetention(started chan<- struct{}) JobRunners {

@@ -440,19 +440,28 @@ func (p *jobsPane) resultView(j *job, height int) []string {
 	if len(lines) == 0 {
 		return nil
 	}
-	first := 0
-	if p.inResult {
-		first = window(p.resultLine, 0, height, len(lines))
-	}
-	var out []string
-	for i := first; i < first+height && i < len(lines); i++ {
-		l := cut(lines[i], p.width)
-		if p.inResult && i == p.resultLine {
-			l = t.Selected.Render(fit(lines[i], p.width))
+	if !p.inResult {
+		out := make([]string, 0, height)
+		for i := 0; i < height && i < len(lines); i++ {
+			out = append(out, cut(lines[i], p.width))
 		}
-		out = append(out, l)
+		return out
 	}
-	return out
+	// The selected line is drawn whole, wrapped, the others cut to a row.
+	whole := strings.Split(wrap(lines[p.resultLine], p.width), "\n")
+	whole = whole[:min(len(whole), max(1, height))]
+	first := window(p.resultLine, 0, max(1, height-len(whole)+1), len(lines))
+	var out []string
+	for i := first; len(out) < height && i < len(lines); i++ {
+		if i != p.resultLine {
+			out = append(out, cut(lines[i], p.width))
+			continue
+		}
+		for _, l := range whole {
+			out = append(out, t.Selected.Render(fit(l, p.width)))
+		}
+	}
+	return out[:min(len(out), height)]
 }
 
 // dryRunResult is the candidate list of a dry-run sweep.
