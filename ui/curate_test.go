@@ -390,6 +390,48 @@ func TestEditorAsksBeforeLeaving(t *testing.T) {
 	}
 }
 
+// The editor's soft wrap breaks at spaces: a word that fits on a row is
+// never split; a word longer than a row is.
+func TestEditorWrapsAtSpaces(t *testing.T) {
+	ws, _ := memoryWorkspace(t)
+	a := newAppOn(t, ws, 40, 20, Options{})
+	note := filepath.Join(ws.Agents[0].Workspace, "memory", "2026-11-21.md")
+	long := "The cut-over to PostgreSQL is planned for Thursday at 14:30 UTC, after the freeze; " + strings.Repeat("x", 50) + " end"
+	if err := os.WriteFile(note, []byte(long+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	drive(t, a, func() tea.Msg { return openEditorMsg{path: note, line: 1} })
+	if a.editor == nil {
+		t.Fatalf("no editor: %q", a.status)
+	}
+	var rows []string
+	for _, seg := range a.editor.segments(0) {
+		var b strings.Builder
+		for _, c := range seg {
+			b.WriteString(c.text)
+		}
+		rows = append(rows, b.String())
+	}
+	if strings.Join(rows, "") != long {
+		t.Fatalf("the rows do not make the line: %q", rows)
+	}
+	for i, r := range rows {
+		if w := ansi.StringWidth(r); w > a.editor.textWidth() {
+			t.Errorf("row %d is %d cells, wider than %d: %q", i, w, a.editor.textWidth(), r)
+		}
+		next := ""
+		if i+1 < len(rows) {
+			next = rows[i+1]
+		}
+		if next != "" && !strings.HasSuffix(r, " ") && !strings.HasPrefix(r, "xxx") && !strings.HasPrefix(next, "xxx") {
+			t.Errorf("row %d splits a word: %q | %q", i, r, next)
+		}
+	}
+	if !strings.HasPrefix(rows[0], "The cut-over to PostgreSQL is ") {
+		t.Errorf("first row %q", rows[0])
+	}
+}
+
 func TestEditorRefusesOutside(t *testing.T) {
 	t.Parallel()
 	ws, dir := memoryWorkspace(t)

@@ -373,17 +373,30 @@ func (p *editorPane) back(n int) {
 	}
 }
 
-// segments wraps a line into rows of cells; the cursor's line gets an
-// empty last row when the cursor sits after a full one.
+// segments wraps a line into rows of cells, at spaces: a word moves to
+// the next row whole when it fits there (one longer than a row is split).
+// The cursor's line gets an empty last row when the cursor sits after a
+// full one.
 func (p *editorPane) segments(line int) [][]cell {
 	w := p.textWidth()
 	var segs [][]cell
 	var cur []cell
 	width := 0
 	for _, c := range cells(p.buf.lines[line].text) {
-		if width+c.width > w && len(cur) > 0 {
-			segs = append(segs, cur)
-			cur, width = nil, 0
+		for width+c.width > w && len(cur) > 0 {
+			brk := afterLastBlank(cur)
+			if brk == 0 || blank(c) {
+				// No space to break at (or the break is here): cut the row.
+				segs = append(segs, cur)
+				cur, width = nil, 0
+				break
+			}
+			segs = append(segs, cur[:brk:brk])
+			cur = append([]cell(nil), cur[brk:]...)
+			width = 0
+			for _, k := range cur {
+				width += k.width
+			}
 		}
 		cur = append(cur, c)
 		width += c.width
@@ -393,6 +406,20 @@ func (p *editorPane) segments(line int) [][]cell {
 		segs = append(segs, nil)
 	}
 	return segs
+}
+
+// blank: a space or a tab, where a row may end.
+func blank(c cell) bool { return c.text != "" && strings.Trim(c.text, " ") == "" }
+
+// afterLastBlank is the index after the last blank cell of a row, 0 when
+// it has none.
+func afterLastBlank(row []cell) int {
+	for i := len(row) - 1; i >= 0; i-- {
+		if blank(row[i]) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // cursorSeg is the row of its line the cursor is on.
