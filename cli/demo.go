@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"clawvault-tui/model"
 	"clawvault-tui/store/demo"
 )
 
@@ -84,7 +85,7 @@ func (a *app) demo(arg string, scale, sessions int, seed int64, nowFlag string) 
 	if a.common.json {
 		return writeJSON(stdout, m)
 	}
-	fmt.Fprintf(stdout, "Demo workspace written in %s (%d sessions, %s).\n\n", dir, m.Sessions, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "Demo workspace written in %s (%s, %s).\n\n", dir, model.Plural(m.Sessions, "session", "sessions"), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  state dir: %s\n  vault:     %s\n\nTry:\n", m.StateDir, m.VaultDir)
 	flags := fmt.Sprintf("--state-dir %s -v %s", m.StateDir, m.VaultDir)
 	fmt.Fprintf(stdout, "  clawvault-tui status %s\n", flags)

@@ -119,7 +119,7 @@ func (a *app) fleetStatus(f fleetFlags, dests []string) error {
 	}
 	for _, h := range hosts {
 		if h.Err != nil {
-			return exitError{1, fmt.Errorf("%d of %d hosts did not answer (the table says why)", failed(hosts), len(hosts))}
+			return exitError{1, fmt.Errorf("%d of %s did not answer (the table says why)", failed(hosts), model.Plural(len(hosts), "host", "hosts"))}
 		}
 	}
 	return nil

@@ -159,7 +159,7 @@ func finishSweep(report *observer.SweepReport, err error, asJSON bool, stdout io
 	case err != nil:
 		return err
 	case report != nil && len(report.Failed) > 0:
-		return exitError{1, fmt.Errorf("%d session(s) could not be observed (see above); their cursors stay and the next sweep tries again", len(report.Failed))}
+		return exitError{1, fmt.Errorf("%s could not be observed (see above); their cursors stay and the next sweep tries again", model.Plural(len(report.Failed), "session", "sessions"))}
 	}
 	return nil
 }
@@ -295,8 +295,8 @@ func writeSQLiteDryRun(w io.Writer, s observer.Selection, seq model.SeqCursorSta
 	for _, c := range s.SQLite {
 		total += c.NewBytes
 	}
-	fmt.Fprintf(w, "SQLite-era store (ClawVault 3.5.2 cannot observe it; clawvault-tui does, by seq): %d of %d session(s) would be observed (%d new bytes).\n",
-		len(s.SQLite), s.SQLiteChecked, total)
+	fmt.Fprintf(w, "SQLite-era store (ClawVault 3.5.2 cannot observe it; clawvault-tui does, by seq): %d of %s would be observed (%d new bytes).\n",
+		len(s.SQLite), model.Plural(s.SQLiteChecked, "session", "sessions"), total)
 	for _, c := range s.SQLite {
 		from := "from its first event"
 		switch {
@@ -308,8 +308,8 @@ func writeSQLiteDryRun(w io.Writer, s observer.Selection, seq model.SeqCursorSta
 		if c.Seq.Cold {
 			from += ", from its cold archive"
 		}
-		fmt.Fprintf(w, "- %s [%s] \u0394%dB (threshold %dB), %d event(s) %s (%s)\n", esc(c.SessionKey), esc(c.Source), c.NewBytes, c.ThresholdBytes,
-			c.Seq.Events, from, esc(c.SessionID))
+		fmt.Fprintf(w, "- %s [%s] \u0394%dB (threshold %dB), %s %s (%s)\n", esc(c.SessionKey), esc(c.Source), c.NewBytes, c.ThresholdBytes,
+			model.Plural(c.Seq.Events, "event", "events"), from, esc(c.SessionID))
 	}
 	if seq.Corrupt != "" {
 		fmt.Fprintf(w, "The seq cursor file %s cannot be used (%s): a sweep refuses to run until it is restored or moved aside.\n", esc(seq.Path), esc(seq.Corrupt))

@@ -281,7 +281,7 @@ func retentionUndo(ctx context.Context, a *app, f retentionFlags, stdout io.Writ
 			Moves      int    `json:"moves"`
 		}{true, man.ArchiveDir, stores, moves})
 	}
-	fmt.Fprintf(stdout, "Undone: %d file(s) moved back and %d sessions.json restored, as they were before the apply of %s.\n", moves, stores, man.CreatedAt)
+	fmt.Fprintf(stdout, "Undone: %s moved back and %d sessions.json restored, as they were before the apply of %s.\n", model.Plural(moves, "file", "files"), stores, man.CreatedAt)
 	fmt.Fprintf(stdout, "%s keeps only its manifest now (status %q).\n", man.ArchiveDir, man.Status)
 	return nil
 }
@@ -552,12 +552,12 @@ func writeRetentionText(w io.Writer, p *model.RetentionPlan, applied *appliedDoc
 	default:
 		ledger := ""
 		if applied.LedgerMoved > 0 {
-			ledger = fmt.Sprintf(", and %d ledger day(s) into ledger/archive/observations", applied.LedgerMoved)
+			ledger = fmt.Sprintf(", and %s into ledger/archive/observations", model.Plural(applied.LedgerMoved, "ledger day", "ledger days"))
 		}
-		fmt.Fprintf(w, "\nApplied: %d sessions.json rewritten without %d row(s); %d file(s), %s, moved (into %s%s). Nothing was deleted.\n",
-			applied.Stores, applied.RowsRemoved, applied.Moved, model.Bytes(applied.MovedBytes), applied.ArchiveDir, ledger)
+		fmt.Fprintf(w, "\nApplied: %d sessions.json rewritten without %s; %s, %s, moved (into %s%s). Nothing was deleted.\n",
+			applied.Stores, model.Plural(applied.RowsRemoved, "row", "rows"), model.Plural(applied.Moved, "file", "files"), model.Bytes(applied.MovedBytes), applied.ArchiveDir, ledger)
 		if applied.Kept > 0 {
-			fmt.Fprintf(w, "Kept: %d transcript(s) (and their rows) holding %s no sweep has observed; they move once a sweep has (or with --include-unobserved).\n", applied.Kept, model.Bytes(applied.KeptBytes))
+			fmt.Fprintf(w, "Kept: %s (and their rows) holding %s no sweep has observed; they move once a sweep has (or with --include-unobserved).\n", model.Plural(applied.Kept, "transcript", "transcripts"), model.Bytes(applied.KeptBytes))
 		}
 		if applied.UnobservedMoved > 0 {
 			fmt.Fprintf(w, "Warning: --include-unobserved moved %s no sweep has observed out of every sweep's reach; --undo puts it back.\n", model.Bytes(applied.UnobservedMoved))
@@ -589,8 +589,8 @@ func writeMaintenanceText(w io.Writer, now time.Time, m *model.MaintenancePlan, 
 	if m.Policy.Mode == "warn" {
 		fmt.Fprintln(w, "In warn mode OpenClaw only warns; `openclaw sessions cleanup --enforce` (or `retention --apply`, which moves instead of deleting) carries this out.")
 	}
-	fmt.Fprintf(w, "Frees: %s from the sessions folder (%d file(s), %d row(s)); entries %d -> %d\n",
-		model.Bytes(m.FreedBytes()), len(m.Files), m.BeforeCount-m.FinalCount, m.BeforeCount, m.FinalCount)
+	fmt.Fprintf(w, "Frees: %s from the sessions folder (%s, %s); entries %d -> %d\n",
+		model.Bytes(m.FreedBytes()), model.Plural(len(m.Files), "file", "files"), model.Plural(m.BeforeCount-m.FinalCount, "row", "rows"), m.BeforeCount, m.FinalCount)
 	for _, warning := range m.Warnings {
 		fmt.Fprintf(w, "Warning: %s\n", warning)
 	}
@@ -767,7 +767,7 @@ func flagsCell(e *model.SessionEntry) string {
 
 func writeTranscriptsText(w io.Writer, p *model.RetentionPlan) {
 	fmt.Fprintf(w, "\n== Transcript retention (the retain policy): a dry run only; OpenClaw owns its transcripts and ClawVault's cursors count their bytes ==\n\n")
-	fmt.Fprintf(w, "Checked %d live transcript(s); %d would shrink, by %s in all.\n", p.TranscriptsChecked, len(p.Transcripts), model.Bytes(p.TranscriptBytes()))
+	fmt.Fprintf(w, "Checked %s; %d would shrink, by %s in all.\n", model.Plural(p.TranscriptsChecked, "live transcript", "live transcripts"), len(p.Transcripts), model.Bytes(p.TranscriptBytes()))
 	for _, t := range p.Transcripts {
 		key := t.Key
 		if key == "" {
@@ -777,7 +777,7 @@ func writeTranscriptsText(w io.Writer, p *model.RetentionPlan) {
 			model.Bytes(t.KeptBytes), model.Bytes(t.DropBytes()), model.Count(int64(t.DropEntries())))
 		var why []string
 		if d := t.Drops[model.DropAge]; d.Entries > 0 {
-			why = append(why, fmt.Sprintf("%s entries older than %d days (%s)", model.Count(int64(d.Entries)), t.Policy.MaxAgeDays, model.Bytes(d.Bytes)))
+			why = append(why, fmt.Sprintf("%s older than %s (%s)", model.Plural(d.Entries, "entry", "entries"), model.Plural(t.Policy.MaxAgeDays, "day", "days"), model.Bytes(d.Bytes)))
 		}
 		if d := t.Drops[model.DropHeartbeat]; d.Entries > 0 {
 			why = append(why, fmt.Sprintf("%s entries of the %s heartbeat turns (%s)", model.Count(int64(d.Entries)), model.Count(int64(t.HeartbeatTurns)), model.Bytes(d.Bytes)))
@@ -808,7 +808,7 @@ func writeLedgerText(w io.Writer, p *model.RetentionPlan) {
 	if l.Archived() == 0 {
 		fmt.Fprintln(w, "No observations matched archive criteria.")
 	} else {
-		fmt.Fprintf(w, "Dry run: %d observation file(s) would be archived.\n", l.Archived())
+		fmt.Fprintf(w, "Dry run: %d observation file(s) would be archived.\n", l.Archived()) // ClawVault's line, as it prints it
 	}
 	fmt.Fprintf(w, "Day files read: %d (one per date); days before %s move to ledger/archive/observations (%s).\n", l.Scanned, l.Cutoff, model.Bytes(l.Bytes()))
 	for _, mv := range l.Moves {
@@ -819,13 +819,13 @@ func writeLedgerText(w io.Writer, p *model.RetentionPlan) {
 		fmt.Fprintf(w, "  %s → %s  %s%s\n", mv.Rel, mv.TargetRel, model.Bytes(mv.Size), note)
 	}
 	if len(l.Shadowed) > 0 {
-		fmt.Fprintf(w, "Not read (the ledger holds the same date): %d legacy file(s), which stay where they are.\n", len(l.Shadowed))
+		fmt.Fprintf(w, "Not read (the ledger holds the same date): %s, which stay where they are.\n", model.Plural(len(l.Shadowed), "legacy file", "legacy files"))
 	}
 	if r := p.Reflect; r != nil {
 		if r.OlderThanDays == l.OlderThanDays {
-			fmt.Fprintf(w, "A `clawvault reflect` run would archive the same %d file(s): it always archives at %d days.\n", r.Archived(), r.OlderThanDays)
+			fmt.Fprintf(w, "A `clawvault reflect` run would archive the same %s: it always archives at %d days.\n", model.Plural(r.Archived(), "file", "files"), r.OlderThanDays)
 		} else {
-			fmt.Fprintf(w, "A `clawvault reflect` run would archive %d file(s): it always archives at %d days.\n", r.Archived(), r.OlderThanDays)
+			fmt.Fprintf(w, "A `clawvault reflect` run would archive %s: it always archives at %d days.\n", model.Plural(r.Archived(), "file", "files"), r.OlderThanDays)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"clawvault-tui/model"
 	"clawvault-tui/store"
 	"clawvault-tui/store/search"
 )
@@ -125,7 +126,7 @@ func (a *app) search(f searchFlags, text string) error {
 		fmt.Fprintf(stderr, "clawvault-tui: warning: %s\n", esc(p))
 	}
 	if strings.TrimSpace(text) == "" {
-		fmt.Fprintf(stdout, "Search index rebuilt: %d files, %d sections, in %s.\n", st.Files, st.Docs, ix.Dir())
+		fmt.Fprintf(stdout, "Search index rebuilt: %s, %s, in %s.\n", model.Plural(st.Files, "file", "files"), model.Plural(st.Docs, "section", "sections"), ix.Dir())
 		return nil
 	}
 	// Not under serve: the collector's settings are the process's, and
@@ -257,7 +258,7 @@ func buildProgress(stderr io.Writer, dir string) search.ProgressFunc {
 		switch {
 		case p.Files == 0 && p.Path != "":
 			start = time.Now()
-			fmt.Fprintf(stderr, "Indexing %d files (%s) into %s …\n", p.FilesTotal, formatMB(p.BytesTotal), dir)
+			fmt.Fprintf(stderr, "Indexing %s (%s) into %s …\n", model.Plural(p.FilesTotal, "file", "files"), formatMB(p.BytesTotal), dir)
 		case p.Path == "":
 			fmt.Fprintf(stderr, "Indexed in %s.\n", time.Since(start).Round(10*time.Millisecond))
 		}

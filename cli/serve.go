@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	gossh "golang.org/x/crypto/ssh"
 
+	"clawvault-tui/model"
 	"clawvault-tui/serve"
 	"clawvault-tui/store"
 )
@@ -142,7 +143,7 @@ func (a *app) serve(f serveFlags) error {
 // shutdown ends every session and waits for them, a minute at most, or
 // until a second signal.
 func (a *app) shutdown(srv *serve.Server, served chan error) error {
-	fmt.Fprintf(a.stderr, "clawvault-tui serve: shutting down: %d session(s) to end…\n", srv.Sessions())
+	fmt.Fprintf(a.stderr, "clawvault-tui serve: shutting down: %s to end…\n", model.Plural(srv.Sessions(), "session", "sessions"))
 	ctx, cancel := context.WithTimeout(context.Background(), stopJobsFor+10*time.Second)
 	defer cancel()
 	go func() {
@@ -178,7 +179,7 @@ func (a *app) printServing(ws *store.Workspace, addr net.Addr, f serveFlags, key
 		vault = "(none)"
 	}
 	fmt.Fprintf(w, "  state dir  %s\n  vault      %s\n", ws.StateDir, vault)
-	fmt.Fprintf(w, "  keys       %s (%d keys)\n", f.keysFile, keys.Len())
+	fmt.Fprintf(w, "  keys       %s (%s)\n", f.keysFile, model.Plural(keys.Len(), "key", "keys"))
 	for _, p := range keys.Problems {
 		fmt.Fprintf(w, "             line %d lets no key in: %s\n", p.Line, p.Reason)
 	}

@@ -19,7 +19,7 @@ func TestObserveSQLiteAgent(t *testing.T) {
 	flags := []string{"--agent", "ops", "--state-dir", state, "-v", vault, "--now", "2026-11-21T12:00:00Z"}
 	out, errOut, code := runCLI(t, append([]string{"observe", "--dry-run"}, flags[:6]...)...)
 	if code != 0 || !strings.HasPrefix(out, "No active sessions crossed threshold (0 checked).\n") ||
-		!strings.Contains(out, "SQLite-era store (ClawVault 3.5.2 cannot observe it; clawvault-tui does, by seq): 1 of 4 session(s) would be observed") ||
+		!strings.Contains(out, "SQLite-era store (ClawVault 3.5.2 cannot observe it; clawvault-tui does, by seq): 1 of 4 sessions would be observed") ||
 		!strings.Contains(out, "- agent:ops:main [main]") {
 		t.Fatalf("dry run, exit %d:\n%s%s", code, out, errOut)
 	}

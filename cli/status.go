@@ -540,7 +540,11 @@ func writeStatusWhy(w io.Writer, rows []model.SessionRow) {
 	if len(explained) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nWhy (%d session(s) need attention):\n", len(explained))
+	need := "need"
+	if len(explained) == 1 {
+		need = "needs"
+	}
+	fmt.Fprintf(w, "\nWhy (%s %s attention):\n", model.Plural(len(explained), "session", "sessions"), need)
 	for _, r := range explained {
 		fmt.Fprintf(w, "\n  %s  %s\n", esc(rowKey(r)), esc(r.File))
 		for _, d := range r.Diagnosis {
@@ -585,13 +589,14 @@ func storeSummary(st *model.SQLiteStore) string {
 		keys[w.Key] = true
 		events += st.Stats[w.SessionID].Events
 	}
-	s := fmt.Sprintf("%d session key(s), %d generation(s), %d events in %s (agent schema %d)", len(keys), len(st.Windows), events, st.Path, st.SchemaVersion)
+	s := fmt.Sprintf("%s, %s, %s in %s (agent schema %d)", model.Plural(len(keys), "session key", "session keys"),
+		model.Plural(len(st.Windows), "generation", "generations"), model.Plural(events, "event", "events"), st.Path, st.SchemaVersion)
 	if h := st.Memory; h != nil {
 		state := "matches the memory files"
 		if h.Stale() {
 			state = fmt.Sprintf("stale: %d changed, %d never indexed, %d gone", len(h.Changed), len(h.NeverIndexed), len(h.Gone))
 		}
-		s += fmt.Sprintf("; memory index: %d file(s), %d chunk(s), %s", h.Indexed, h.Chunks, state)
+		s += fmt.Sprintf("; memory index: %s, %s, %s", model.Plural(h.Indexed, "file", "files"), model.Plural(h.Chunks, "chunk", "chunks"), state)
 	}
 	return s
 }

@@ -331,12 +331,12 @@ func writeTreeSource(w io.Writer, ix *transcript.Index, doc treeDoc) (where stri
 			state = "earlier generation"
 		}
 		fmt.Fprintf(w, "Store:         %s (agent schema %d)\n", esc(s.Store), s.SchemaVersion)
-		fmt.Fprintf(w, "Session:       %s %s, %s (%s), %d events, %s as JSONL\n", esc(s.SessionKey), esc(s.SessionID), state, esc(s.Generation), s.Events, model.Bytes(doc.SizeBytes))
+		fmt.Fprintf(w, "Session:       %s %s, %s (%s), %s, %s as JSONL\n", esc(s.SessionKey), esc(s.SessionID), state, esc(s.Generation), model.Plural(s.Events, "event", "events"), model.Bytes(doc.SizeBytes))
 		if s.PreviousSessionID != "" {
 			fmt.Fprintf(w, "After:         %s\n", esc(s.PreviousSessionID))
 		}
 	} else {
-		fmt.Fprintf(w, "File:          %s (%s, %d lines)\n", esc(doc.File), model.Bytes(doc.SizeBytes), doc.Lines)
+		fmt.Fprintf(w, "File:          %s (%s, %s)\n", esc(doc.File), model.Bytes(doc.SizeBytes), model.Plural(doc.Lines, "line", "lines"))
 	}
 	for i, g := range doc.Generations {
 		what := g.Kind
@@ -398,8 +398,8 @@ func writeTreeShape(w io.Writer, t *model.Tree, doc treeDoc, where string) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "Active path:   %d entries, %s\n", len(t.ActivePath), abbreviate(t, t.ActivePath, 8))
-	fmt.Fprintf(w, "Model context: %d messages, %s\n", doc.ContextMessages, abbreviate(t, t.Context, 8))
+	fmt.Fprintf(w, "Active path:   %s, %s\n", model.Plural(len(t.ActivePath), "entry", "entries"), abbreviate(t, t.ActivePath, 8))
+	fmt.Fprintf(w, "Model context: %s, %s\n", model.Plural(doc.ContextMessages, "message", "messages"), abbreviate(t, t.Context, 8))
 }
 
 // writeTreeNotes writes how OpenClaw's own branch compares, the labels,

@@ -336,7 +336,7 @@ func Count(n int64) string { return string(appendCount(make([]byte, 0, 26), n)) 
 
 // Plural writes a count and the noun that agrees with it: "1 session",
 // "0 sessions", "1,204 entries".
-func Plural[N ~int | ~int64](n N, one, many string) string {
+func Plural[N ~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64](n N, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}

@@ -96,7 +96,7 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 	a := newApplyRun(plan, opt)
 	if len(a.man.Stores) == 0 && len(a.man.Moves) == 0 {
 		if n, b := a.man.KeptBytes(); n > 0 {
-			return nil, "", fmt.Errorf("%w: the %d transcript(s) it would move hold %s no sweep has observed, and stay until one has (sweep first, or pass --include-unobserved)", errNothingToApply, n, model.Bytes(b))
+			return nil, "", fmt.Errorf("%w: the %s it would move hold %s no sweep has observed, and stay until one has (sweep first, or pass --include-unobserved)", errNothingToApply, model.Plural(n, "transcript", "transcripts"), model.Bytes(b))
 		}
 		return nil, "", errNothingToApply
 	}

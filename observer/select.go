@@ -120,6 +120,7 @@ func WriteDryRun(w io.Writer, sel Selection) error {
 	if len(sel.Candidates) == 0 {
 		fmt.Fprintf(&b, "No active sessions crossed threshold (%d checked).\n", sel.Checked)
 	} else {
+		// ClawVault's words, (s) and all: scripts compare the two.
 		fmt.Fprintf(&b, "Dry run: %d session(s) would be observed (%d new bytes).\n", len(sel.Candidates), sel.NewBytes())
 		for _, c := range sel.Candidates {
 			// As ClawVault prints it, but for the characters of a key that

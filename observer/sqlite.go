@@ -310,7 +310,11 @@ func (s *sweeper) selectSQLite(ctx context.Context, snap *store.Snapshot, agentI
 		}
 	}
 	if compat > 0 {
-		s.report.Notes = append(s.report.Notes, fmt.Sprintf("%d session(s) of agent %s's SQLite-era store crossed their threshold but were not observed: --clawvault-compat writes only what ClawVault 3.5.2 would, and it cannot read that store", compat, agentID))
+		were := "were"
+		if compat == 1 {
+			were = "was"
+		}
+		s.report.Notes = append(s.report.Notes, fmt.Sprintf("%s of agent %s's SQLite-era store over the threshold %s not observed: --clawvault-compat writes only what ClawVault 3.5.2 would, and it cannot read that store", model.Plural(compat, "session", "sessions"), agentID, were))
 	}
 	return out
 }

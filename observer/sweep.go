@@ -1193,7 +1193,7 @@ func (s *sweeper) removeStaleTemps() {
 		for _, p := range removed {
 			rel = append(rel, s.rel(p))
 		}
-		s.report.Notes = append(s.report.Notes, fmt.Sprintf("removed %d temp file(s) a killed sweep left behind: %s", len(removed), strings.Join(rel, ", ")))
+		s.report.Notes = append(s.report.Notes, fmt.Sprintf("removed %s a killed sweep left behind: %s", model.Plural(len(removed), "temp file", "temp files"), strings.Join(rel, ", ")))
 	}
 	if err != nil {
 		s.report.Notes = append(s.report.Notes, fmt.Sprintf("some temp files a killed sweep left behind could not be removed: %v", err))

@@ -45,7 +45,7 @@ func TestSweepRemovesStaleTempFiles(t *testing.T) {
 			t.Errorf("%s was removed", p)
 		}
 	}
-	if !strings.Contains(strings.Join(r.Notes, "\n"), "3 temp file(s)") {
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "3 temp files") {
 		t.Errorf("notes = %q", r.Notes)
 	}
 }

@@ -28,7 +28,7 @@ func (r *SweepReport) TextLines() []ReportLine {
 		if len(r.Recovered.Redo) > 0 {
 			redo = "; observed again: " + strings.Join(r.Recovered.Redo, ", ")
 		}
-		add("", "Completed a commit an earlier sweep left half done: %d cursor(s) applied%s.", r.Recovered.CursorsApplied, redo)
+		add("", "Completed a commit an earlier sweep left half done: %s applied%s.", model.Plural(r.Recovered.CursorsApplied, "cursor", "cursors"), redo)
 	}
 	switch {
 	case r.unselected:
@@ -39,9 +39,9 @@ func (r *SweepReport) TextLines() []ReportLine {
 		// sessions left out by --clawvault-compat.
 		add("", "No active sessions crossed threshold (%d checked).", r.Checked)
 	default:
-		add("", "Observed %d/%d session(s) of %s with the %s compressor in %s: %s read, %s, %d line(s) routed.",
-			len(r.Observed), len(r.Candidates)-len(r.Skipped), strings.Join(r.Agents, ", "), r.Compressor, r.Duration().Round(time.Millisecond),
-			model.Bytes(r.BytesRead), countTypes(r.Observations, r.ByType), sumRouted(r.Routed))
+		add("", "Observed %d/%s of %s with the %s compressor in %s: %s read, %s, %s routed.",
+			len(r.Observed), model.Plural(len(r.Candidates)-len(r.Skipped), "session", "sessions"), strings.Join(r.Agents, ", "), r.Compressor,
+			r.Duration().Round(time.Millisecond), model.Bytes(r.BytesRead), countTypes(r.Observations, r.ByType), model.Plural(sumRouted(r.Routed), "line", "lines"))
 		if r.CancelledWhileCommitting() {
 			add("", "%s", r.lateCancelSentence())
 		}
@@ -60,10 +60,14 @@ func (r *SweepReport) TextLines() []ReportLine {
 		case r.only:
 			why = "not among the sessions confirmed (they crossed their threshold since)"
 		}
-		add("", "%d candidate(s) %s; the next sweep takes them.", len(r.Skipped), why)
+		them := "them"
+		if len(r.Skipped) == 1 {
+			them = "it"
+		}
+		add("", "%s %s; the next sweep takes %s.", model.Plural(len(r.Skipped), "candidate", "candidates"), why, them)
 	}
 	if len(r.Fallbacks) > 0 {
-		add("", "The model failed %d time(s); ClawVault's rules compressed those messages instead.", len(r.Fallbacks))
+		add("", "The model failed %s; ClawVault's rules compressed those messages instead.", model.Plural(len(r.Fallbacks), "time", "times"))
 	}
 	for _, n := range r.Notes {
 		add("", "note: %s", n)
@@ -90,10 +94,11 @@ func (s SessionResult) textLines(maxLineBytes int64) []ReportLine {
 	}
 	add("%s", line)
 	if lines, files := routedCounts(s.Routed); lines > 0 || len(s.Backlog) > 0 {
-		add("    routed %d line(s) into %d file(s), %d new backlog item(s)", lines, files, len(s.Backlog))
+		add("    routed %s into %s, %s", model.Plural(lines, "line", "lines"), model.Plural(files, "file", "files"),
+			model.Plural(len(s.Backlog), "new backlog item", "new backlog items"))
 	}
 	if s.MalformedLines > 0 {
-		add("    %d malformed line(s) skipped", s.MalformedLines)
+		add("    %s skipped", model.Plural(s.MalformedLines, "malformed line", "malformed lines"))
 	}
 	for _, l := range s.LongLines {
 		where := fmt.Sprintf("line %d (byte %d)", l.Line, l.Offset)
@@ -156,7 +161,7 @@ func countTypes(total int, byType map[string]int) string {
 	for _, t := range types {
 		parts = append(parts, fmt.Sprintf("%s %d", t, byType[t]))
 	}
-	return fmt.Sprintf("%d observation(s) (%s)", total, strings.Join(parts, ", "))
+	return fmt.Sprintf("%s (%s)", model.Plural(total, "observation", "observations"), strings.Join(parts, ", "))
 }
 
 func routedCounts(files []RoutedFile) (lines, n int) {

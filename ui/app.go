@@ -881,8 +881,12 @@ func (a *App) summary() string {
 			problems++
 		}
 	}
-	s := fmt.Sprintf("%d sessions · %d agents · %d candidates · %d never observed · %d need attention",
-		len(a.snap.Rows), len(a.snap.Agents), candidates, never, problems)
+	need := "need"
+	if problems == 1 {
+		need = "needs"
+	}
+	s := fmt.Sprintf("%s · %s · %s · %d never observed · %d %s attention", model.Plural(len(a.snap.Rows), "session", "sessions"),
+		model.Plural(len(a.snap.Agents), "agent", "agents"), model.Plural(candidates, "candidate", "candidates"), never, problems, need)
 	if a.scanning {
 		s += " · rescanning…"
 	}

@@ -1028,3 +1028,15 @@ func TestDemoSaysSoAtEveryWidth(t *testing.T) {
 		t.Errorf("250 columns: %q", head)
 	}
 }
+
+// Counts agree with their nouns: "1 agent", never "1 agents" or "agent(s)".
+func TestCountsAgreeWithTheirNouns(t *testing.T) {
+	a := newAppOn(t, hostileWorkspace(t), 140, 30, Options{})
+	head, _, _ := strings.Cut(viewText(a), "\n")
+	if !strings.Contains(head, " · 1 agent · ") || strings.Contains(head, "(s)") {
+		t.Errorf("header %q", head)
+	}
+	if got := model.Plural(1, "match", "matches") + " " + model.Plural(2, "match", "matches"); got != "1 match 2 matches" {
+		t.Errorf("%q", got)
+	}
+}

@@ -308,7 +308,7 @@ func (p *editorPane) merge() {
 		}
 		p.note = fmt.Sprintf("cannot merge: both versions changed %s of the original", where)
 		if len(conflicts) > 1 {
-			p.note += fmt.Sprintf(" (and %d more places)", len(conflicts)-1)
+			p.note += fmt.Sprintf(" (and %s)", model.Plural(len(conflicts)-1, "more place", "more places"))
 		}
 		p.note += "; see the diff, or reload and edit again"
 		return

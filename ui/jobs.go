@@ -481,24 +481,24 @@ func (r *dryRunResult) Summary() string {
 			bytes += c.NewBytes
 		}
 	}
-	return fmt.Sprintf("%d of %d sessions would be observed, %s new", n, checked, model.Bytes(bytes))
+	return fmt.Sprintf("%d of %s would be observed, %s new", n, model.Plural(checked, "session", "sessions"), model.Bytes(bytes))
 }
 
 func (r *dryRunResult) Lines(width int) []string {
 	r.links = map[int]string{}
 	var out []string
 	for _, s := range r.selections {
-		out = append(out, fmt.Sprintf("agent %s: %d candidate(s) of %d sessions ClawVault would check", s.Agent, len(s.Candidates), s.Checked))
+		out = append(out, fmt.Sprintf("agent %s: %s of %s ClawVault would check", s.Agent, model.Plural(len(s.Candidates), "candidate", "candidates"), model.Plural(s.Checked, "session", "sessions")))
 		for _, c := range s.Candidates {
 			r.links[len(out)] = c.SessionKey
 			out = append(out, fmt.Sprintf("  %-*s [%s] Δ%s (threshold %s)", max(20, width-48), c.SessionKey, c.Source, model.Bytes(c.NewBytes), model.Bytes(c.ThresholdBytes)))
 		}
 		if s.SQLiteChecked > 0 {
-			out = append(out, fmt.Sprintf("agent %s's SQLite-era store: %d candidate(s) of %d sessions ClawVault cannot read (clawvault-tui observes them by seq)", s.Agent, len(s.SQLite), s.SQLiteChecked))
+			out = append(out, fmt.Sprintf("agent %s's SQLite-era store: %s of %d sessions ClawVault cannot read (clawvault-tui observes them by seq)", s.Agent, model.Plural(len(s.SQLite), "candidate", "candidates"), s.SQLiteChecked))
 		}
 		for _, c := range s.SQLite {
 			r.links[len(out)] = c.SessionKey
-			out = append(out, fmt.Sprintf("  %-*s [%s] Δ%s (threshold %s), %d event(s)", max(20, width-48), c.SessionKey, c.Source, model.Bytes(c.NewBytes), model.Bytes(c.ThresholdBytes), c.Seq.Events))
+			out = append(out, fmt.Sprintf("  %-*s [%s] Δ%s (threshold %s), %s", max(20, width-48), c.SessionKey, c.Source, model.Bytes(c.NewBytes), model.Bytes(c.ThresholdBytes), model.Plural(c.Seq.Events, "event", "events")))
 		}
 	}
 	return out

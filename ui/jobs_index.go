@@ -20,8 +20,9 @@ func NewIndexResult(st search.Stats, dir string) *IndexResult {
 }
 
 func (r *IndexResult) Summary() string {
-	return fmt.Sprintf("%d files, %d sections indexed; %d file(s) read (%s), %d removed, %d unchanged",
-		r.Stats.Files, r.Stats.Docs, r.Stats.Indexed, model.Bytes(r.Stats.Bytes), r.Stats.Removed, r.Stats.Unchanged)
+	return fmt.Sprintf("%s, %s indexed; %s read (%s), %d removed, %d unchanged",
+		model.Plural(r.Stats.Files, "file", "files"), model.Plural(r.Stats.Docs, "section", "sections"),
+		model.Plural(r.Stats.Indexed, "file", "files"), model.Bytes(r.Stats.Bytes), r.Stats.Removed, r.Stats.Unchanged)
 }
 
 func (r *IndexResult) Lines(int) []string {
@@ -29,9 +30,9 @@ func (r *IndexResult) Lines(int) []string {
 	out := []string{
 		fmt.Sprintf("index: %s", r.Dir),
 		fmt.Sprintf("files in the index: %d, sections: %d", st.Files, st.Docs),
-		fmt.Sprintf("this run: %d file(s) read and indexed (%d transcripts only in their new lines), %d removed, %d unchanged, %d read but the same",
-			st.Indexed, st.Appended, st.Removed, st.Unchanged, st.Touched),
-		fmt.Sprintf("%d section(s) written, %s read", st.Sections, model.Bytes(st.Bytes)),
+		fmt.Sprintf("this run: %s read and indexed (%s only in their new lines), %d removed, %d unchanged, %d read but the same",
+			model.Plural(st.Indexed, "file", "files"), model.Plural(st.Appended, "transcript", "transcripts"), st.Removed, st.Unchanged, st.Touched),
+		fmt.Sprintf("%s written, %s read", model.Plural(st.Sections, "section", "sections"), model.Bytes(st.Bytes)),
 	}
 	for _, p := range st.Problems {
 		out = append(out, "warning: "+p)

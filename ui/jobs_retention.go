@@ -31,8 +31,8 @@ func (r *RetentionResult) Summary() string {
 	if p.Ledger != nil {
 		days = p.Ledger.Archived()
 	}
-	return fmt.Sprintf("dry run: %d row(s), %s from the sessions folders; %d ledger day(s); transcripts −%s (never applied)",
-		rows, model.Bytes(p.MaintenanceBytes()), days, model.Bytes(p.TranscriptBytes()))
+	return fmt.Sprintf("dry run: %s, %s from the sessions folders; %s; transcripts −%s (never applied)",
+		model.Plural(rows, "row", "rows"), model.Bytes(p.MaintenanceBytes()), model.Plural(days, "ledger day", "ledger days"), model.Bytes(p.TranscriptBytes()))
 }
 
 func (r *RetentionResult) Lines(width int) []string {
@@ -45,8 +45,8 @@ func (r *RetentionResult) Lines(width int) []string {
 		if n, b := m.HeldBytes(); n > 0 {
 			held = fmt.Sprintf("; --apply keeps %d holding %s unobserved", n, model.Bytes(b))
 		}
-		out = append(out, fmt.Sprintf("maintenance, agent %s: entries %d → %d, frees %s (%d file(s)), mode %s%s",
-			m.Agent, m.BeforeCount, m.FinalCount, model.Bytes(m.FreedBytes()), len(m.Files), m.Policy.Mode, held))
+		out = append(out, fmt.Sprintf("maintenance, agent %s: entries %d → %d, frees %s (%s), mode %s%s",
+			m.Agent, m.BeforeCount, m.FinalCount, model.Bytes(m.FreedBytes()), model.Plural(len(m.Files), "file", "files"), m.Policy.Mode, held))
 		if b := m.Budget; b != nil && b.OverBudget {
 			out = append(out, fmt.Sprintf("  disk budget: %s → %s (max %s)", model.Bytes(b.TotalBytesBefore), model.Bytes(b.TotalBytesAfter), model.Bytes(b.MaxBytes)))
 		}
@@ -89,7 +89,11 @@ func (r *RetentionResult) Lines(width int) []string {
 		}
 	}
 	if l := p.Ledger; l != nil {
-		out = append(out, fmt.Sprintf("ledger: %d day file(s) before %s move to ledger/archive/observations (%s)", l.Archived(), l.Cutoff, model.Bytes(l.Bytes())))
+		move := "move"
+		if l.Archived() == 1 {
+			move = "moves"
+		}
+		out = append(out, fmt.Sprintf("ledger: %s before %s %s to ledger/archive/observations (%s)", model.Plural(l.Archived(), "day file", "day files"), l.Cutoff, move, model.Bytes(l.Bytes())))
 		for _, mv := range l.Moves {
 			note := ""
 			if mv.Conflict {

@@ -10,6 +10,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"clawvault-tui/model"
 )
 
 // The command palette (`:`) lists every action with its key, filtered as
@@ -296,6 +298,6 @@ func (a *App) paletteBox() string {
 	if len(p.shown) == 0 {
 		lines = append(lines, t.Muted.Render("no action matches"))
 	}
-	lines = append(lines, "", t.Muted.Render(cut(fmt.Sprintf("%d of %d actions · ↑/↓ choose · enter runs · esc closes", len(p.shown), len(p.entries)), w)))
+	lines = append(lines, "", t.Muted.Render(cut(fmt.Sprintf("%d of %s · ↑/↓ choose · enter runs · esc closes", len(p.shown), model.Plural(len(p.entries), "action", "actions")), w)))
 	return a.box(strings.Join(lines, "\n"))
 }

@@ -222,7 +222,7 @@ func scrolled(t *themes.Theme, lines []string, offset, height int, down key.Bind
 	offset = max(0, min(offset, len(lines)-height))
 	shown := lines[offset:min(len(lines), offset+height)]
 	if offset+height < len(lines) {
-		shown = append(shown[:height-1:height-1], t.Muted.Render(fmt.Sprintf("… %d more lines (%s)", len(lines)-offset-height+1, down.Help().Key)))
+		shown = append(shown[:height-1:height-1], t.Muted.Render(fmt.Sprintf("… %s (%s)", model.Plural(len(lines)-offset-height+1, "more line", "more lines"), down.Help().Key)))
 	}
 	return strings.Join(shown, "\n")
 }

@@ -358,7 +358,7 @@ func (p *searchPane) statusLine() string {
 		parts = append(parts, t.Error.Render(p.err.Error()))
 	case p.res != nil:
 		n := len(p.res.Hits)
-		s := plural(int(p.res.Total), "hit", "hits")
+		s := model.Plural(p.res.Total, "hit", "hits")
 		if n > 0 {
 			s += fmt.Sprintf(" · match %d of %d", p.cursor+1, p.res.Total)
 		}

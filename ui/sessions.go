@@ -401,7 +401,7 @@ func (p *sessionsPane) View() string {
 	if p.agent != "" {
 		agent = "agent " + inert(p.agent)
 	}
-	info := fmt.Sprintf("%s · %d of %d sessions · sorted by %s", agent, len(p.view), len(p.rows), p.sort)
+	info := fmt.Sprintf("%s · %d of %s · sorted by %s", agent, len(p.view), model.Plural(len(p.rows), "session", "sessions"), p.sort)
 	lines = append(lines, t.Muted.Render(cut(info, lw)))
 	if p.filtering || p.filter.Value() != "" {
 		lines = append(lines, cut(p.filter.View(), lw))
@@ -672,8 +672,8 @@ func (p *sessionsPane) detailLines(width int) []string {
 		if c := r.SeqCursor; c != nil {
 			observed = fmt.Sprintf("through seq %d · %s", c.LastSeq, ago(p.now, c.ObservedAt))
 		}
-		field("Observed", fmt.Sprintf("%s · %s in %d events pending of a %s threshold", observed, model.Bytes(r.Selection.NewBytes),
-			g.PendingEvents, model.Bytes(r.Selection.ThresholdBytes)))
+		field("Observed", fmt.Sprintf("%s · %s in %s pending of a %s threshold", observed, model.Bytes(r.Selection.NewBytes),
+			model.Plural(g.PendingEvents, "event", "events"), model.Bytes(r.Selection.ThresholdBytes)))
 	case r.Origin == model.OriginSQLite:
 		field("Size", model.BytesExact(r.Size))
 	case !r.Exists:
@@ -793,7 +793,7 @@ func memoryIndexLine(h *model.MemoryIndexHealth) string {
 	if h == nil {
 		return ""
 	}
-	s := fmt.Sprintf("search index of %d file(s), %d chunk(s)", h.Indexed, h.Chunks)
+	s := fmt.Sprintf("search index of %s, %s", model.Plural(h.Indexed, "file", "files"), model.Plural(h.Chunks, "chunk", "chunks"))
 	if !h.Stale() {
 		return s + ": up to date"
 	}

@@ -32,7 +32,7 @@ func TestSweepTakesSQLiteSessions(t *testing.T) {
 	a := newApp(t, 120, 40, Options{Jobs: runners})
 	_, man := demoWorkspace(t)
 	press(t, a, "5", "d")
-	if v := viewText(a); !strings.Contains(v, "SQLite-era store: 1 candidate(s) of 4 sessions ClawVault cannot read") {
+	if v := viewText(a); !strings.Contains(v, "SQLite-era store: 1 candidate of 4 sessions ClawVault cannot read") {
 		t.Errorf("the dry run does not list the SQLite-era session:\n%s", v)
 	}
 	press(t, a, "S")

@@ -912,7 +912,7 @@ func (p *transcriptPane) View() string {
 	if p.searching {
 		b.WriteString("\n" + cut(p.searchInput.View(), w))
 	} else if p.searchShown() {
-		state := fmt.Sprintf("%d matches for %q · n/N · esc clears", len(p.matches), inert(p.query))
+		state := fmt.Sprintf("%s for %q · n/N · esc clears", model.Plural(len(p.matches), "match", "matches"), inert(p.query))
 		if p.searchBusy {
 			state = "searching…"
 		}
@@ -933,8 +933,8 @@ func (p *transcriptPane) header() string {
 		if ix.Tree.Name != "" {
 			title += " · " + inert(ix.Tree.Name)
 		}
-		facts = append(facts, plural(ix.Tree.Nodes, "entry", "entries"), plural(len(ix.Tree.Compactions), "compaction", "compactions"),
-			plural(len(ix.Tree.BranchPoints), "branch point", "branch points"))
+		facts = append(facts, model.Plural(ix.Tree.Nodes, "entry", "entries"), model.Plural(len(ix.Tree.Compactions), "compaction", "compactions"),
+			model.Plural(len(ix.Tree.BranchPoints), "branch point", "branch points"))
 		if n := len(ix.Malformed); n > 0 {
 			facts = append(facts, t.BadgeProblem.Render(fmt.Sprintf("%d malformed", n)))
 		}
@@ -943,7 +943,7 @@ func (p *transcriptPane) header() string {
 		}
 		switch {
 		case p.contextMode:
-			facts = append(facts, t.BadgeCandidate.Render(fmt.Sprintf("model context: %d messages", len(ix.Tree.Context))))
+			facts = append(facts, t.BadgeCandidate.Render("model context: "+model.Plural(len(ix.Tree.Context), "message", "messages")))
 		case p.validating:
 			facts = append(facts, "validating…")
 		}
@@ -1146,14 +1146,6 @@ func (p *transcriptPane) detailLines(width int) []string {
 		return []string{p.c.Theme.Muted.Render("rendering…")}
 	}
 	return strings.Split(text, "\n")
-}
-
-// plural writes "1 entry", "2 entries", "1,204 entries".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return model.Count(int64(n)) + " " + many
 }
 
 // rowPath names a row's transcript as its index does: the file, or

@@ -737,7 +737,7 @@ func (p *vaultPane) preview(width, height int) string {
 	var body []string
 	switch {
 	case f.table:
-		head += t.Muted.Render(fmt.Sprintf(" · %d observations · enter for the table", len(f.rows)))
+		head += t.Muted.Render(" · " + model.Plural(len(f.rows), "observation", "observations") + " · enter for the table")
 		for _, r := range f.rows {
 			body = append(body, fmt.Sprintf("%s %-10s %s", inert(r.Time), cut(inert(r.Type), 10), inert(r.Text)))
 		}
