@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"clawvault-tui/store"
 	"clawvault-tui/store/demo/demotest"
 )
@@ -305,5 +307,36 @@ func TestObserveDryRunIncludeResets(t *testing.T) {
 	want, _ := os.ReadFile(filepath.Join(conformanceDir(), "clawvault", "main.txt"))
 	if !strings.HasPrefix(out, string(want)) {
 		t.Error("--include-resets changed ClawVault's own lines")
+	}
+}
+
+// tree --draw draws the tree as the Transcript screen does: branches
+// indented as pi's /tree, ● on the active path, compactions as dividers.
+func TestTreeDraw(t *testing.T) {
+	t.Parallel()
+	testdata := filepath.Join("..", "store", "transcript", "testdata")
+	out, errOut, code := runCLI(t, "tree", filepath.Join(testdata, "spec-branch.jsonl"), "--draw")
+	want := `spec-branch.jsonl · Error-handling post  9 entries · 0 compactions · 1 branch point
+● 10:00 user  Outline a post about error handling.
+● 10:00 asst  1. Why errors matter 2. Patterns 3. Pitfalls
+├─· 10:01 user  Use Go examples.
+│ · 10:01 asst  Section 2 in Go: wrap with fmt.Errorf("load: %w", err). [go-draft]
+│ · 10:01 label label "go-draft" on 77aa88bb
+└─● 10:02 bsum  branch summary: ## Goal
+  ● 10:02 user  Use Rust examples instead.
+  ● 10:02 asst  Section 2 in Rust: return Result<T, E> and propagate with ?.
+  ● 10:03 name  name: Error-handling post
+`
+	if code != 0 || out != want {
+		t.Errorf("exit %d: %s\n%s", code, errOut, out)
+	}
+	out, _, _ = runCLI(t, "tree", filepath.Join(testdata, "spec-linear-compaction.jsonl"), "--draw")
+	lines := strings.Split(out, "\n")
+	if len(lines) != 13 || !strings.HasPrefix(lines[9], "── compaction · 172,336 tokens before · keeps from 6c0a7e93 ───") ||
+		ansi.StringWidth(lines[9]) != 160 {
+		t.Errorf("the compaction is not a divider:\n%s", out)
+	}
+	if _, errOut, code := runCLI(t, "tree", "x", "--draw", "--json"); code != 2 || !strings.Contains(errOut, "pass one of them") {
+		t.Errorf("--draw --json: exit %d, %s", code, errOut)
 	}
 }

@@ -21,14 +21,17 @@ import (
 )
 
 func (a *app) treeCommand() *cobra.Command {
-	return &cobra.Command{
+	var draw bool
+	c := &cobra.Command{
 		Use:   "tree FILE|SESSION",
 		Short: "The entry tree of a transcript",
 		Long: `The parsed transcript: header, entry count, leaf, roots, branch points,
 compactions, active path, the entries in the model's context, labels, name,
 malformed line numbers and a torn last line. SESSION is a session id, key,
-cursor id or unique id prefix, looked up in the workspace.`,
+cursor id or unique id prefix, looked up in the workspace. --draw draws the
+tree instead, one line per entry, as the Transcript screen does.`,
 		Example: `clawvault-tui tree agent:main:direct:zoe
+clawvault-tui tree agent:main:direct:zoe --draw | less -S
 clawvault-tui tree ~/.openclaw/agents/main/sessions/SESSION.jsonl --json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -37,16 +40,24 @@ clawvault-tui tree ~/.openclaw/agents/main/sessions/SESSION.jsonl --json`,
 			return nil
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
-			return a.tree(args[0])
+			if draw && a.common.json {
+				return usageError("--draw draws the tree as text and --json writes its document: pass one of them")
+			}
+			return a.tree(args[0], draw)
 		},
 	}
+	c.Flags().BoolVar(&draw, "draw", false, "Draw the tree, one line per entry (branches indented, compactions as dividers)")
+	return c
 }
 
-func (a *app) tree(arg string) error {
+func (a *app) tree(arg string, draw bool) error {
 	ctx := a.ctx
 	src, err := resolveTranscript(ctx, &a.common, arg, a.remote == nil)
 	if err != nil {
 		return err
+	}
+	if draw {
+		return a.drawTree(ctx, src)
 	}
 	var ix *transcript.Index
 	var sqlite *sqliteDoc

@@ -1016,37 +1016,20 @@ func (p *transcriptPane) renderRow(r model.TreeRow, selected bool, width int, t 
 }
 
 func (p *transcriptPane) renderRow1(r model.TreeRow, e model.Entry, selected bool, width int, t *themes.Theme) string {
-	guides := treeGuides(r, width/3)
-	if e.Type == model.TypeCompaction {
-		f := p.ix.Facts[r.Entry]
-		text := fmt.Sprintf("── compaction · %s tokens before · keeps from %s ", model.Count(f.TokensBefore), inert(f.FirstKeptEntryID))
-		line := guides + text + strings.Repeat("─", max(0, width-ansi.StringWidth(guides+text)))
-		if selected {
-			return t.Selected.Render(fit(line, width))
-		}
-		return t.BadgeStale.Render(cut(line, width))
-	}
-	marker := "·"
-	if r.Flags&model.RowOnPath != 0 {
-		marker = "●"
-	}
-	when := "     "
-	if e.TimeMs != model.NoTime {
-		when = time.UnixMilli(e.TimeMs).UTC().Format("15:04")
-	}
 	pl, ok := p.previews[e.Offset]
-	preview := pl.Text
 	if !ok {
-		preview = "…"
+		pl.Text = "…"
 	}
-	preview = inert(preview)
-	role, _ := p.role(r.Entry)
-	label := ""
-	if l, ok := p.ix.Tree.Labels[p.ix.Tree.ID(r.Entry)]; ok {
-		label = " [" + inert(l) + "]"
+	if role, known := p.role(r.Entry); known {
+		pl.Role = role
 	}
-	line := fmt.Sprintf("%s%s %s %-5s %s", guides, marker, when, entryTag(e.Type, role), preview)
-	if label != "" {
+	line, label := treeRowText(p.ix, r, pl, width)
+	switch {
+	case e.Type == model.TypeCompaction && selected:
+		return t.Selected.Render(fit(line, width))
+	case e.Type == model.TypeCompaction:
+		return t.BadgeStale.Render(cut(line, width))
+	case label != "":
 		line = cut(line, width-ansi.StringWidth(label)) + t.BadgeCandidate.Render(label)
 	}
 	switch {
@@ -1056,6 +1039,46 @@ func (p *transcriptPane) renderRow1(r model.TreeRow, e model.Entry, selected boo
 		return t.Muted.Render(cut(line, width))
 	}
 	return cut(line, width)
+}
+
+// treeRowText is a row of the entry tree as text, escaped: the branch
+// guides, ● on the active path (· off it), the time, the kind and the
+// preview; a compaction is a divider as wide as width. The entry's label
+// comes apart (" [label]"), to be kept when the line is cut.
+func treeRowText(ix *transcript.Index, r model.TreeRow, preview transcript.PreviewLine, width int) (line, label string) {
+	e := ix.Entries[r.Entry]
+	guides := treeGuides(r, width/3)
+	if e.Type == model.TypeCompaction {
+		f := ix.Facts[r.Entry]
+		text := fmt.Sprintf("── compaction · %s tokens before · keeps from %s ", model.Count(f.TokensBefore), inert(f.FirstKeptEntryID))
+		return guides + text + strings.Repeat("─", max(0, width-ansi.StringWidth(guides+text))), ""
+	}
+	marker := "·"
+	if r.Flags&model.RowOnPath != 0 {
+		marker = "●"
+	}
+	when := "     "
+	if e.TimeMs != model.NoTime {
+		when = time.UnixMilli(e.TimeMs).UTC().Format("15:04")
+	}
+	role := e.Role
+	if e.Type == model.TypeMessage && role == model.RoleNone {
+		role = preview.Role
+	}
+	if l, ok := ix.Tree.Labels[ix.Tree.ID(r.Entry)]; ok {
+		label = " [" + inert(l) + "]"
+	}
+	return fmt.Sprintf("%s%s %s %-5s %s", guides, marker, when, entryTag(e.Type, role), inert(preview.Text)), label
+}
+
+// TreeLine is a row of the entry tree as the Transcript screen draws it,
+// as plain text cut to width (its label kept): for `tree --draw`.
+func TreeLine(ix *transcript.Index, r model.TreeRow, preview transcript.PreviewLine, width int) string {
+	line, label := treeRowText(ix, r, preview, width)
+	if label == "" {
+		return cut(line, width)
+	}
+	return cut(line, width-ansi.StringWidth(label)) + label
 }
 
 // treeGuides draws the branch lines left of a row, at most limit cells.
