@@ -117,7 +117,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("find the 14 MB main session and read its diagnosis", func(t *testing.T) {
 		tm.t = t
 		s := tm.waitText("Observed never · 14 MiB pending of a 300 KiB threshold")
-		if !regexp.MustCompile(`▸ ! agent:main:main\s`).MatchString(s) {
+		if !regexp.MustCompile(`▸ ! main:main\s`).MatchString(s) {
 			t.Errorf("the main session is not the first, selected row:\n%s", s)
 		}
 		tm.keys("J") // the rest of the detail
