@@ -68,6 +68,9 @@ func readFileLimit(fsys FS, name string, limit int64) ([]byte, error) {
 const (
 	maxCursorFile = 256 << 20
 	maxConfigFile = 16 << 20
+	// sessions.json read whole to rewrite it (retention): OpenClaw keeps
+	// about 1 KB a session, so this is room for 250,000.
+	maxSessionStoreFile = 256 << 20
 )
 
 // WriteFS is what an atomic write needs. OSWriter is the real one; tests

@@ -199,7 +199,7 @@ func ReadSessionStoreFile(fsys FS, path string) (*SessionStoreFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot stat %s: %v", path, err)
 	}
-	data, err := fsys.ReadFile(path)
+	data, err := readFileLimit(fsys, path, maxSessionStoreFile)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}

@@ -278,3 +278,23 @@ func FuzzReadManifest(f *testing.F) {
 		}
 	})
 }
+
+// A planted sparse sessions.json of gigabytes is refused by its size, not
+// read into memory, and left as it was.
+func TestReadSessionStoreFileRefusesAHugeFile(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "sessions.json")
+	if err := os.WriteFile(path, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, 4<<30); err != nil {
+		t.Skipf("no sparse file here: %v", err)
+	}
+	_, err := ReadSessionStoreFile(OS, path)
+	if err == nil || !strings.Contains(err.Error(), "more than the") {
+		t.Fatalf("err = %v, want a refusal by size", err)
+	}
+	if fi, _ := os.Stat(path); fi.Size() != 4<<30 {
+		t.Errorf("the file changed size to %d", fi.Size())
+	}
+}
