@@ -49,17 +49,18 @@ var DiagnosisCodes = []DiagnosisCode{
 	CodeMissingFile, CodeSQLiteStore, CodeCursorFileCorrupt, CodeCursorInvalid, CodeNotDiscovered, CodeResetArchive,
 	CodeScanOnly, CodeCheckpointCopy, CodeNoCursor, CodeCursorPastEOF, CodeStale, CodeCandidate, CodeOverdue,
 	CodeBelowThreshold, CodePartialTail, CodeNoMessages, CodeFlushSkipped, CodeCursorFileUnreadable, CodeOutsideStateDir,
-	CodeSQLiteGeneration, CodeMemoryIndexStale,
+	CodeSQLiteGeneration, CodeMemoryIndexStale, CodeImportVerified, CodeImportIncomplete, CodeImportDiffers, CodeNotImported,
 }
 
 // Severity orders codes for display: problems first.
 func (c DiagnosisCode) Severity() int {
 	switch c {
 	// Content that will never be observed, or sweeps that do not run.
-	case CodeSQLiteStore, CodeCursorFileCorrupt, CodeCursorFileUnreadable, CodeNotDiscovered, CodeResetArchive, CodeOverdue:
+	case CodeSQLiteStore, CodeCursorFileCorrupt, CodeCursorFileUnreadable, CodeNotDiscovered, CodeResetArchive, CodeOverdue,
+		CodeImportIncomplete, CodeNotImported:
 		return 3
 	case CodeMissingFile, CodeOutsideStateDir, CodeCursorInvalid, CodeScanOnly, CodeCheckpointCopy, CodeCursorPastEOF, CodeStale, CodeFlushSkipped, CodeNoMessages,
-		CodeMemoryIndexStale:
+		CodeMemoryIndexStale, CodeImportDiffers:
 		return 2
 	case CodeSQLiteGeneration:
 		return 1
@@ -101,6 +102,10 @@ func diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 	if row.Origin == OriginSQLite {
 		return append(out, diagnoseSQLite(row, snap, cursors.Seq)...)
 	}
+	if row.Origin == OriginImportArchive {
+		out, _ = diagnoseImport(out, row, snap)
+		return out
+	}
 	if row.OutsideStateDir != "" {
 		if row.OutsideStateDir == row.File {
 			out = appendDiagnosis(out, CodeOutsideStateDir, "%s lies outside the state dir and this agent's sessions folder: it is never read (sessions.json names it, but a transcript is looked for only there).", row.File)
@@ -116,6 +121,10 @@ func diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 		out = appendDiagnosis(out, CodeSQLiteStore, "This agent has moved to the SQLite-era store %s; ClawVault 3.5.2 reads only JSONL, so new turns written there are never observed (clawvault-tui reads them there).", filepath.Base(snap.SQLitePath))
 	}
 	if !row.Exists {
+		return withFlush(out, row)
+	}
+	var done bool
+	if out, done = diagnoseImport(out, row, snap); done {
 		return withFlush(out, row)
 	}
 	out = diagnoseCursorFile(out, row, cursors)

@@ -102,6 +102,9 @@ type SQLiteWindow struct {
 	ColdBytes, ColdEvents int64
 	ColdLastSeq           int64
 	ColdArchive           string
+	// Change names the transcript as it is now (it changes with every
+	// write): what was read of it is cached under it.
+	Change string
 }
 
 // EventStats are a session's events as counts and JSONL-equivalent bytes.

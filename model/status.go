@@ -22,6 +22,9 @@ const (
 	OriginArchive
 	// OriginSQLite: the agent's SQLite-era store.
 	OriginSQLite
+	// OriginImportArchive: a transcript OpenClaw's importer moved to the
+	// agent's session-sqlite-import-archive folder.
+	OriginImportArchive
 )
 
 func (o Origin) String() string {
@@ -34,6 +37,8 @@ func (o Origin) String() string {
 		return "archive"
 	case OriginSQLite:
 		return "sqlite"
+	case OriginImportArchive:
+		return "import-archive"
 	}
 	return "other"
 }
@@ -80,6 +85,13 @@ type AgentSnapshot struct {
 	SQLite     *DirFile
 	// SQLiteStore is what reading it found (sessions, generations, sizes).
 	SQLiteStore *SQLiteStore
+	// Imports compare each JSONL transcript of an agent with a store (in
+	// its sessions folder and the importer's archive folder) with the
+	// store's events of the same session.
+	Imports []ImportCheck
+	// ImportProblem says why the leftover transcripts could not all be
+	// listed ("" when they were).
+	ImportProblem string
 }
 
 // CursorState is the vault's cursor file as loaded.
@@ -158,6 +170,10 @@ type SessionRow struct {
 	// SQLite-era rows: the generation, and clawvault-tui's seq cursor.
 	Generation *Generation
 	SeqCursor  *SeqCursor
+
+	// Import is what comparing a JSONL transcript of an agent that has a
+	// SQLite store with the store found.
+	Import *ImportCheck
 }
 
 // DisplayKey is the key to show: the row's key, else ClawVault's.
@@ -203,6 +219,8 @@ type StatusPlan struct {
 	rowAt    []int32 // by row: its file's position in the folder, or -1
 	scanned  int     // files no row claims that are rows of their own
 	sqlite   []SessionRow
+	archived []SessionRow            // transcripts in the importer's archive folder
+	imports  map[string]*ImportCheck // by file path
 	sessions sessionFiles
 
 	descriptors []Descriptor
@@ -304,6 +322,7 @@ func PlanStatusRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) *
 			p.scanned++
 		}
 	}
+	p.imports, p.archived = importRows(snap)
 	if snap.SQLiteStore != nil {
 		p.sqlite = sqliteRows(snap, seq, opt)
 	} else if snap.SQLite != nil {
@@ -328,11 +347,12 @@ func (p *StatusPlan) scannedRow(i int) bool {
 }
 
 // Len is the number of rows.
-func (p *StatusPlan) Len() int { return len(p.snap.Rows) + p.scanned + len(p.sqlite) }
+func (p *StatusPlan) Len() int { return len(p.snap.Rows) + p.scanned + len(p.sqlite) + len(p.archived) }
 
 // Build makes the rows into rows[:p.Len()] with the cursor file: the
 // sessions.json rows in file order, then the folder's other transcripts
-// in name order, then the SQLite-era store's.
+// in name order, then the SQLite-era store's, then the transcripts in the
+// importer's archive folder.
 func (p *StatusPlan) Build(rows []SessionRow, cursors CursorState) {
 	snap := p.snap
 	rows = rows[:p.Len()]
@@ -345,6 +365,7 @@ func (p *StatusPlan) Build(rows []SessionRow, cursors CursorState) {
 	}
 	firstScanned, firstSQLite := len(snap.Rows), len(snap.Rows)+len(scanned)
 	copy(rows[firstSQLite:], p.sqlite)
+	copy(rows[firstSQLite+len(p.sqlite):], p.archived)
 
 	<-p.discovered
 	// Each row is made and finished on its own (its file, cursor,
@@ -462,6 +483,7 @@ func (p *StatusPlan) finishRow(row *SessionRow, at int, cursors CursorState, dia
 		row.Candidate = row.Discovered && row.Selection.Candidate
 		row.Stale = row.Discovered && IsStale(row.Cursor, row.Size, opt.Now)
 	}
+	p.applyImport(row)
 	if id := row.Name.SessionID; id != "" {
 		var g int
 		if at >= 0 {

@@ -13,6 +13,7 @@ import (
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/fileid"
+	"clawvault-tui/store/transcript"
 )
 
 // Snapshot is one stat-only look at the whole workspace: every agent's
@@ -66,7 +67,7 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 		snap.Cursors = LoadCursors(fsys, ws.Vault)
 		snap.Cursors.Seq = seq
 	}()
-	plans, memory, err := scanAgents(ctx, fsys, ws, snap, seq, opt)
+	plans, memory, err := scanAgents(ctx, fsys, ws, snap, seq, cursorsLoaded, opt)
 	<-cursorsLoaded
 	if err != nil {
 		return nil, err
@@ -83,9 +84,11 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 }
 
 // scanAgents snapshots every agent into snap.Agents, each on a goroutine
-// (as many listings at once as cores), and plans its status rows; it
-// returns the plans and each agent's workspace memory files.
-func scanAgents(ctx context.Context, fsys FS, ws *Workspace, snap *Snapshot, seq model.SeqCursorState, opt ScanOptions) ([]*model.StatusPlan, [][]MemoryFile, error) {
+// (as many listings at once as cores), checks its leftover JSONL against
+// its store once snap.Cursors is loaded (cursorsLoaded closed), and plans
+// its status rows; it returns the plans and each agent's workspace memory
+// files.
+func scanAgents(ctx context.Context, fsys FS, ws *Workspace, snap *Snapshot, seq model.SeqCursorState, cursorsLoaded <-chan struct{}, opt ScanOptions) ([]*model.StatusPlan, [][]MemoryFile, error) {
 	statusOpt := model.StatusOptions{Now: opt.Now, MinNewBytes: opt.MinNewBytes, SessionsDirOverride: ws.SessionsDirFlag}
 	snap.Agents = make([]model.AgentSnapshot, len(ws.Agents))
 	// Every agent's sessions.json is decoded from the start, on a goroutine
@@ -114,6 +117,7 @@ func scanAgents(ctx context.Context, fsys FS, ws *Workspace, snap *Snapshot, seq
 			}
 			<-sem // the slot is for the listing
 			if errs[i] == nil {
+				checkImports(ctx, fsys, a, &snap.Agents[i], cursorsLoaded, &snap.Cursors, opt)
 				plans[i] = model.PlanStatusRows(snap.Agents[i], seq, statusOpt)
 			}
 		}()
@@ -143,6 +147,9 @@ func buildRows(plans []*model.StatusPlan, cursors model.CursorState) []model.Ses
 func (snap *Snapshot) noteAgentProblems(a model.AgentSnapshot) {
 	if a.StoreProblem != "" {
 		snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s", a.AgentID, a.StoreProblem))
+	}
+	if a.ImportProblem != "" {
+		snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s", a.AgentID, a.ImportProblem))
 	}
 	if len(a.RowProblems) > 0 {
 		snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: sessions.json: %s", a.AgentID, model.RowProblemsSentence(a.RowProblems)))
@@ -238,6 +245,26 @@ func snapshotAgent(ctx context.Context, fsys FS, a Agent, stateDir string, seq m
 		}
 	}
 	return snap, nil
+}
+
+// checkImports compares the agent's leftover JSONL transcripts with its
+// store, once ClawVault's cursor file is loaded (a byte cursor of a
+// session now in the store is carried over to its seqs).
+func checkImports(ctx context.Context, fsys FS, a Agent, snap *model.AgentSnapshot, cursorsLoaded <-chan struct{}, cursors *model.CursorState, opt ScanOptions) {
+	st := snap.SQLiteStore
+	if st == nil || st.Problem != "" {
+		return
+	}
+	<-cursorsLoaded
+	maxLine := opt.MaxLineBytes
+	if maxLine <= 0 {
+		maxLine = transcript.DefaultMaxLineBytes
+	}
+	checks, err := checkLeftovers(ctx, fsys, a, st, snap.Files, *cursors, opt.CacheDir, maxLine)
+	snap.Imports = checks
+	if err != nil {
+		snap.ImportProblem = err.Error()
+	}
 }
 
 // withinReal reports whether real (symlinks resolved) is inside dir once

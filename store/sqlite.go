@@ -141,7 +141,7 @@ func storeWindows(windows []agentdb.Window, stats map[string]model.EventStats, c
 	for _, w := range windows {
 		mw := model.SQLiteWindow{SessionID: w.SessionID, Key: w.Key, Previous: w.PreviousSessionID, Reason: w.Reason,
 			CreatedAt: w.CreatedAt, UpdatedAt: w.TranscriptUpdatedAt, EndedAt: w.EndedAt, Channel: w.Channel, ChatType: w.ChatType,
-			Provider: w.ModelProvider, Model: w.Model}
+			Provider: w.ModelProvider, Model: w.Model, Change: w.ChangeToken()}
 		if mw.UpdatedAt.IsZero() {
 			mw.UpdatedAt = w.UpdatedAt
 		}

@@ -34,6 +34,10 @@ func TestBadgeForEveryCode(t *testing.T) {
 		model.CodeOutsideStateDir:      "▲",
 		model.CodeSQLiteGeneration:     "◌",
 		model.CodeMemoryIndexStale:     "▲",
+		model.CodeImportVerified:       "✓",
+		model.CodeImportIncomplete:     "!",
+		model.CodeImportDiffers:        "▲",
+		model.CodeNotImported:          "!",
 	}
 	th := themes.Plain()
 	for _, code := range model.DiagnosisCodes {

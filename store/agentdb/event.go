@@ -129,10 +129,15 @@ type Event struct {
 // decoded once, as it is read. An event of more than maxBytes (<= 0: no
 // cap) comes as TooLong: SQLite measures it without loading it.
 func (db *DB) Events(ctx context.Context, sessionID string, after, maxBytes int64, fn func(Event) bool) error {
+	return db.eventsIn(ctx, db.db, sessionID, after, maxBytes, fn)
+}
+
+// eventsIn is Events in a transaction (or the pool).
+func (db *DB) eventsIn(ctx context.Context, q querier, sessionID string, after, maxBytes int64, fn func(Event) bool) error {
 	if maxBytes <= 0 {
 		maxBytes = math.MaxInt64
 	}
-	rows, err := db.db.QueryContext(ctx, `SELECT `+db.cappedEventColumns()+` FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq`,
+	rows, err := q.QueryContext(ctx, `SELECT `+db.cappedEventColumns()+` FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq`,
 		maxBytes, sessionID, after)
 	if err != nil {
 		return db.explain(err)

@@ -417,3 +417,10 @@ func appendStatsLines(b []byte, cache map[string]cachedStats, ids []string) []by
 	}
 	return b
 }
+
+// ChangeToken names the window's transcript as it is now: it changes with
+// every write OpenClaw makes to the transcript (caches of what was read
+// from the transcript are keyed by it).
+func (w Window) ChangeToken() string {
+	return strconv.FormatInt(w.change.transcriptUpdatedAt, 10) + " " + strconv.FormatInt(w.change.updatedAt, 10) + " " + cacheToken(w.change.generation)
+}

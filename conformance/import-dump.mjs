@@ -1,0 +1,19 @@
+// Checkpoints and vacuums the store OpenClaw's importer wrote, keeps it
+// zstd-compressed at OUT, and dumps its events to DUMP, one JSON object a
+// line: {sessionId, seq, compressed, event}.
+// Usage: node import-dump.mjs DB OUT DUMP
+import { DatabaseSync } from "node:sqlite";
+import { readFileSync, writeFileSync } from "node:fs";
+import { constants, zstdCompressSync, zstdDecompressSync } from "node:zlib";
+
+const [db, out, dump] = process.argv.slice(2);
+const d = new DatabaseSync(db);
+d.exec("PRAGMA wal_checkpoint(TRUNCATE); VACUUM");
+const cols = d.prepare("SELECT name FROM pragma_table_info('transcript_events')").all().map((r) => r.name);
+const zstd = cols.includes("event_zstd") ? ", event_zstd" : "";
+const lines = d.prepare(`SELECT session_id, seq, event_json${zstd} FROM transcript_events ORDER BY session_id, seq`).all()
+  .map((r) => JSON.stringify({ sessionId: r.session_id, seq: r.seq, compressed: !!r.event_zstd,
+    event: r.event_json ?? zstdDecompressSync(r.event_zstd).toString("utf8") }));
+d.close();
+writeFileSync(dump, lines.join("\n") + "\n");
+writeFileSync(out, zstdCompressSync(readFileSync(db), { params: { [constants.ZSTD_c_compressionLevel]: 19 } }));

@@ -1,0 +1,471 @@
+package model
+
+import (
+	"fmt"
+	"hash/maphash"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"clawvault-tui/jscompat"
+)
+
+// A leftover JSONL transcript of an agent that has a SQLite store (in its
+// sessions folder, or the importer's session-sqlite-import-archive) is
+// compared entry by entry with the store's events of the same session id,
+// each entry as OpenClaw's importer stores it (importnorm.go). The verdict
+// is one of four diagnosis codes.
+const (
+	// CodeImportVerified: every entry of the file is in the store,
+	// identical: the file can be archived.
+	CodeImportVerified DiagnosisCode = "import-verified"
+	// CodeImportIncomplete: entries of the file are absent from the store.
+	CodeImportIncomplete DiagnosisCode = "import-incomplete"
+	// CodeImportDiffers: entries whose id the store holds with other content.
+	CodeImportDiffers DiagnosisCode = "import-differs"
+	// CodeNotImported: the store has no session of the file's id.
+	CodeNotImported DiagnosisCode = "not-imported"
+)
+
+// EventDigest names an event's JSON text: 128 bits of two hashes seeded per
+// process, so that no file can be made to collide with a stored event.
+type EventDigest [2]uint64
+
+var digestSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// DigestEvent is the digest of one event's JSON text.
+func DigestEvent(b []byte) EventDigest {
+	return EventDigest{maphash.Bytes(digestSeeds[0], b), maphash.Bytes(digestSeeds[1], b)}
+}
+
+// ImportEvents are a store session's events as the check needs them: each
+// event's digest with its seq, the ids the store holds, and the
+// JSONL-equivalent bytes through each seq (for carrying a byte cursor over).
+type ImportEvents struct {
+	SessionID string
+	Exists    bool // the store has a session of this id
+	Key       string
+	Events    int64
+	LastSeq   int64
+	bySeq     map[EventDigest]int64
+	ids       map[string]struct{}
+	idOf      map[int64]string // by seq
+	seqs      []int64          // in order
+	through   []int64          // the JSONL-equivalent bytes through seqs[i]
+}
+
+// NewImportEvents makes the set of session id of the store (exists: it
+// has one of this id) under key.
+func NewImportEvents(id string, exists bool, key string) *ImportEvents {
+	return &ImportEvents{SessionID: id, Exists: exists, Key: key, LastSeq: -1, bySeq: map[EventDigest]int64{}, ids: map[string]struct{}{},
+		idOf: map[int64]string{}}
+}
+
+// V1Prefix is the prefix of the ids the importer gave the entries of a
+// version-1 file (16 hex digits, a dash, the entry's index in base 36), as
+// the store's ids show it; "" when none has that form.
+func (e *ImportEvents) V1Prefix() string {
+	for id := range e.ids {
+		if len(id) > 17 && id[16] == '-' && isHex(id[:16]) && isBase36(id[17:]) {
+			return id[:16]
+		}
+	}
+	return ""
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func isBase36(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// Add adds the event seq, of size bytes (its UTF-8 length) and JSON text
+// text (nil when it was too long to read: only its size counts).
+func (e *ImportEvents) Add(seq, size int64, text []byte) {
+	e.Events++
+	e.LastSeq = max(e.LastSeq, seq)
+	if text != nil {
+		d := DigestEvent(text)
+		if _, dup := e.bySeq[d]; !dup {
+			e.bySeq[d] = seq
+		}
+	}
+	total := size + 1
+	if n := len(e.through); n > 0 {
+		total += e.through[n-1]
+	}
+	e.seqs = append(e.seqs, seq)
+	e.through = append(e.through, total)
+}
+
+// AddID records the id (trimmed) of the store's event seq.
+func (e *ImportEvents) AddID(seq int64, id string) {
+	id = jscompat.JSTrim(id)
+	e.ids[id] = struct{}{}
+	e.idOf[seq] = id
+}
+
+// BytesThrough is the JSONL-equivalent size of the events through seq.
+func (e *ImportEvents) BytesThrough(seq int64) int64 {
+	i, found := slices.BinarySearch(e.seqs, seq)
+	if !found {
+		i--
+	}
+	if i < 0 {
+		return 0
+	}
+	return e.through[i]
+}
+
+// ImportCheck is what comparing one JSONL file with the store found.
+type ImportCheck struct {
+	File      string
+	SessionID string
+	// Key is the session key the store gives the session ("" when it has
+	// none of this id).
+	Key      string
+	Archived bool // the file is in the importer's archive folder
+	Size     int64
+	ModTime  time.Time
+	Verdict  DiagnosisCode
+	// Entries are the file's entries (non-blank lines that parse to
+	// something other than null, false, 0 or ""), Present those in the
+	// store, identical.
+	Entries, Present int
+	// Absent entries: neither their content nor their id is in the store.
+	Absent, FirstAbsentLine int
+	// Differs: entries whose id the store holds with other content.
+	Differs, FirstDiffersLine int
+	FirstDiffersID            string
+	// Duplicates are entries identical to an earlier one (stored once).
+	Duplicates int
+	// Shadowed entries have the id of an earlier entry of the file, with
+	// other content: the importer keeps the first entry of an id, and
+	// never stores these.
+	Shadowed, FirstShadowedLine int
+	// Malformed lines do not parse (or are not UTF-8); OpenClaw's importer
+	// stops reading a file at the first one.
+	Malformed, FirstMalformedLine int
+	// TornTail: the last line has no newline and does not parse.
+	TornTail bool
+	// Unchecked lines are longer than the line cap: not compared.
+	Unchecked, FirstUncheckedLine int
+	StoreEvents                   int64
+	// LastPresentSeq is the highest seq an entry of the file matched.
+	LastPresentSeq int64
+	// Err says why the file could not be compared ("" when it was).
+	Err string
+	// Carry is the ClawVault byte cursor of the session mapped onto the
+	// store's seqs (nil without one).
+	Carry *CarriedCursor
+}
+
+// CarriedCursor is a byte cursor on a JSONL transcript carried over to the
+// seq of the store's event whose line ended at that byte.
+type CarriedCursor struct {
+	Offset int64 // ClawVault's lastObservedOffset
+	// LastSeq and ObservedBytes are the seq cursor it becomes (LastSeq -1:
+	// nothing observed).
+	LastSeq, ObservedBytes int64
+	// Problem says why it cannot be carried over ("" when it can).
+	Problem string
+}
+
+// ImportComparer compares a file's lines with a store session's events.
+type ImportComparer struct {
+	Events *ImportEvents
+	Check  ImportCheck
+	norm   ImportNormalizer
+	record int
+	seen   map[EventDigest]struct{}
+	fileID map[string]bool // the ids of the file's entries so far
+	// cursor is the byte cursor to carry over (-1: none), and what the
+	// lines before it said.
+	cursor     int64
+	carrySeq   int64
+	carryFault string
+	carryEnd   bool
+}
+
+// NewImportComparer compares against events with the importer's plan; a
+// byte cursor (>= 0) is carried over.
+func NewImportComparer(events *ImportEvents, plan ImportPlan, cursor int64) *ImportComparer {
+	return &ImportComparer{Events: events, norm: ImportNormalizer{Plan: plan}, seen: map[EventDigest]struct{}{},
+		fileID: map[string]bool{}, cursor: cursor, carrySeq: -1, carryEnd: cursor == 0,
+		Check: ImportCheck{SessionID: plan.SessionID, Key: events.Key, StoreEvents: events.Events, LastPresentSeq: -1}}
+}
+
+// Line compares one line (without its newline) numbered n (from 1), that
+// starts at byte offset and whose newline ends at end (-1: it has none).
+func (c *ImportComparer) Line(n int, line []byte, end int64) {
+	if end >= 0 && end == c.cursor {
+		c.carryEnd = true
+	}
+	before := end >= 0 && end <= c.cursor
+	text := TrimJSSpaceBytes(line)
+	if len(text) == 0 {
+		return
+	}
+	if c.norm.Plan.Version >= 2 && c.record != c.norm.Plan.HeaderIndex {
+		// Lines as pi and OpenClaw wrote them are the events as stored:
+		// one lookup, no parse.
+		if seq, ok := c.Events.bySeq[DigestEvent(text)]; ok {
+			c.record++
+			c.present(text, seq, before)
+			return
+		}
+	}
+	var v *jscompat.Value
+	var err error
+	if utf8.Valid(text) {
+		v, err = jscompat.ParseJSON(text)
+	}
+	if v == nil || err != nil {
+		c.Check.Malformed++
+		if c.Check.FirstMalformedLine == 0 {
+			c.Check.FirstMalformedLine = n
+		}
+		c.Check.TornTail = end < 0
+		return
+	}
+	if !v.Truthy() {
+		return
+	}
+	event, id := c.norm.Normalize(c.record, v)
+	c.record++
+	if seq, ok := c.Events.bySeq[DigestEvent(event)]; ok {
+		c.present(event, seq, before)
+		return
+	}
+	c.Check.Entries++
+	_, held := c.Events.ids[id]
+	switch {
+	case id != "" && c.fileID[id]:
+		c.Check.Shadowed++
+		if c.Check.FirstShadowedLine == 0 {
+			c.Check.FirstShadowedLine = n
+		}
+		return
+	case held && id != "":
+		c.Check.Differs++
+		if c.Check.FirstDiffersLine == 0 {
+			c.Check.FirstDiffersLine, c.Check.FirstDiffersID = n, id
+		}
+	default:
+		c.Check.Absent++
+		if c.Check.FirstAbsentLine == 0 {
+			c.Check.FirstAbsentLine = n
+		}
+	}
+	if id != "" {
+		c.fileID[id] = true
+	}
+	if before && c.carryFault == "" {
+		c.carryFault = fmt.Sprintf("line %d, before it, is not in the store as the file has it", n)
+	}
+}
+
+// TooLong counts line n, too long to compare.
+func (c *ImportComparer) TooLong(n int) {
+	c.Check.Unchecked++
+	if c.Check.FirstUncheckedLine == 0 {
+		c.Check.FirstUncheckedLine = n
+	}
+}
+
+func (c *ImportComparer) present(text []byte, seq int64, before bool) {
+	if id := c.Events.idOf[seq]; id != "" {
+		c.fileID[id] = true
+	}
+	c.Check.Entries++
+	c.Check.Present++
+	c.Check.LastPresentSeq = max(c.Check.LastPresentSeq, seq)
+	d := DigestEvent(text)
+	if _, dup := c.seen[d]; dup {
+		c.Check.Duplicates++
+	} else {
+		c.seen[d] = struct{}{}
+	}
+	if before {
+		c.carrySeq = max(c.carrySeq, seq)
+	}
+}
+
+// Finish gives the verdict.
+func (c *ImportComparer) Finish() ImportCheck {
+	ch := c.Check
+	switch {
+	case !c.Events.Exists:
+		ch.Verdict = CodeNotImported
+	case ch.Differs > 0 || ch.Unchecked > 0:
+		ch.Verdict = CodeImportDiffers
+	case ch.Absent > 0:
+		ch.Verdict = CodeImportIncomplete
+	default:
+		ch.Verdict = CodeImportVerified
+	}
+	if c.cursor >= 0 {
+		cc := &CarriedCursor{Offset: c.cursor, LastSeq: c.carrySeq}
+		switch {
+		case !c.Events.Exists:
+			cc.Problem = "the store has no such session"
+		case !c.carryEnd:
+			cc.Problem = fmt.Sprintf("byte %s is not the end of a line of the file", Count(c.cursor))
+		case c.carryFault != "":
+			cc.Problem = c.carryFault
+		}
+		if cc.LastSeq >= 0 {
+			cc.ObservedBytes = c.Events.BytesThrough(cc.LastSeq)
+		}
+		ch.Carry = cc
+	}
+	return ch
+}
+
+// TrimJSSpaceBytes is String.prototype.trim on UTF-8 bytes.
+func TrimJSSpaceBytes(b []byte) []byte {
+	for len(b) > 0 {
+		if c := b[0]; c < utf8.RuneSelf {
+			if c != ' ' && (c < '\t' || c > '\r') {
+				break
+			}
+			b = b[1:]
+			continue
+		}
+		r, size := utf8.DecodeRune(b)
+		if !jscompat.IsJSSpace(r) {
+			break
+		}
+		b = b[size:]
+	}
+	for len(b) > 0 {
+		if c := b[len(b)-1]; c < utf8.RuneSelf {
+			if c != ' ' && (c < '\t' || c > '\r') {
+				break
+			}
+			b = b[:len(b)-1]
+			continue
+		}
+		r, size := utf8.DecodeLastRune(b)
+		if !jscompat.IsJSSpace(r) {
+			break
+		}
+		b = b[:len(b)-size]
+	}
+	return b
+}
+
+// Diagnosis is the check's verdict as a diagnosis, its sentence naming the
+// numbers.
+func (ch *ImportCheck) Diagnosis(storeName string) Diagnosis {
+	if ch.Err != "" {
+		return Diagnosis{CodeImportDiffers, fmt.Sprintf("This JSONL could not be compared with %s: %s.", storeName, ch.Err)}
+	}
+	of := fmt.Sprintf("%s of its %s", Count(int64(ch.Absent+ch.Differs+ch.Unchecked)), plural(ch.Entries, "entry", "entries"))
+	switch ch.Verdict {
+	case CodeNotImported:
+		return Diagnosis{ch.Verdict, fmt.Sprintf("%s has no session %s: none of this file's %s were imported. Stop the gateway and run `openclaw doctor --session-sqlite import` to bring it in.%s",
+			storeName, ch.SessionID, plural(ch.Entries, "entry", "entries"), ch.notes())}
+	case CodeImportDiffers:
+		msg := fmt.Sprintf("%s differ from %s's session %s: %s with an id the store holds with other content (first at line %d, id %s)",
+			of, storeName, ch.Key, plural(ch.Differs, "entry", "entries"), ch.FirstDiffersLine, ch.FirstDiffersID)
+		if ch.Differs == 0 {
+			msg = fmt.Sprintf("%s could not be compared with %s's session %s: %s longer than the line cap (first at line %d)",
+				of, storeName, ch.Key, plural(ch.Unchecked, "line is", "lines are"), ch.FirstUncheckedLine)
+		}
+		if ch.Absent > 0 {
+			msg += fmt.Sprintf(", and %s absent (from line %d)", plural(ch.Absent, "entry is", "entries are"), ch.FirstAbsentLine)
+		}
+		return Diagnosis{ch.Verdict, msg + ". The file and the store disagree: compare them before archiving either." + ch.notes()}
+	case CodeImportIncomplete:
+		return Diagnosis{ch.Verdict, fmt.Sprintf("%s are absent from %s's session %s (from line %d): history the gateway no longer sees. %s%s",
+			of, storeName, ch.Key, ch.FirstAbsentLine, ch.bringIn(), ch.notes())}
+	}
+	return Diagnosis{ch.Verdict, fmt.Sprintf("All %s of this file are in %s's session %s (through seq %d), identical as OpenClaw's importer stores them: it can be archived (`clawvault-tui retention --apply` moves it to its archive folder).%s",
+		plural(ch.Entries, "entry", "entries"), storeName, ch.Key, ch.LastPresentSeq, ch.notes())}
+}
+
+// bringIn says how to import the missing entries.
+func (ch *ImportCheck) bringIn() string {
+	s := "To bring them in, stop the gateway"
+	if ch.Archived {
+		s += fmt.Sprintf(", move this file back to sessions/%s.jsonl", ch.SessionID)
+	}
+	if ch.Malformed > 0 {
+		s += fmt.Sprintf(", fix or remove line %d (OpenClaw's importer stops reading at a line that does not parse)", ch.FirstMalformedLine)
+	}
+	return s + " and run `openclaw doctor --session-sqlite recover`."
+}
+
+// notes name what the check passed over.
+func (ch *ImportCheck) notes() string {
+	var n []string
+	if ch.Duplicates > 0 {
+		n = append(n, fmt.Sprintf("%s an earlier entry (stored once)", plural(ch.Duplicates, "line repeats", "lines repeat")))
+	}
+	if ch.Shadowed > 0 {
+		n = append(n, fmt.Sprintf("%s the id of an earlier entry with other content (first at line %d): OpenClaw's importer keeps the first entry of an id and never stores these",
+			plural(ch.Shadowed, "line has", "lines have"), ch.FirstShadowedLine))
+	}
+	switch {
+	case ch.TornTail && ch.Malformed == 1:
+		n = append(n, "the last line is torn (no newline, does not parse) and is not an entry")
+	case ch.Malformed > 0:
+		n = append(n, fmt.Sprintf("%s do not parse (first at line %d)", plural(ch.Malformed, "line", "lines"), ch.FirstMalformedLine))
+	}
+	if len(n) == 0 {
+		return ""
+	}
+	return " Also: " + strings.Join(n, "; ") + "."
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return Count(int64(n)) + " " + many
+}
+
+// ImportArchiveName parses a name the importer gives an archived
+// transcript, <key>.<name>.imported-<epoch ms>[.<n>] (n tells apart two
+// archived in the same millisecond): the part before .jsonl, whose end is
+// the transcript's name without .jsonl, and whether the name is one.
+func ImportArchiveName(name string) (stem string, ok bool) {
+	i := strings.LastIndex(name, ".jsonl.imported-")
+	if i <= 0 {
+		return "", false
+	}
+	ms, n, two := strings.Cut(name[i+len(".jsonl.imported-"):], ".")
+	if !digits(ms) || two && !digits(n) {
+		return "", false
+	}
+	return name[:i], true
+}
+
+func digits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// ImportArchiveDir is the importer's archive folder of an agent.
+func ImportArchiveDir(agentDir string) string {
+	return filepath.Join(agentDir, "session-sqlite-import-archive")
+}
