@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"clawvault-tui/model"
+
 	"encoding/json"
 	"os"
 	"strings"
@@ -71,14 +73,20 @@ func TestObserveSQLiteAgent(t *testing.T) {
 			if s.LastObservedSeq == nil || *s.LastObservedSeq != seq.LastObservedSeq || s.PendingBytes != 0 || s.SizeBytes != seq.ObservedBytes {
 				t.Errorf("status after the sweep: seq %v, pending %d of %d (observed %d)", s.LastObservedSeq, s.PendingBytes, s.SizeBytes, seq.ObservedBytes)
 			}
+			// Observed, it is as fine as an observed JSONL session: no
+			// code that needs a look.
+			if len(s.Diagnosis) != 1 || s.Diagnosis[0].Code != model.CodeSQLiteSession ||
+				!strings.Contains(s.Diagnosis[0].Message, "clawvault-tui can, by seq: it observed it through seq") {
+				t.Errorf("status after the sweep: %+v", s.Diagnosis)
+			}
 		}
 	}
 	if !found {
 		t.Error("status has no row for the observed session")
 	}
-	text, _, _ := runCLI(t, "status", "--agent", "ops", "--state-dir", state, "-v", vault)
-	if !strings.Contains(text, "clawvault-tui can, by seq: it observed it through seq") {
-		t.Errorf("status text:\n%s", text)
+	text, _, _ := runCLI(t, "status", "--agent", "ops", "--problems", "--state-dir", state, "-v", vault)
+	if strings.Contains(text, "agent:ops:main ") && strings.Contains(text, "(seq ") {
+		t.Errorf("status --problems lists the observed session:\n%s", text)
 	}
 
 	// --clawvault-compat writes what ClawVault would: nothing of the store.

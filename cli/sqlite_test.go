@@ -58,7 +58,7 @@ func TestStatusSQLiteStore(t *testing.T) {
 		t.Errorf("archives %+v", ops.SQLiteStore.Archives)
 	}
 	text, _, _ := runCLI(t, "status", "--agent", "ops", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
-	for _, want := range []string{"agent:ops:main (reset)", "ClawVault 3.5.2 cannot observe this session", "memory-index-stale", "Store:     ops: 2 session keys, 4 generations"} {
+	for _, want := range []string{"agent:ops:main (reset)", "sqlite-session,no-cursor,candidate", "memory-index-stale", "Store:     ops: 2 session keys, 4 generations"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("status text lacks %q:\n%s", want, text)
 		}

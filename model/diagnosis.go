@@ -12,8 +12,15 @@ import (
 type DiagnosisCode string
 
 const (
-	CodeMissingFile       DiagnosisCode = "missing-file"
-	CodeSQLiteStore       DiagnosisCode = "sqlite-store"
+	CodeMissingFile DiagnosisCode = "missing-file"
+	// CodeSQLiteStore: the agent has moved to the SQLite-era store, which
+	// ClawVault 3.5.2 cannot read (on its JSONL rows), or the store cannot
+	// be read.
+	CodeSQLiteStore DiagnosisCode = "sqlite-store"
+	// CodeSQLiteSession: a session of the SQLite-era store, which ClawVault
+	// cannot observe and clawvault-tui observes by seq (how far, the codes
+	// beside it say).
+	CodeSQLiteSession     DiagnosisCode = "sqlite-session"
 	CodeCursorFileCorrupt DiagnosisCode = "cursor-file-corrupt"
 	// CodeCursorFileUnreadable: the cursor file exists but cannot be read;
 	// its content is unknown, so sweeps stop until it can be.
@@ -42,6 +49,11 @@ const (
 	// CodeMemoryIndexStale: an agent's memory search index differs from its
 	// memory files (an agent-level diagnosis).
 	CodeMemoryIndexStale DiagnosisCode = "memory-index-stale"
+	// CodeCursorNotCarried: ClawVault's byte cursor on a session's JSONL,
+	// from before the session moved into the SQLite store, cannot be
+	// carried over to a seq (it is not a line end, or the file and the
+	// store disagree before it).
+	CodeCursorNotCarried DiagnosisCode = "cursor-not-carried"
 )
 
 // DiagnosisCodes lists every code, for tables that must cover them all.
@@ -50,6 +62,7 @@ var DiagnosisCodes = []DiagnosisCode{
 	CodeScanOnly, CodeCheckpointCopy, CodeNoCursor, CodeCursorPastEOF, CodeStale, CodeCandidate, CodeOverdue,
 	CodeBelowThreshold, CodePartialTail, CodeNoMessages, CodeFlushSkipped, CodeCursorFileUnreadable, CodeOutsideStateDir,
 	CodeSQLiteGeneration, CodeMemoryIndexStale, CodeImportVerified, CodeImportIncomplete, CodeImportDiffers, CodeNotImported,
+	CodeCursorNotCarried, CodeSQLiteSession,
 }
 
 // Severity orders codes for display: problems first.
@@ -60,7 +73,7 @@ func (c DiagnosisCode) Severity() int {
 		CodeImportIncomplete, CodeNotImported:
 		return 3
 	case CodeMissingFile, CodeOutsideStateDir, CodeCursorInvalid, CodeScanOnly, CodeCheckpointCopy, CodeCursorPastEOF, CodeStale, CodeFlushSkipped, CodeNoMessages,
-		CodeMemoryIndexStale, CodeImportDiffers:
+		CodeMemoryIndexStale, CodeImportDiffers, CodeCursorNotCarried:
 		return 2
 	case CodeSQLiteGeneration:
 		return 1
@@ -117,7 +130,7 @@ func diagnose(row *SessionRow, snap AgentSnapshot, cursors CursorState, opt Stat
 	if row.Origin == OriginIndex && !row.Exists {
 		out = appendDiagnosis(out, CodeMissingFile, "sessions.json points at %s, which does not exist (OpenClaw writes nothing before the first assistant reply, and archives on reset or delete).", row.File)
 	}
-	if snap.SQLitePath != "" {
+	if snap.SQLitePath != "" && row.Import == nil {
 		out = appendDiagnosis(out, CodeSQLiteStore, "This agent has moved to the SQLite-era store %s; ClawVault 3.5.2 reads only JSONL, so new turns written there are never observed (clawvault-tui reads them there).", filepath.Base(snap.SQLitePath))
 	}
 	if !row.Exists {

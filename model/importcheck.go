@@ -119,16 +119,17 @@ func (e *ImportEvents) AddID(seq int64, id string) {
 	e.idOf[seq] = id
 }
 
-// BytesThrough is the JSONL-equivalent size of the events through seq.
-func (e *ImportEvents) BytesThrough(seq int64) int64 {
+// Through is the number and JSONL-equivalent size of the events through
+// seq.
+func (e *ImportEvents) Through(seq int64) (events, bytes int64) {
 	i, found := slices.BinarySearch(e.seqs, seq)
 	if !found {
 		i--
 	}
 	if i < 0 {
-		return 0
+		return 0, 0
 	}
-	return e.through[i]
+	return int64(i + 1), e.through[i]
 }
 
 // ImportCheck is what comparing one JSONL file with the store found.
@@ -179,8 +180,8 @@ type ImportCheck struct {
 type CarriedCursor struct {
 	Offset int64 // ClawVault's lastObservedOffset
 	// LastSeq and ObservedBytes are the seq cursor it becomes (LastSeq -1:
-	// nothing observed).
-	LastSeq, ObservedBytes int64
+	// nothing observed); Events are the events through LastSeq.
+	LastSeq, ObservedBytes, Events int64
 	// Problem says why it cannot be carried over ("" when it can).
 	Problem string
 }
@@ -329,7 +330,7 @@ func (c *ImportComparer) Finish() ImportCheck {
 			cc.Problem = c.carryFault
 		}
 		if cc.LastSeq >= 0 {
-			cc.ObservedBytes = c.Events.BytesThrough(cc.LastSeq)
+			cc.Events, cc.ObservedBytes = c.Events.Through(cc.LastSeq)
 		}
 		ch.Carry = cc
 	}

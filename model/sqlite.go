@@ -138,6 +138,11 @@ type Generation struct {
 	// Events and LastSeq size the transcript; PendingEvents follow the
 	// seq cursor.
 	Events, LastSeq, PendingEvents int64
+	// Carried is ClawVault's byte cursor on the session's JSONL, from
+	// before it moved into the store, carried over to a seq (when the
+	// session has no seq cursor of its own); CarriedFrom is that JSONL.
+	Carried     *CarriedCursor
+	CarriedFrom string
 	// Read is where a sweep of ours reads it from.
 	Read SeqRead
 }
@@ -218,6 +223,7 @@ func sqliteRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) []Ses
 	if st.Problem != "" || len(st.Windows) == 0 {
 		return []SessionRow{{Agent: snap.AgentID, File: st.Path, Origin: OriginSQLite, Exists: true, Size: st.Size, ModTime: st.ModTime}}
 	}
+	carried := carriedCursors(snap.Imports)
 	nodes := make(map[string]*SQLiteNode, len(st.Nodes))
 	for i := range st.Nodes {
 		nodes[st.Nodes[i].Key] = &st.Nodes[i]
@@ -242,7 +248,12 @@ func sqliteRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) []Ses
 			row.SeqCursor = &c
 		}
 		row.CursorProblem = seq.Problems[w.SessionID]
-		g.Read = SeqReadOf(row.SeqCursor, g, row.Size, s)
+		cursor := row.SeqCursor
+		if ch := carried[w.SessionID]; cursor == nil && ch != nil && !w.Cold {
+			g.Carried, g.CarriedFrom = ch.Carry, ch.File
+			cursor, s = ch.Carry.seqCursor(s)
+		}
+		g.Read = SeqReadOf(cursor, g, row.Size, s)
 		g.PendingEvents = g.Read.PendingEvents
 		pending := g.Read.PendingBytes
 		row.Selection = Selection{StartOffset: g.Read.StartBytes, NewBytes: pending, ThresholdBytes: ThresholdBytes(row.Size), PastEOF: g.Read.Restart != ""}
@@ -257,69 +268,136 @@ func sqliteRows(snap AgentSnapshot, seq SeqCursorState, opt StatusOptions) []Ses
 	return rows
 }
 
+// carriedCursors are the byte cursors carried over from the sessions'
+// JSONL, by session id: one that carries over where there is one.
+func carriedCursors(checks []ImportCheck) map[string]*ImportCheck {
+	out := map[string]*ImportCheck{}
+	for i := range checks {
+		ch := &checks[i]
+		if ch.Carry == nil {
+			continue
+		}
+		if was := out[ch.SessionID]; was == nil || was.Carry.Problem != "" && ch.Carry.Problem == "" {
+			out[ch.SessionID] = ch
+		}
+	}
+	return out
+}
+
+// seqCursor is the seq cursor a carried byte cursor stands for (nil when
+// it does not carry over, or observed nothing), and the session's stats
+// with the events after it pending.
+func (c *CarriedCursor) seqCursor(s EventStats) (*SeqCursor, EventStats) {
+	if c.Problem != "" || c.LastSeq < 0 {
+		return nil, s
+	}
+	s.PendingEvents, s.PendingBytes = max(s.Events-c.Events, 0), max(s.Bytes-c.ObservedBytes, 0)
+	return &SeqCursor{LastSeq: c.LastSeq, ObservedBytes: c.ObservedBytes}, s
+}
+
 // diagnoseSQLite explains a SQLite-era row: ClawVault cannot observe it;
-// clawvault-tui reads it after its seq cursor.
+// clawvault-tui reads it after its seq cursor. An observed session is as
+// fine as an observed JSONL one: the same codes tell how far it is read
+// and what the next sweep does (no-cursor, candidate, below-threshold,
+// overdue), beside sqlite-session, which says where it lives.
 func diagnoseSQLite(row *SessionRow, snap AgentSnapshot, seq SeqCursorState) []Diagnosis {
 	st := snap.SQLiteStore
 	var out []Diagnosis
-	add := func(code DiagnosisCode, format string, args ...any) {
-		out = append(out, Diagnosis{code, fmt.Sprintf(format, args...)})
-	}
 	if st == nil {
 		// Not read (a stat-only snapshot): what the file's presence says.
-		add(CodeSQLiteStore, "This agent keeps its transcripts in the SQLite-era store %s (%s), which ClawVault 3.5.2 cannot read: nothing written there is ever observed by it.", filepath.Base(snap.SQLitePath), Bytes(row.Size))
-		return out
+		return appendDiagnosis(out, CodeSQLiteStore, "This agent keeps its transcripts in the SQLite-era store %s (%s), which ClawVault 3.5.2 cannot read: nothing written there is ever observed by it.", filepath.Base(snap.SQLitePath), Bytes(row.Size))
 	}
 	name := filepath.Base(st.Path)
 	if row.Generation == nil {
 		if st.Problem != "" {
-			add(CodeSQLiteStore, "%s cannot be read: %s", name, st.Problem)
-		} else {
-			add(CodeSQLiteStore, "%s (%s) holds no session yet.", name, Bytes(row.Size))
+			return appendDiagnosis(out, CodeSQLiteStore, "%s cannot be read: %s", name, st.Problem)
+		}
+		return appendDiagnosis(out, CodeSQLiteSession, "%s (%s) holds no session yet.", name, Bytes(row.Size))
+	}
+	g := row.Generation
+	out = appendDiagnosis(out, CodeSQLiteSession, "ClawVault 3.5.2 cannot observe this session: %s. clawvault-tui can, by seq: %s.", sqliteWhere(g, name), seqProgress(row, seq))
+	out = diagnoseSeqFile(out, seq)
+	out = diagnoseSeqProgress(out, row, seq)
+	if c := g.Carried; c != nil && c.Problem != "" {
+		out = appendDiagnosis(out, CodeCursorNotCarried, "ClawVault observed this session's JSONL (%s) to byte %s before it moved into the store, but that cursor is not carried over: %s. The next sweep reads the session from its first event (what ClawVault observed of it is observed again).",
+			g.CarriedFrom, Count(c.Offset), c.Problem)
+	}
+	if g.Read.Restart != "" {
+		out = appendDiagnosis(out, CodeCursorPastEOF, "The seq cursor of %s no longer fits the session (%s): the next sweep reads it again from its first event, as a byte cursor past the end of a file is read again from byte 0.", row.SessionID, g.Read.Restart)
+	}
+	if row.CursorProblem != "" {
+		out = appendDiagnosis(out, CodeCursorInvalid, "The seq cursor entry for %s is ignored (%s): a sweep does not observe the session until the entry is fixed, or removed (then from its first event).", row.SessionID, row.CursorProblem)
+	}
+	if !g.Current {
+		out = appendDiagnosis(out, CodeSQLiteGeneration, "An earlier generation of %s (%s): OpenClaw has moved the key on to another session; what was said here stays in this transcript.", row.Key, g.GenerationReason())
+	}
+	return withFlush(out, row)
+}
+
+// sqliteWhere says where a generation's events are.
+func sqliteWhere(g *Generation, name string) string {
+	if g.Cold {
+		return fmt.Sprintf("its events were moved to a cold archive of %s, which ClawVault never reads", name)
+	}
+	return fmt.Sprintf("it lives in %s, which ClawVault never reads", name)
+}
+
+// seqProgress says how far clawvault-tui has read a session by seq.
+func seqProgress(row *SessionRow, seq SeqCursorState) string {
+	g, sel := row.Generation, row.Selection
+	file := ".clawvault/" + SeqCursorFileName
+	switch {
+	case seq.ReadError != nil:
+		return fmt.Sprintf("its seq cursor file %s cannot be read, so what is pending is unknown (all %s in %d events if nothing was observed)", file, BytesExact(sel.NewBytes), g.Events)
+	case seq.Corrupt != "":
+		return fmt.Sprintf("its seq cursor file %s cannot be used, so all %s in %d events count as pending", file, BytesExact(sel.NewBytes), g.PendingEvents)
+	case row.SeqCursor == nil && g.Carried != nil && g.Carried.Problem == "" && g.Read.Restart == "":
+		return fmt.Sprintf("ClawVault observed its JSONL (%s) to byte %s before it moved into the store: that is through seq %d, so the %s in %d events after it are pending",
+			filepath.Base(g.CarriedFrom), Count(g.Carried.Offset), g.Carried.LastSeq, BytesExact(sel.NewBytes), g.PendingEvents)
+	case row.SeqCursor == nil:
+		return fmt.Sprintf("it has no seq cursor for it yet (%s), so all %s in %d events are pending", file, BytesExact(sel.NewBytes), g.Events)
+	case g.Read.Restart != "":
+		return fmt.Sprintf("%s, so all %s in %d events are pending again", g.Read.Restart, BytesExact(sel.NewBytes), g.PendingEvents)
+	}
+	return fmt.Sprintf("it observed it through seq %d on %s (%s), and the %s in %d events after that are pending",
+		row.SeqCursor.LastSeq, row.SeqCursor.ObservedAt.UTC().Format("2006-01-02 15:04 UTC"), file, BytesExact(sel.NewBytes), g.PendingEvents)
+}
+
+// diagnoseSeqFile says what is wrong with the seq cursor file.
+func diagnoseSeqFile(out []Diagnosis, seq SeqCursorState) []Diagnosis {
+	file := ".clawvault/" + SeqCursorFileName
+	if seq.ReadError != nil {
+		out = appendDiagnosis(out, CodeCursorFileUnreadable, "The seq cursor file %s cannot be read (%s): clawvault-tui does not sweep the SQLite-era sessions until it can.", file, OSReason(seq.ReadError))
+	}
+	if seq.Corrupt != "" {
+		out = appendDiagnosis(out, CodeCursorFileCorrupt, "The seq cursor file %s cannot be used (%s): a sweep refuses to run until it is restored or moved aside.", file, seq.Corrupt)
+	}
+	return out
+}
+
+// diagnoseSeqProgress gives a SQLite-era session the codes a JSONL one
+// gets: never observed, and what the next sweep does with it.
+func diagnoseSeqProgress(out []Diagnosis, row *SessionRow, seq SeqCursorState) []Diagnosis {
+	g, sel := row.Generation, row.Selection
+	if seq.ReadError != nil || seq.Corrupt != "" || row.CursorProblem != "" {
+		return out
+	}
+	carried := g.Carried != nil && g.Carried.Problem == "" && g.Carried.LastSeq >= 0
+	if row.SeqCursor == nil && !carried && g.Events > 0 {
+		out = append(out, Diagnosis{CodeNoCursor, "Never observed: .clawvault/" + SeqCursorFileName + " has no seq cursor for " + row.SessionID + "."})
+	}
+	if sel.NewBytes == 0 {
+		return out
+	}
+	if row.Candidate {
+		out = appendDiagnosis(out, CodeCandidate, "The next `clawvault-tui observe --agent %s` observes it: %s pending reach the %s threshold.", row.Agent, BytesExact(sel.NewBytes), BytesExact(sel.ThresholdBytes))
+		if sel.NewBytes >= OverdueFactor*sel.ThresholdBytes {
+			out = appendDiagnosis(out, CodeOverdue, "%d× the threshold is pending: no sweep of clawvault-tui has reached this session in a long while.", sel.NewBytes/sel.ThresholdBytes)
 		}
 		return out
 	}
-	g := row.Generation
-	where := fmt.Sprintf("it lives in %s, which ClawVault never reads", name)
-	if g.Cold {
-		where = fmt.Sprintf("its events were moved to a cold archive of %s, which ClawVault never reads", name)
-	}
-	sel := row.Selection
-	file := ".clawvault/" + SeqCursorFileName
-	var ours string
-	switch {
-	case seq.ReadError != nil:
-		ours = fmt.Sprintf("its seq cursor file %s cannot be read (%s), so what is pending is unknown (all %s in %d events if nothing was observed) and it does not sweep these sessions until it can be read", file, OSReason(seq.ReadError), BytesExact(sel.NewBytes), g.Events)
-	case seq.Corrupt != "":
-		ours = fmt.Sprintf("its seq cursor file %s cannot be used (%s), so a sweep refuses to run until it is restored or moved aside; all %s in %d events count as pending", file, seq.Corrupt, BytesExact(sel.NewBytes), g.PendingEvents)
-	case row.SeqCursor == nil:
-		ours = fmt.Sprintf("it has no seq cursor for it yet (%s), so all %s in %d events are pending", file, BytesExact(sel.NewBytes), g.Events)
-	case g.Read.Restart != "":
-		ours = fmt.Sprintf("%s, so all %s in %d events are pending again", g.Read.Restart, BytesExact(sel.NewBytes), g.PendingEvents)
-	default:
-		ours = fmt.Sprintf("it observed it through seq %d on %s (%s), and the %s in %d events after that are pending",
-			row.SeqCursor.LastSeq, row.SeqCursor.ObservedAt.UTC().Format("2006-01-02 15:04 UTC"), file, BytesExact(sel.NewBytes), g.PendingEvents)
-	}
-	verdict := "below"
-	if sel.NewBytes >= sel.ThresholdBytes {
-		verdict = "over"
-	}
-	next := ""
-	if row.Candidate && seq.Corrupt == "" && seq.ReadError == nil {
-		next = fmt.Sprintf(" The next `clawvault-tui observe --agent %s` observes it.", row.Agent)
-	}
-	add(CodeSQLiteStore, "ClawVault 3.5.2 cannot observe this session: %s. clawvault-tui can, by seq: %s, %s the %s threshold.%s",
-		where, ours, verdict, BytesExact(sel.ThresholdBytes), next)
-	if g.Read.Restart != "" {
-		add(CodeCursorPastEOF, "The seq cursor of %s no longer fits the session (%s): the next sweep reads it again from its first event, as a byte cursor past the end of a file is read again from byte 0.", row.SessionID, g.Read.Restart)
-	}
-	if row.CursorProblem != "" {
-		add(CodeCursorInvalid, "The seq cursor entry for %s is ignored (%s): a sweep does not observe the session until the entry is fixed, or removed (then from its first event).", row.SessionID, row.CursorProblem)
-	}
-	if !g.Current {
-		add(CodeSQLiteGeneration, "An earlier generation of %s (%s): OpenClaw has moved the key on to another session; what was said here stays in this transcript.", row.Key, g.GenerationReason())
-	}
-	return withFlush(out, row)
+	return appendDiagnosis(out, CodeBelowThreshold, "Needs %s more before a sweep takes it: %s pending of the %s threshold.",
+		BytesExact(sel.ThresholdBytes-sel.NewBytes), BytesExact(sel.NewBytes), BytesExact(sel.ThresholdBytes))
 }
 
 // SeqCursorFileName is the seq cursor file, in the vault's .clawvault/.

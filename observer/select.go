@@ -78,10 +78,11 @@ func Select(snap *store.Snapshot, agentID string, minNewBytes int64) Selection {
 		}
 		descriptors := model.Discover(agentID, rows, a.Files)
 		sel.Checked = len(descriptors)
+		inStore := verifiedImports(a)
 		for _, d := range descriptors {
 			f := files[d.FileName]
-			if f.Outside != "" {
-				continue // a link out of the state dir: never read
+			if f.Outside != "" || inStore[filepath.Join(a.SessionsDir, d.FileName)] {
+				continue // a link out of the state dir (never read), or every entry is in the store (observed there)
 			}
 			var cursor *model.Cursor
 			if c, ok := snap.Cursors.Store.Get(d.SessionID); ok {
@@ -130,4 +131,17 @@ func WriteDryRun(w io.Writer, sel Selection) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// verifiedImports are the transcripts of an agent's sessions folder whose
+// every entry is in its SQLite store (import-verified): a sweep observes
+// the store's session, not the file, which would observe it twice.
+func verifiedImports(a model.AgentSnapshot) map[string]bool {
+	out := map[string]bool{}
+	for _, ch := range a.Imports {
+		if ch.Verdict == model.CodeImportVerified && ch.Err == "" {
+			out[ch.File] = true
+		}
+	}
+	return out
 }

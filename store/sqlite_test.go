@@ -122,7 +122,7 @@ func TestScanSQLiteStore(t *testing.T) {
 	if cur.Size != int64(len(data)) {
 		t.Errorf("size %d, the JSONL of its events %d bytes", cur.Size, len(data))
 	}
-	if cur.Pending() <= 0 || cur.Pending() >= cur.Size || !cur.Has(model.CodeSQLiteStore) || !cur.Has(model.CodeFlushSkipped) {
+	if cur.Pending() <= 0 || cur.Pending() >= cur.Size || !cur.Has(model.CodeSQLiteSession) || !cur.Has(model.CodeFlushSkipped) {
 		t.Errorf("pending %d of %d, diagnoses %v", cur.Pending(), cur.Size, cur.Diagnosis)
 	}
 	if !strings.Contains(cur.Diagnosis[0].Message, "ClawVault 3.5.2 cannot observe this session") ||

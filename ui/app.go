@@ -874,7 +874,7 @@ func (a *App) summary() string {
 		if r.Candidate {
 			candidates++
 		}
-		if r.Cursor == nil && r.Discovered {
+		if r.Cursor == nil && r.Discovered || r.Origin == model.OriginSQLite && r.Has(model.CodeNoCursor) {
 			never++
 		}
 		if severity(r) >= 2 {

@@ -38,6 +38,8 @@ func TestBadgeForEveryCode(t *testing.T) {
 		model.CodeImportIncomplete:     "!",
 		model.CodeImportDiffers:        "▲",
 		model.CodeNotImported:          "!",
+		model.CodeCursorNotCarried:     "▲",
+		model.CodeSQLiteSession:        "✓",
 	}
 	th := themes.Plain()
 	for _, code := range model.DiagnosisCodes {
