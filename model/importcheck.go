@@ -41,26 +41,44 @@ func DigestEvent(b []byte) EventDigest {
 }
 
 // ImportEvents are a store session's events as the check needs them: each
-// event's digest with its seq, the ids the store holds, and the
-// JSONL-equivalent bytes through each seq (for carrying a byte cursor over).
+// event's digest, seq and JSONL-equivalent bytes through it (for carrying a
+// byte cursor over), found by digest; and, loaded only when a line is not
+// among them, the ids the store holds.
 type ImportEvents struct {
 	SessionID string
 	Exists    bool // the store has a session of this id
 	Key       string
 	Events    int64
 	LastSeq   int64
-	bySeq     map[EventDigest]int64
+	// The events by position: the first half of their digest finds them,
+	// the second confirms (a first half two events share goes to extra).
+	index   map[uint64]int32
+	extra   map[EventDigest]int32
+	second  []uint64
+	seqs    []int64 // in order
+	through []int64 // the JSONL-equivalent bytes through seqs[i]
+	// IDsLoaded: AddID has been given every id of the store's session.
+	IDsLoaded bool
 	ids       map[string]struct{}
 	idOf      map[int64]string // by seq
-	seqs      []int64          // in order
-	through   []int64          // the JSONL-equivalent bytes through seqs[i]
 }
 
 // NewImportEvents makes the set of session id of the store (exists: it
-// has one of this id) under key.
-func NewImportEvents(id string, exists bool, key string) *ImportEvents {
-	return &ImportEvents{SessionID: id, Exists: exists, Key: key, LastSeq: -1, bySeq: map[EventDigest]int64{}, ids: map[string]struct{}{},
-		idOf: map[int64]string{}}
+// has one of this id) under key, for about n events.
+func NewImportEvents(id string, exists bool, key string, n int) *ImportEvents {
+	return &ImportEvents{SessionID: id, Exists: exists, Key: key, LastSeq: -1, index: make(map[uint64]int32, n),
+		second: make([]uint64, 0, n), seqs: make([]int64, 0, n), through: make([]int64, 0, n),
+		ids: map[string]struct{}{}, idOf: map[int64]string{}}
+}
+
+// find returns the position of the event of digest d.
+func (e *ImportEvents) find(d EventDigest) (int32, bool) {
+	i, ok := e.index[d[0]]
+	if ok && e.second[i] == d[1] {
+		return i, true
+	}
+	i, ok = e.extra[d]
+	return i, ok
 }
 
 // V1Prefix is the prefix of the ids the importer gave the entries of a
@@ -98,16 +116,26 @@ func isBase36(s string) bool {
 func (e *ImportEvents) Add(seq, size int64, text []byte) {
 	e.Events++
 	e.LastSeq = max(e.LastSeq, seq)
+	at := int32(len(e.seqs))
+	var d EventDigest
 	if text != nil {
-		d := DigestEvent(text)
-		if _, dup := e.bySeq[d]; !dup {
-			e.bySeq[d] = seq
+		d = DigestEvent(text)
+		if _, dup := e.find(d); !dup {
+			if _, taken := e.index[d[0]]; taken {
+				if e.extra == nil {
+					e.extra = map[EventDigest]int32{}
+				}
+				e.extra[d] = at
+			} else {
+				e.index[d[0]] = at
+			}
 		}
 	}
 	total := size + 1
 	if n := len(e.through); n > 0 {
 		total += e.through[n-1]
 	}
+	e.second = append(e.second, d[1])
 	e.seqs = append(e.seqs, seq)
 	e.through = append(e.through, total)
 }
@@ -187,13 +215,19 @@ type CarriedCursor struct {
 }
 
 // ImportComparer compares a file's lines with a store session's events.
+// A line found among them is an entry present; what the others are
+// (absent, or an id the store or an earlier line holds) needs the store's
+// ids, which Finish asks for only then.
 type ImportComparer struct {
 	Events *ImportEvents
 	Check  ImportCheck
 	norm   ImportNormalizer
 	record int
-	seen   map[EventDigest]struct{}
-	fileID map[string]bool // the ids of the file's entries so far
+	// entries are the file's entries in order: a present one by its
+	// event's position, a missing one as -1-i for misses[i].
+	entries []int32
+	misses  []importMiss
+	matched []bool // by event position
 	// cursor is the byte cursor to carry over (-1: none), and what the
 	// lines before it said.
 	cursor     int64
@@ -202,16 +236,22 @@ type ImportComparer struct {
 	carryEnd   bool
 }
 
+// importMiss is an entry of the file not among the store's events.
+type importMiss struct {
+	line int
+	id   string
+}
+
 // NewImportComparer compares against events with the importer's plan; a
 // byte cursor (>= 0) is carried over.
 func NewImportComparer(events *ImportEvents, plan ImportPlan, cursor int64) *ImportComparer {
-	return &ImportComparer{Events: events, norm: ImportNormalizer{Plan: plan}, seen: map[EventDigest]struct{}{},
-		fileID: map[string]bool{}, cursor: cursor, carrySeq: -1, carryEnd: cursor == 0,
+	return &ImportComparer{Events: events, norm: ImportNormalizer{Plan: plan}, matched: make([]bool, len(events.seqs)),
+		cursor: cursor, carrySeq: -1, carryEnd: cursor == 0,
 		Check: ImportCheck{SessionID: plan.SessionID, Key: events.Key, StoreEvents: events.Events, LastPresentSeq: -1}}
 }
 
-// Line compares one line (without its newline) numbered n (from 1), that
-// starts at byte offset and whose newline ends at end (-1: it has none).
+// Line compares one line (without its newline) numbered n (from 1), whose
+// newline ends at byte end (-1: it has none).
 func (c *ImportComparer) Line(n int, line []byte, end int64) {
 	if end >= 0 && end == c.cursor {
 		c.carryEnd = true
@@ -221,12 +261,12 @@ func (c *ImportComparer) Line(n int, line []byte, end int64) {
 	if len(text) == 0 {
 		return
 	}
-	if c.norm.Plan.Version >= 2 && c.record != c.norm.Plan.HeaderIndex {
+	if c.norm.Plan.Version >= 2 {
 		// Lines as pi and OpenClaw wrote them are the events as stored:
 		// one lookup, no parse.
-		if seq, ok := c.Events.bySeq[DigestEvent(text)]; ok {
+		if at, ok := c.Events.find(DigestEvent(text)); ok {
 			c.record++
-			c.present(text, seq, before)
+			c.present(at, before)
 			return
 		}
 	}
@@ -248,33 +288,13 @@ func (c *ImportComparer) Line(n int, line []byte, end int64) {
 	}
 	event, id := c.norm.Normalize(c.record, v)
 	c.record++
-	if seq, ok := c.Events.bySeq[DigestEvent(event)]; ok {
-		c.present(event, seq, before)
+	if at, ok := c.Events.find(DigestEvent(event)); ok {
+		c.present(at, before)
 		return
 	}
 	c.Check.Entries++
-	_, held := c.Events.ids[id]
-	switch {
-	case id != "" && c.fileID[id]:
-		c.Check.Shadowed++
-		if c.Check.FirstShadowedLine == 0 {
-			c.Check.FirstShadowedLine = n
-		}
-		return
-	case held && id != "":
-		c.Check.Differs++
-		if c.Check.FirstDiffersLine == 0 {
-			c.Check.FirstDiffersLine, c.Check.FirstDiffersID = n, id
-		}
-	default:
-		c.Check.Absent++
-		if c.Check.FirstAbsentLine == 0 {
-			c.Check.FirstAbsentLine = n
-		}
-	}
-	if id != "" {
-		c.fileID[id] = true
-	}
+	c.misses = append(c.misses, importMiss{line: n, id: id})
+	c.entries = append(c.entries, int32(-len(c.misses)))
 	if before && c.carryFault == "" {
 		c.carryFault = fmt.Sprintf("line %d, before it, is not in the store as the file has it", n)
 	}
@@ -288,26 +308,67 @@ func (c *ImportComparer) TooLong(n int) {
 	}
 }
 
-func (c *ImportComparer) present(text []byte, seq int64, before bool) {
-	if id := c.Events.idOf[seq]; id != "" {
-		c.fileID[id] = true
-	}
+func (c *ImportComparer) present(at int32, before bool) {
+	seq := c.Events.seqs[at]
+	c.entries = append(c.entries, at)
 	c.Check.Entries++
 	c.Check.Present++
 	c.Check.LastPresentSeq = max(c.Check.LastPresentSeq, seq)
-	d := DigestEvent(text)
-	if _, dup := c.seen[d]; dup {
+	if c.matched[at] {
 		c.Check.Duplicates++
-	} else {
-		c.seen[d] = struct{}{}
 	}
+	c.matched[at] = true
 	if before {
 		c.carrySeq = max(c.carrySeq, seq)
 	}
 }
 
-// Finish gives the verdict.
+// NeedsIDs says Finish needs the store's ids: some entry is not among
+// its events.
+func (c *ImportComparer) NeedsIDs() bool { return len(c.misses) > 0 && !c.Events.IDsLoaded }
+
+// classifyMisses sorts the entries not among the store's events: one whose
+// id an earlier entry of the file has is shadowed (the importer keeps the
+// first of an id), one whose id the store holds differs, and the others are
+// absent.
+func (c *ImportComparer) classifyMisses() {
+	fileID := map[string]bool{}
+	for _, e := range c.entries {
+		if e >= 0 {
+			if id := c.Events.idOf[c.Events.seqs[e]]; id != "" {
+				fileID[id] = true
+			}
+			continue
+		}
+		m := c.misses[-e-1]
+		_, held := c.Events.ids[m.id]
+		switch {
+		case m.id != "" && fileID[m.id]:
+			c.Check.Shadowed++
+			if c.Check.FirstShadowedLine == 0 {
+				c.Check.FirstShadowedLine = m.line
+			}
+		case m.id != "" && held:
+			c.Check.Differs++
+			if c.Check.FirstDiffersLine == 0 {
+				c.Check.FirstDiffersLine, c.Check.FirstDiffersID = m.line, m.id
+			}
+		default:
+			c.Check.Absent++
+			if c.Check.FirstAbsentLine == 0 {
+				c.Check.FirstAbsentLine = m.line
+			}
+		}
+		if m.id != "" {
+			fileID[m.id] = true
+		}
+	}
+}
+
+// Finish gives the verdict (after the store's ids are loaded, when
+// NeedsIDs says so).
 func (c *ImportComparer) Finish() ImportCheck {
+	c.classifyMisses()
 	ch := c.Check
 	switch {
 	case !c.Events.Exists:

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"clawvault-tui/model"
 	"clawvault-tui/store/agentdb"
 	"clawvault-tui/store/demo/demotest"
 	"clawvault-tui/store/transcript"
@@ -290,4 +291,51 @@ func liveSQLiteCopy(b *testing.B, state, vault string) (*Workspace, func(), int6
 			b.Fatal(err)
 		}
 	}, int64(len(ids))
+}
+
+// BenchmarkImportCheck is the budget of leftover JSONL verified against the
+// store (docs/PERFORMANCE.md): the demo's largest transcript, as a JSONL
+// left beside the store that holds it, compared entry by entry with the
+// store's events of its session (every event read, the file's lines
+// matched). MB/s counts the JSONL's bytes (budget: at least 100); cpu-MB/s
+// counts them by the process's CPU time.
+func BenchmarkImportCheck(b *testing.B) {
+	m, err := demotest.BenchWorkspace(demotest.BenchScale())
+	if err != nil {
+		b.Fatal(err)
+	}
+	state, err := demotest.BenchSQLiteState(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := agentdb.Open(context.Background(), filepath.Join(state, "agents", "main", "agent", agentdb.FileName))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	fi, err := os.Stat(m.Heartbeat.File)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+	var ch model.ImportCheck
+	cpu := demotest.CPUTime()
+	for b.Loop() {
+		events, err := db.ImportEvents(context.Background(), m.Heartbeat.SessionID, m.Heartbeat.Key, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ch, err = CompareImport(context.Background(), OS, m.Heartbeat.File, m.Heartbeat.File, events, loader(db), -1, transcript.DefaultMaxLineBytes); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if spent := demotest.CPUTime() - cpu; spent > 0 {
+		// The CPU time, which other processes on a busy machine disturb
+		// less than the wall time.
+		b.ReportMetric(float64(fi.Size())*float64(b.N)/spent.Seconds()/1e6, "cpu-MB/s")
+	}
+	if ch.Verdict != model.CodeImportVerified {
+		b.Fatalf("%s: %s", ch.Verdict, ch.Diagnosis("store").Message)
+	}
+	b.ReportMetric(float64(ch.Entries), "entries")
 }

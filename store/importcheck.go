@@ -169,7 +169,8 @@ func (c *importChecker) check(ctx context.Context, lf leftoverFile, cursor int64
 	if err != nil {
 		return fail(err)
 	}
-	ch, err := CompareImport(ctx, c.fsys, lf.Path, c.v1Path(lf), events, cursor, c.maxLine)
+	loadIDs := func(e *model.ImportEvents) error { return c.db.LoadImportIDs(ctx, e) }
+	ch, err := CompareImport(ctx, c.fsys, lf.Path, c.v1Path(lf), events, loadIDs, cursor, c.maxLine)
 	if err != nil {
 		return fail(err)
 	}
@@ -190,8 +191,10 @@ func (c *importChecker) v1Path(lf leftoverFile) string {
 // CompareImport compares the JSONL file at path with a store session's
 // events, entry by entry as OpenClaw's importer stores them; a ClawVault
 // byte cursor (>= 0) is carried over to the store's seqs. v1Path is the
-// path a version-1 file was imported from (it names its entries' ids).
-func CompareImport(ctx context.Context, fsys FS, path, v1Path string, events *model.ImportEvents, cursor, maxLine int64) (model.ImportCheck, error) {
+// path a version-1 file was imported from (it names its entries' ids);
+// loadIDs gives events the store's ids, when they are needed (a file of
+// version 1, an entry not among the events).
+func CompareImport(ctx context.Context, fsys FS, path, v1Path string, events *model.ImportEvents, loadIDs func(*model.ImportEvents) error, cursor, maxLine int64) (model.ImportCheck, error) {
 	f, err := fsys.Open(path)
 	if err != nil {
 		return model.ImportCheck{}, err
@@ -208,6 +211,9 @@ func CompareImport(ctx context.Context, fsys FS, path, v1Path string, events *mo
 	}
 	plan.SessionID = events.SessionID
 	if plan.Version < 2 {
+		if err := loadIDs(events); err != nil {
+			return model.ImportCheck{}, err
+		}
 		plan.V1Prefix = events.V1Prefix()
 		if plan.V1Prefix == "" {
 			plan.V1Prefix = model.ImportV1Prefix(v1Path, plan.SessionID)
@@ -230,6 +236,9 @@ func CompareImport(ctx context.Context, fsys FS, path, v1Path string, events *mo
 	})
 	if err == nil {
 		err = ctx.Err()
+	}
+	if err == nil && cmp.NeedsIDs() {
+		err = loadIDs(events)
 	}
 	if err != nil {
 		return model.ImportCheck{}, err

@@ -69,6 +69,11 @@ func importCases(t *testing.T) []importCase {
 	return out
 }
 
+// loader loads a store's ids into the events of the check.
+func loader(db *agentdb.DB) func(*model.ImportEvents) error {
+	return func(e *model.ImportEvents) error { return db.LoadImportIDs(context.Background(), e) }
+}
+
 func checkCase(t *testing.T, db *agentdb.DB, c importCase, path string, cursor int64) model.ImportCheck {
 	t.Helper()
 	key := ""
@@ -85,7 +90,7 @@ func checkCase(t *testing.T, db *agentdb.DB, c importCase, path string, cursor i
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := CompareImport(context.Background(), OS, path, path, events, cursor, transcript.DefaultMaxLineBytes)
+	ch, err := CompareImport(context.Background(), OS, path, path, events, loader(db), cursor, transcript.DefaultMaxLineBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,6 +149,9 @@ func TestImportNormalizerMakesTheStoredEvents(t *testing.T) {
 				t.Fatal(err)
 			}
 			events, err := db.ImportEvents(context.Background(), c.sessionID, c.key, 0)
+			if err == nil {
+				err = db.LoadImportIDs(context.Background(), events)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
