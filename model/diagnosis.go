@@ -39,6 +39,9 @@ const (
 	CodePartialTail          DiagnosisCode = "partial-tail"
 	CodeNoMessages           DiagnosisCode = "no-messages"
 	CodeFlushSkipped         DiagnosisCode = "flush-skipped"
+	// CodeFlushFailed: OpenClaw records failed memory flushes
+	// (memoryFlushFailureCount, or memoryFlush.kind "failed").
+	CodeFlushFailed DiagnosisCode = "flush-failed"
 	// CodeOutsideStateDir: the transcript lies outside the state dir and
 	// the agent's sessions folder (sessions.json's sessionFile says so, or
 	// a link leads there): reported, never read.
@@ -62,7 +65,7 @@ var DiagnosisCodes = []DiagnosisCode{
 	CodeScanOnly, CodeCheckpointCopy, CodeNoCursor, CodeCursorPastEOF, CodeStale, CodeCandidate, CodeOverdue,
 	CodeBelowThreshold, CodePartialTail, CodeNoMessages, CodeFlushSkipped, CodeCursorFileUnreadable, CodeOutsideStateDir,
 	CodeSQLiteGeneration, CodeMemoryIndexStale, CodeImportVerified, CodeImportIncomplete, CodeImportDiffers, CodeNotImported,
-	CodeCursorNotCarried, CodeSQLiteSession,
+	CodeCursorNotCarried, CodeSQLiteSession, CodeFlushFailed,
 }
 
 // Severity orders codes for display: problems first.
@@ -73,7 +76,7 @@ func (c DiagnosisCode) Severity() int {
 		CodeImportIncomplete, CodeNotImported:
 		return 3
 	case CodeMissingFile, CodeOutsideStateDir, CodeCursorInvalid, CodeScanOnly, CodeCheckpointCopy, CodeCursorPastEOF, CodeStale, CodeFlushSkipped, CodeNoMessages,
-		CodeMemoryIndexStale, CodeImportDiffers, CodeCursorNotCarried:
+		CodeMemoryIndexStale, CodeImportDiffers, CodeCursorNotCarried, CodeFlushFailed:
 		return 2
 	case CodeSQLiteGeneration:
 		return 1
@@ -263,11 +266,33 @@ func withFlush(out []Diagnosis, row *SessionRow) []Diagnosis {
 	if row.Entry == nil {
 		return out
 	}
+	where := "sessions.json"
+	if row.Origin == OriginSQLite {
+		where = "Its session entry (entry_json)"
+	}
 	if c, f, skipped := row.Entry.FlushSkipped(); skipped {
 		out = append(out, Diagnosis{CodeFlushSkipped, fmt.Sprintf(
-			"sessions.json says compactionCount %d > memoryFlushCompactionCount %d: %d compaction(s) ran without a memory flush before them.", c, f, c-f)})
+			"%s says compactionCount %d > memoryFlushCompactionCount %d: %d compaction(s) ran without a memory flush before them.", where, c, f, c-f)})
+	}
+	if n, failed := row.Entry.FlushFailed(); failed {
+		out = append(out, Diagnosis{CodeFlushFailed, flushFailedSentence(where, n, row.Entry.FlushFailure)})
 	}
 	return out
+}
+
+// flushFailedSentence names OpenClaw's count of failed memory flushes, and
+// when the last one failed and why, where it kept them.
+func flushFailedSentence(where string, n int, f FlushFailure) string {
+	s := fmt.Sprintf("%s records %s: what the session said before its compaction was not written to memory", where, plural(n, "failed memory flush", "failed memory flushes in a row"))
+	if f.LastFailedAt > 0 {
+		s += fmt.Sprintf(", the last on %s", time.UnixMilli(f.LastFailedAt).UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	if f.LastError != "" {
+		s += fmt.Sprintf(", with OpenClaw's error %q", f.LastError)
+	} else {
+		s += " (OpenClaw 2026.9 keeps no error text: its gateway log has it)"
+	}
+	return s + ". OpenClaw retries at the next compaction and gives up for the cycle after 3."
 }
 
 func notDiscoveredReason(row *SessionRow, snap AgentSnapshot) string {

@@ -79,6 +79,27 @@ type StatusEntry struct {
 
 	CompactionCount            *int `json:"compactionCount,omitempty"`
 	MemoryFlushCompactionCount *int `json:"memoryFlushCompactionCount,omitempty"`
+	// FlushFailure is what OpenClaw recorded of failed memory flushes.
+	FlushFailure FlushFailure `json:"-"`
+}
+
+// FlushFailure is OpenClaw's record of a session's failed memory flushes:
+// memoryFlushFailureCount, memoryFlushLastFailedAt (ms) and
+// memoryFlushLastFailureError (until 2026.9), or memoryFlush {kind:
+// "failed", failureCount} (2026.9, which keeps no time or text).
+type FlushFailure struct {
+	Count        *int
+	LastFailedAt int64
+	LastError    string
+}
+
+// FlushFailed reports OpenClaw's count of failed memory flushes, when
+// above zero.
+func (e StatusEntry) FlushFailed() (int, bool) {
+	if e.FlushFailure.Count == nil || *e.FlushFailure.Count <= 0 {
+		return 0, false
+	}
+	return *e.FlushFailure.Count, true
 }
 
 // Extra returns the row's fields, all of them, as raw JSON values; the

@@ -89,6 +89,8 @@ func (d *entryDecoder) stringField(name string, key, v []byte) bool {
 		d.str(key, v, &d.lastProvider)
 	case "room":
 		d.str(key, v, &d.room)
+	case "memoryFlushLastFailureError":
+		d.str(key, v, &st.FlushFailure.LastError)
 	default:
 		dst := entryString(d.e, name)
 		if dst == nil {
@@ -155,6 +157,16 @@ func (d *entryDecoder) numberField(name string, key, v []byte) bool {
 		st.CompactionCount = d.intp(key, v)
 	case "memoryFlushCompactionCount":
 		st.MemoryFlushCompactionCount = d.intp(key, v)
+	case "memoryFlushFailureCount":
+		st.FlushFailure.Count = d.intp(key, v)
+	case "memoryFlushLastFailedAt":
+		if n, ok := d.num(key, v); ok {
+			st.FlushFailure.LastFailedAt = n
+		}
+	case "memoryFlush": // 2026.9's object of the counts above
+		if !decodeMemoryFlush(v, st, d.alloc) && string(v) != "null" {
+			d.bad(key, "an object")
+		}
 	case "memoryFlushAt":
 		if n, ok := d.num(key, v); ok {
 			e.MemoryFlushAt = n
@@ -309,10 +321,46 @@ func printableASCII(b []byte) bool {
 func statusField(name string) bool {
 	switch name {
 	case "sessionId", "updatedAt", "sessionFile", "chatType", "channel", "provider", "model", "modelProvider",
-		"contextTokens", "totalTokens", "compactionCount", "memoryFlushCompactionCount", "estimatedCostUsd":
+		"contextTokens", "totalTokens", "compactionCount", "memoryFlushCompactionCount", "estimatedCostUsd",
+		"memoryFlush", "memoryFlushFailureCount", "memoryFlushLastFailedAt", "memoryFlushLastFailureError":
 		return true
 	}
 	return false
+}
+
+// decodeMemoryFlush reads OpenClaw 2026.9's memoryFlush object ({kind:
+// "succeeded", compactionCount} or {kind: "failed", compactionCount?,
+// failureCount}), which replaced the memoryFlush* fields: its counts are
+// read where the old fields are not there. It reports whether v is an
+// object.
+func decodeMemoryFlush(v []byte, st *model.StatusEntry, alloc *entryAlloc) bool {
+	var kind string
+	var compactions, failures int64 = -1, -1
+	_, ok := jsonscan.Object(v, 0, func(key, val []byte) bool {
+		switch {
+		case jsonscan.KeyIs(key, "kind") && len(val) > 0 && val[0] == '"':
+			kind = jsonscan.Unquote(val)
+		case jsonscan.KeyIs(key, "compactionCount"):
+			if n, ok := jsonscan.Int(val); ok && n >= 0 {
+				compactions = n
+			}
+		case jsonscan.KeyIs(key, "failureCount"):
+			if n, ok := jsonscan.Int(val); ok && n >= 0 {
+				failures = n
+			}
+		}
+		return true
+	})
+	if !ok {
+		return false
+	}
+	if compactions >= 0 && st.MemoryFlushCompactionCount == nil {
+		st.MemoryFlushCompactionCount = alloc.intp(int(compactions))
+	}
+	if kind == "failed" && failures > 0 && st.FlushFailure.Count == nil {
+		st.FlushFailure.Count = alloc.intp(int(failures))
+	}
+	return true
 }
 
 // entryAlloc holds what decoding the rows of one sessions.json allocates a

@@ -40,6 +40,7 @@ func TestBadgeForEveryCode(t *testing.T) {
 		model.CodeNotImported:          "!",
 		model.CodeCursorNotCarried:     "▲",
 		model.CodeSQLiteSession:        "✓",
+		model.CodeFlushFailed:          "▲",
 	}
 	th := themes.Plain()
 	for _, code := range model.DiagnosisCodes {
