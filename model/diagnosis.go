@@ -65,7 +65,7 @@ var DiagnosisCodes = []DiagnosisCode{
 	CodeScanOnly, CodeCheckpointCopy, CodeNoCursor, CodeCursorPastEOF, CodeStale, CodeCandidate, CodeOverdue,
 	CodeBelowThreshold, CodePartialTail, CodeNoMessages, CodeFlushSkipped, CodeCursorFileUnreadable, CodeOutsideStateDir,
 	CodeSQLiteGeneration, CodeMemoryIndexStale, CodeImportVerified, CodeImportIncomplete, CodeImportDiffers, CodeNotImported,
-	CodeCursorNotCarried, CodeSQLiteSession, CodeFlushFailed,
+	CodeCursorNotCarried, CodeSQLiteSession, CodeFlushFailed, CodeMemoryReindexOrphans,
 }
 
 // Severity orders codes for display: problems first.
@@ -76,7 +76,7 @@ func (c DiagnosisCode) Severity() int {
 		CodeImportIncomplete, CodeNotImported:
 		return 3
 	case CodeMissingFile, CodeOutsideStateDir, CodeCursorInvalid, CodeScanOnly, CodeCheckpointCopy, CodeCursorPastEOF, CodeStale, CodeFlushSkipped, CodeNoMessages,
-		CodeMemoryIndexStale, CodeImportDiffers, CodeCursorNotCarried, CodeFlushFailed:
+		CodeMemoryIndexStale, CodeImportDiffers, CodeCursorNotCarried, CodeFlushFailed, CodeMemoryReindexOrphans:
 		return 2
 	case CodeSQLiteGeneration:
 		return 1

@@ -75,6 +75,8 @@ type SQLiteStore struct {
 	Stats        map[string]EventStats // by session id
 	Archives     []SQLiteArchive
 	Memory       *MemoryIndexHealth
+	// Reindex is what OpenClaw's memory reindex left beside the store.
+	Reindex *ReindexState
 }
 
 // SQLiteNode is one session key (a session_nodes row).

@@ -78,7 +78,7 @@ func Scan(ctx context.Context, fsys FS, ws *Workspace, opt ScanOptions) (*Snapsh
 	}
 	snap.Rows = buildRows(plans, snap.Cursors)
 	for _, a := range snap.Agents {
-		snap.noteAgentProblems(a)
+		snap.noteAgentProblems(a, opt.Now)
 	}
 	return snap, nil
 }
@@ -143,8 +143,9 @@ func buildRows(plans []*model.StatusPlan, cursors model.CursorState) []model.Ses
 }
 
 // noteAgentProblems adds what is wrong with an agent's stores to the
-// snapshot's problems, and its SQLite memory index's diagnosis.
-func (snap *Snapshot) noteAgentProblems(a model.AgentSnapshot) {
+// snapshot's problems, and the diagnoses of its SQLite memory index and
+// reindex temp databases (as of now).
+func (snap *Snapshot) noteAgentProblems(a model.AgentSnapshot, now time.Time) {
 	if a.StoreProblem != "" {
 		snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s", a.AgentID, a.StoreProblem))
 	}
@@ -161,7 +162,10 @@ func (snap *Snapshot) noteAgentProblems(a model.AgentSnapshot) {
 	if len(st.NodeProblems) > 0 {
 		snap.Problems = append(snap.Problems, fmt.Sprintf("agent %s: %s, session_nodes: %s", a.AgentID, filepath.Base(st.Path), model.RowProblemsSentence(st.NodeProblems)))
 	}
-	if d := st.Memory.Diagnosis(); d != nil {
+	for _, d := range []*model.Diagnosis{st.Memory.Diagnosis(), st.Reindex.Diagnosis(now)} {
+		if d == nil {
+			continue
+		}
 		if snap.AgentDiagnoses == nil {
 			snap.AgentDiagnoses = map[string][]model.Diagnosis{}
 		}

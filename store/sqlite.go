@@ -57,6 +57,7 @@ func readSQLiteStore(ctx context.Context, fsys FS, a Agent, seq model.SeqCursorS
 		// The store stays open until the nodes are read.
 		return unreadable(cmp.Or((<-nodesDone).err, err))
 	}
+	st.Reindex = reindexState(ctx, fsys, a.SQLitePath)
 	if mi, err := db.MemoryIndex(ctx); err == nil && mi.Present {
 		h := memoryIndexHealth(fsys, a.Workspace, mi)
 		st.Memory = &h

@@ -41,6 +41,7 @@ func TestBadgeForEveryCode(t *testing.T) {
 		model.CodeCursorNotCarried:     "▲",
 		model.CodeSQLiteSession:        "✓",
 		model.CodeFlushFailed:          "▲",
+		model.CodeMemoryReindexOrphans: "▲",
 	}
 	th := themes.Plain()
 	for _, code := range model.DiagnosisCodes {
