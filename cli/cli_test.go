@@ -245,7 +245,7 @@ func demoCopy(t *testing.T) (state, vault string) {
 func TestObserveSweepJSONContract(t *testing.T) {
 	t.Parallel()
 	state, vault := demoCopy(t)
-	out, errOut, code := runCLI(t, "observe", "--json", "--max-sessions", "3", "--state-dir", state, "-v", vault, "--now", "2026-11-21T12:00:00Z")
+	out, errOut, code := runCLI(t, "observe", "--json", "--max-sessions", "3", "--agent", "main", "--state-dir", state, "-v", vault, "--now", "2026-11-21T12:00:00Z")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -299,7 +299,7 @@ func TestObserveBusy(t *testing.T) {
 func TestObserveDryRunIncludeResets(t *testing.T) {
 	t.Parallel()
 	dir := conformanceDemo(t)
-	out, errOut, code := runCLI(t, "observe", "--dry-run", "--include-resets", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
+	out, errOut, code := runCLI(t, "observe", "--dry-run", "--include-resets", "--agent", "main", "--state-dir", filepath.Join(dir, "state"), "-v", filepath.Join(dir, "vault"))
 	if code != 0 || !strings.Contains(out, "Reset archives (--include-resets): 1 would be observed") ||
 		!strings.Contains(out, ".jsonl.reset.") {
 		t.Errorf("exit %d: %s%s", code, out, errOut)

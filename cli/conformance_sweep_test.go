@@ -162,7 +162,8 @@ func TestConformanceNothingLeftAfterOurSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := runCLI(t, "observe", "--dry-run", "--state-dir", state, "-v", vault)
+	// ClawVault's dry run takes agent main; ours, every agent unless told.
+	out, errOut, code := runCLI(t, "observe", "--dry-run", "--agent", "main", "--state-dir", state, "-v", vault)
 	if code != 0 || out != string(want) {
 		t.Errorf("after our sweep we print %q (exit %d, %s); ClawVault prints %q", out, code, errOut, want)
 	}

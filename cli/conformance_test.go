@@ -120,10 +120,10 @@ func TestConformanceClawVaultDryRun(t *testing.T) {
 	dir := conformanceDemo(t)
 	state, vault := filepath.Join(dir, "state"), filepath.Join(dir, "vault")
 	cases := map[string][]string{
-		"main":         {"--state-dir", state},
+		"main":         {"--state-dir", state, "--agent", "main"},
 		"work":         {"--state-dir", state, "--agent", "work"},
 		"ops":          {"--state-dir", state, "--agent", "ops"},
-		"min-new-1":    {"--state-dir", state, "--min-new", "1"},
+		"min-new-1":    {"--state-dir", state, "--agent", "main", "--min-new", "1"},
 		"sessions-dir": {"--sessions-dir", filepath.Join(state, "agents", "main", "sessions")},
 	}
 	for name, flags := range cases {

@@ -92,14 +92,9 @@ func (a *app) observe(f observeFlags) error {
 	if err := store.CheckVault(ws.Vault); err != nil {
 		return err
 	}
-	// Like ClawVault, one agent: --agent, else $OPENCLAW_AGENT_ID, else main.
-	agents := []string{ws.ObserverAgent}
-	if common.locate.AllAgents {
-		agents = agents[:0]
-		for _, a := range ws.Agents {
-			agents = append(agents, a.ID)
-		}
-	}
+	// The agents status and the TUI show: every one, or the one --agent
+	// names (ClawVault's own sweep takes agent main unless told).
+	agents := observer.WorkspaceAgents(ws)
 	if f.dryRun {
 		return observeDryRun(a.ctx, ws, agents, f.minNew, f.includeResets, common.json, stdout)
 	}
@@ -160,6 +155,8 @@ func finishSweep(report *observer.SweepReport, err error, asJSON bool, stdout io
 		return err
 	case report != nil && len(report.Failed) > 0:
 		return exitError{1, fmt.Errorf("%s could not be observed (see above); their cursors stay and the next sweep tries again", model.Plural(len(report.Failed), "session", "sessions"))}
+	case report != nil && len(report.UnreadableStores) > 0:
+		return exitError{1, errors.New(strings.Join(report.UnreadableStores, "; "))}
 	}
 	return nil
 }
@@ -211,6 +208,13 @@ func observeDryRun(ctx context.Context, ws *store.Workspace, agents []string, mi
 	if err := cursorsReadable(snap, agents); err != nil {
 		return err
 	}
+	// A store that cannot be read hides its sessions: the run fails,
+	// naming it, after what could be read is printed.
+	storeErrs := snap.StoreErrors(agents)
+	var failed error
+	if len(storeErrs) > 0 {
+		failed = exitError{1, errors.New(strings.Join(storeErrs, "; "))}
+	}
 	var selections []observer.Selection
 	var resets [][]observer.Candidate
 	for _, id := range agents {
@@ -222,7 +226,7 @@ func observeDryRun(ctx context.Context, ws *store.Workspace, agents []string, mi
 		}
 	}
 	if asJSON {
-		doc := observeDoc{DryRun: true, Candidates: []observer.Candidate{}, Observed: []any{}, Errors: []string{}}
+		doc := observeDoc{DryRun: true, Candidates: []observer.Candidate{}, Observed: []any{}, Errors: append([]string{}, storeErrs...)}
 		for i, s := range selections {
 			doc.Checked += s.Checked
 			doc.Candidates = append(doc.Candidates, s.Candidates...)
@@ -237,7 +241,10 @@ func observeDryRun(ctx context.Context, ws *store.Workspace, agents []string, mi
 				doc.NewBytes += c.NewBytes
 			}
 		}
-		return writeJSON(stdout, doc)
+		if err := writeJSON(stdout, doc); err != nil {
+			return err
+		}
+		return failed
 	}
 	for i, s := range selections {
 		if len(selections) > 1 {
@@ -261,7 +268,7 @@ func observeDryRun(ctx context.Context, ws *store.Workspace, agents []string, mi
 		}
 		writeSQLiteDryRun(stdout, s, snap.Cursors.Seq)
 	}
-	return nil
+	return failed
 }
 
 // cursorsReadable stops a dry run where a sweep would stop: on a cursor

@@ -50,6 +50,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	defer cancel(nil)
 	hurry := make(chan struct{})
 	a := &app{stdout: stdout, stderr: stderr, args: args, ctx: ctx, hurry: hurry}
+	a.common.warnings = stderr
 	done := make(chan struct{})
 	defer close(done)
 	go a.afterSignal(sigs, cancel, hurry, done)
@@ -190,6 +191,10 @@ func (a *app) rootCommand() *cobra.Command {
 type commonFlags struct {
 	locate store.LocateOptions
 	json   bool
+	// warnings receives the workspace's warnings (a broken openclaw.json):
+	// every command says them the same way, on stderr (status says them
+	// in its header, and sets none).
+	warnings io.Writer
 }
 
 func (c *commonFlags) register(fs *pflag.FlagSet) {
@@ -235,6 +240,11 @@ func (c *commonFlags) workspace() (*store.Workspace, error) {
 			return nil, nothingFound{fmt.Errorf("no OpenClaw state dir at %s (%s): pass --state-dir DIR or --sessions-dir DIR, or try `clawvault-tui demo DIR`", where, ws.StateDirSource)}
 		}
 		return nil, nothingFound{fmt.Errorf("the state dir %s has no agents (no agents/<id>/sessions folder)", where)}
+	}
+	if c.warnings != nil {
+		for _, w := range ws.Warnings {
+			fmt.Fprintf(c.warnings, "Warning: %s\n", esc(w))
+		}
 	}
 	return ws, nil
 }

@@ -28,7 +28,9 @@ func (a *app) runRemoteTUI(theme string) error {
 	if sess.Getenv("NO_COLOR") != "" {
 		theme = "none"
 	}
-	ws, err := a.common.workspace()
+	common := a.common
+	common.warnings = nil // the TUI shows them on its status line
+	ws, err := common.workspace()
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -44,7 +45,9 @@ clawvault-tui status --deep --json --state-dir ~/.openclaw -v ~/vault`,
 }
 
 func (a *app) status(deep, problems bool, minNew int64) error {
-	ws, err := a.common.workspace()
+	common := a.common
+	common.warnings = nil // in the header, and the JSON's warnings
+	ws, err := common.workspace()
 	if err != nil {
 		return err
 	}
@@ -76,9 +79,16 @@ func (a *app) status(deep, problems bool, minNew int64) error {
 		}
 	}
 	if a.common.json {
-		return writeStatusJSON(a.stdout, snap, rows)
+		err = writeStatusJSON(a.stdout, snap, rows)
+	} else {
+		err = writeStatusText(a.human(), snap, rows)
 	}
-	return writeStatusText(a.human(), snap, rows)
+	if errs := snap.StoreErrors(nil); err == nil && len(errs) > 0 {
+		// A store that cannot be read hides its sessions: the rows above
+		// are all the others, and the run fails, naming it.
+		err = exitError{1, errors.New(strings.Join(errs, "; "))}
+	}
+	return err
 }
 
 func worstSeverity(r model.SessionRow) int {
@@ -260,6 +270,8 @@ func writeStatusJSON(w io.Writer, snap *store.Snapshot, rows []model.SessionRow)
 	s.String(jscompat.FormatISOTime(snap.TakenAt))
 	s.Key("warnings")
 	writeStrings(s, ws.Warnings)
+	s.Key("errors")
+	writeStrings(s, append([]string{}, snap.StoreErrors(nil)...))
 	s.End('}')
 	return s.Finish()
 }

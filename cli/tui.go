@@ -127,7 +127,9 @@ func (a *app) runTUI(useDemo, demoIfNone bool, theme string) error {
 // or a demo workspace generated in a temp folder, which cleanup removes.
 func (a *app) tuiWorkspace(opt *ui.Options, useDemo, demoIfNone bool) (cleanup func(), err error) {
 	cleanup = func() {}
-	ws, err := a.common.workspace()
+	common := a.common
+	common.warnings = nil // the TUI shows them on its status line
+	ws, err := common.workspace()
 	if err != nil && !useDemo {
 		var none nothingFound
 		if !errors.As(err, &none) {

@@ -84,7 +84,8 @@ done
 # 2. Each tool, after the other's sweep of the whole demo, finds nothing to do.
 cp -a "$demo" "$sweep/theirs"
 clawvault_sweep "$sweep/theirs/state" "$sweep/theirs/vault"
-ours_after_theirs=$("$repo/bin/clawvault-tui" observe --dry-run --state-dir "$sweep/theirs/state" -v "$sweep/theirs/vault")
+# (ClawVault's sweep takes agent main; ours, told the same.)
+ours_after_theirs=$("$repo/bin/clawvault-tui" observe --dry-run --agent main --state-dir "$sweep/theirs/state" -v "$sweep/theirs/vault")
 cp -a "$demo" "$sweep/ours"
 "$repo/bin/clawvault-tui" observe --state-dir "$sweep/ours/state" -v "$sweep/ours/vault" --now "$now" >/dev/null
 "${sweep_env[@]}" OPENCLAW_STATE_DIR="$sweep/ours/state" \

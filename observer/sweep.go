@@ -75,6 +75,10 @@ type SweepReport struct {
 	Candidates []Candidate     `json:"candidates"`
 	Observed   []SessionResult `json:"observed"`
 	Errors     []string        `json:"errors"`
+	// UnreadableStores name the swept agents' SQLite-era stores that could
+	// not be read (also in Errors): their sessions were not observed, and
+	// the sweep fails.
+	UnreadableStores []string `json:"unreadableStores,omitempty"`
 
 	Agents     []string `json:"agents"`
 	Compressor string   `json:"compressor"`
@@ -423,6 +427,10 @@ func (s *sweeper) selectCandidates(ctx context.Context) ([]Candidate, error) {
 	}
 	agents := sweptAgents(s.opt)
 	s.report.Agents = agents
+	for _, e := range fresh.StoreErrors(agents) {
+		s.report.UnreadableStores = append(s.report.UnreadableStores, e)
+		s.report.Errors = append(s.report.Errors, e+"; none of its sessions was observed")
+	}
 	seq, err := s.loadSeqCursors(&fresh, agents)
 	if err != nil {
 		return nil, err

@@ -156,7 +156,19 @@ func sweptAgents(opt SweepOptions) []string {
 	if ws == nil {
 		return nil
 	}
-	return []string{ws.ObserverAgent}
+	return WorkspaceAgents(ws)
+}
+
+// WorkspaceAgents are the agents a sweep takes by default: those status
+// and the TUI show, every agent of the workspace, or the one --agent
+// names (Locate keeps only that one). ClawVault's own sweep takes one
+// agent, main unless told; clawvault-tui's takes what it shows.
+func WorkspaceAgents(ws *store.Workspace) []string {
+	agents := make([]string, 0, len(ws.Agents))
+	for _, a := range ws.Agents {
+		agents = append(agents, a.ID)
+	}
+	return agents
 }
 
 // storeDirs are the agent/ folders of the swept agents, where their

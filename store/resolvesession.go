@@ -39,6 +39,10 @@ func ResolveSession(snap *Snapshot, arg string) (SessionTarget, error) {
 		}
 	}
 	if len(matches) == 0 {
+		if errs := snap.StoreErrors(nil); len(errs) > 0 {
+			// The session may be in a store that could not be read.
+			return SessionTarget{}, fmt.Errorf("no file and no session %q in %s; %s, so its sessions are unknown", arg, snap.Workspace.StateDir, strings.Join(errs, "; "))
+		}
 		return SessionTarget{}, fmt.Errorf("no file and no session %q in %s", arg, snap.Workspace.StateDir)
 	}
 	// An exact session id names that session, whatever else matched.

@@ -353,6 +353,20 @@ func dirFile(fi fs.FileInfo) model.DirFile {
 	return model.DirFile{Name: fi.Name(), IsFile: fi.Mode().IsRegular(), Size: id.Size, ModTime: id.ModTime, Inode: id.Inode}
 }
 
+// StoreErrors name the agents' SQLite-era stores that could not be read
+// (damaged, locked, unreadable, or leading outside the state dir), one
+// sentence each; agents limits them to those agents (nil: every one).
+// Their sessions are unknown: a command that reads them fails with these.
+func (s *Snapshot) StoreErrors(agents []string) []string {
+	var out []string
+	for _, a := range s.Agents {
+		if st := a.SQLiteStore; st != nil && st.Problem != "" && (agents == nil || slices.Contains(agents, a.AgentID)) {
+			out = append(out, fmt.Sprintf("agent %s: its SQLite-era store %s cannot be read: %s", a.AgentID, st.Path, st.Problem))
+		}
+	}
+	return out
+}
+
 // Rediagnose recomputes the diagnosis of row i, after deep facts were added.
 func (s *Snapshot) Rediagnose(i int) {
 	row := &s.Rows[i]

@@ -179,6 +179,9 @@ func New(opt Options) *App {
 	a.configProblems = append(a.configProblems, c.Keys.Conflicts(a.keyScopes())...)
 	if len(a.configProblems) > 0 {
 		a.status, a.statusUntilKey = inert("config: "+strings.Join(a.configProblems, "; ")), true
+	} else if opt.Workspace != nil && len(opt.Workspace.Warnings) > 0 {
+		// The warnings every command says (a broken openclaw.json).
+		a.status, a.statusUntilKey = inert("Warning: "+strings.Join(opt.Workspace.Warnings, "; ")), true
 	}
 	return a
 }
