@@ -180,9 +180,15 @@ func FuzzScanTable(f *testing.F) {
 		if err != nil && err != errTooMuch {
 			expected(t, err)
 		}
-		for _, root := range roots {
+		for _, root := range append(roots, 1) {
 			if err := scan(root, lo, hi, nil); err != nil && err != errTooMuch {
 				expected(t, err)
+			}
+			// Counting pages reads every page of the tree, once.
+			if n, err := file.PageCount(root); err != nil {
+				expected(t, err)
+			} else if n < 1 {
+				t.Fatalf("root %d: %d pages", root, n)
 			}
 		}
 	})
