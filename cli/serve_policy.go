@@ -49,6 +49,7 @@ var remotePolicies = map[string]remotePolicy{
 	"clawvault-tui status": {},
 	"clawvault-tui tree":   {},
 	"clawvault-tui search": {}, // the index is our cache, not the user's files
+	"clawvault-tui space":  {}, // reads the stores
 	"clawvault-tui config": {},
 	"clawvault-tui observe": {write: func(c *cobra.Command) (string, serve.Role) {
 		if flagOn(c, "dry-run") {

@@ -28,6 +28,7 @@ type statusDoc struct {
 	Counts     map[string]int `json:"counts"`
 	TakenAt    string         `json:"takenAt"`
 	Warnings   []string       `json:"warnings"`
+	Errors     []string       `json:"errors"`
 }
 
 type sessionDoc struct {
@@ -89,6 +90,7 @@ func statusJSON(snap *store.Snapshot, rows []model.SessionRow) statusDoc {
 		},
 		Problems: nonNil(snap.Problems),
 		Warnings: nonNil(ws.Warnings),
+		Errors:   nonNil(snap.StoreErrors(nil)),
 		Counts:   map[string]int{},
 		TakenAt:  jscompat.FormatISOTime(snap.TakenAt),
 		Sessions: []sessionDoc{},

@@ -29,7 +29,7 @@ func TestUnreadableStoreIsAnError(t *testing.T) {
 	write(filepath.Join(vault, ".clawvault.json"), `{"name":"v"}`+"\n")
 	flags := []string{"--state-dir", state, "-v", vault}
 	const problem = "agent ops: its SQLite-era store"
-	for _, args := range [][]string{{"status"}, {"status", "--json"}, {"observe", "--dry-run"}, {"observe", "--dry-run", "--json"}, {"observe", "--json"}, {"tree", "agent:ops:main"}} {
+	for _, args := range [][]string{{"status"}, {"status", "--json"}, {"observe", "--dry-run"}, {"observe", "--dry-run", "--json"}, {"observe", "--json"}, {"tree", "agent:ops:main"}, {"space"}, {"space", "--json"}} {
 		out, errOut, code := runCLI(t, append(args, flags...)...)
 		if code != 1 || !strings.Contains(errOut, problem) {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)

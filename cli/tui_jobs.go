@@ -23,6 +23,13 @@ func jobRunners(cfg store.Config) ui.JobRunners {
 			}
 			return ui.NewRetentionResult(plan), nil
 		},
+		Space: func(ctx context.Context, snap *store.Snapshot, _ observer.ProgressFunc) (ui.JobResult, error) {
+			spaces, err := store.MeasureSpace(ctx, store.OS, snap.Workspace, statsCacheDir(), snap.TakenAt)
+			if err != nil {
+				return nil, err
+			}
+			return ui.NewSpaceResult(spaces), nil
+		},
 	}
 }
 

@@ -6,7 +6,9 @@
 # each version imports the cases into a fresh state dir, and the store it
 # wrote is kept, zstd-compressed, as store/testdata/import/openclaw-<v>.sqlite.zst
 # for the Go tests (TestImportCheckAgainstTheRealImporter), with its issues
-# in openclaw-<v>.issues.txt. The stores' events are dumped to WORK for a
+# in openclaw-<v>.issues.txt and the bytes of its tables and indexes as
+# node:sqlite's dbstat counts them in openclaw-<v>.dbstat.json
+# (TestSpaceAgreesWithNodesDbstat). The stores' events are dumped to WORK for a
 # look.
 #
 # Usage: openclaw-import.sh WORK [NODE_MODULES_296 NODE_MODULES_295]
@@ -47,6 +49,6 @@ for pair in "2026.9.6:$mods296" "2026.9.5:$mods295"; do
   db="$state/agents/main/agent/openclaw-agent.sqlite"
   test -s "$db" || { cat "$work/import-$version.log" >&2; exit 1; }
   grep -E '^ *\[' "$work/import-$version.log" | sed "s#$state#\$STATE#g; s#$home#\$HOME#g" | sort >"$cases/openclaw-$version.issues.txt" || true
-  "$node" "$here/import-dump.mjs" "$db" "$cases/openclaw-$version.sqlite.zst" "$work/import-$version.events.jsonl"
+  "$node" "$here/import-dump.mjs" "$db" "$cases/openclaw-$version.sqlite.zst" "$work/import-$version.events.jsonl" "$cases/openclaw-$version.dbstat.json"
   echo "openclaw@$version: $(wc -l <"$work/import-$version.events.jsonl") events, $(wc -c <"$cases/openclaw-$version.sqlite.zst") bytes stored"
 done

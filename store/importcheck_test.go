@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,4 +221,38 @@ func firstInvalidUTF8(b []byte) int {
 		i += size
 	}
 	return -1
+}
+
+// The bytes of each table and index of the stores the real importers
+// wrote are what SQLite's dbstat in Node 24's node:sqlite counted
+// (conformance/openclaw-import.sh), read from the file itself.
+func TestSpaceAgreesWithNodesDbstat(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"2026.9.6", "2026.9.5"} {
+		var want map[string]int64
+		data, err := os.ReadFile(filepath.Join(importCasesDir, "openclaw-"+v+".dbstat.json"))
+		if err == nil {
+			err = json.Unmarshal(data, &want)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := importedStore(t, t.TempDir(), v)
+		sp, err := db.Space(context.Background(), 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int64{}
+		for _, o := range sp.Objects {
+			got[o.Name] = o.Bytes
+		}
+		if !maps.Equal(got, want) {
+			for name, n := range want {
+				if got[name] != n {
+					t.Errorf("%s, %s: %d bytes, dbstat %d", v, name, got[name], n)
+				}
+			}
+			t.Errorf("%s: %d objects, dbstat %d", v, len(got), len(want))
+		}
+	}
 }

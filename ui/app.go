@@ -661,7 +661,7 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	notYet := func(what string) (tea.Cmd, bool) {
 		return a.setStatus(what + " is not built into this version yet"), true
 	}
-	if a.snap == nil && (key.Matches(msg, k.DryRun) || key.Matches(msg, k.Sweep) || key.Matches(msg, k.Retention)) {
+	if a.snap == nil && (key.Matches(msg, k.DryRun) || key.Matches(msg, k.Sweep) || key.Matches(msg, k.Retention) || key.Matches(msg, k.Space)) {
 		return a.setStatus("the workspace scan has not finished yet"), true
 	}
 	switch {
@@ -707,6 +707,8 @@ func (a *App) jobKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return a.jobs.start(a.nextJob(), "retention dry-run", false, func(ctx context.Context, pr observer.ProgressFunc) (JobResult, error) {
 			return run(ctx, snap, pr)
 		}), true
+	case key.Matches(msg, k.Space):
+		return a.startSpace()
 	case key.Matches(msg, k.IndexBuild):
 		// Through the index the Search screen uses: opening a second one
 		// in this process would wait on the first one's lock.

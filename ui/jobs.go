@@ -33,6 +33,8 @@ type JobRunners struct {
 	Sweep func(ctx context.Context, snap *store.Snapshot, candidates []observer.Candidate, progress observer.ProgressFunc) (JobResult, error)
 	// Retention computes the retention plans (a dry run).
 	Retention func(ctx context.Context, snap *store.Snapshot, progress observer.ProgressFunc) (JobResult, error)
+	// Space measures where the agent stores' bytes go.
+	Space func(ctx context.Context, snap *store.Snapshot, progress observer.ProgressFunc) (JobResult, error)
 }
 
 type jobState int
@@ -301,12 +303,12 @@ func (p *jobsPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 func (p *jobsPane) ShortHelp() []key.Binding {
 	k := p.c.Keys
-	return []key.Binding{k.DryRun, k.Sweep, k.Retention, k.IndexBuild, k.Cancel, k.Open, k.Help, k.Quit}
+	return []key.Binding{k.DryRun, k.Sweep, k.Retention, k.Space, k.IndexBuild, k.Cancel, k.Open, k.Help, k.Quit}
 }
 
 func (p *jobsPane) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{{k.DryRun, k.Sweep, k.Retention, k.IndexBuild}, {k.Up, k.Down, k.Open, k.Cancel}}
+	return [][]key.Binding{{k.DryRun, k.Sweep, k.Retention, k.Space, k.IndexBuild}, {k.Up, k.Down, k.Open, k.Cancel}}
 }
 
 // available lists each job with whether this build has it.
@@ -324,6 +326,7 @@ func (p *jobsPane) available() []string {
 		item(k.DryRun, true, ""),
 		p.sweepItem(item),
 		item(k.Retention, p.runners.Retention != nil, "not built yet"),
+		item(k.Space, p.runners.Space != nil, "not built yet"),
 		item(k.IndexBuild, true, ""),
 	}
 }

@@ -30,7 +30,7 @@ type KeyMap struct {
 	Context, NextCompaction, PrevCompaction, NextBranch, PrevBranch, NextUser, PrevUser key.Binding
 	Search, NextMatch, PrevMatch, Edit, DetailDown, DetailUp, ObserverCursor            key.Binding
 	// jobs
-	DryRun, Sweep, Retention, IndexBuild, Cancel, Confirm, Deny key.Binding
+	DryRun, Sweep, Retention, Space, IndexBuild, Cancel, Confirm, Deny key.Binding
 	// vault and search: curating memory
 	ExternalEdit, Promote, Source, FilterType, FilterImportance, FilterSource, Expand, Collapse key.Binding
 	// the built-in editor, and its choices when the file changed on disk
@@ -51,7 +51,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"prev_user": &k.PrevUser, "search": &k.Search, "next_match": &k.NextMatch, "prev_match": &k.PrevMatch,
 		"edit": &k.Edit, "detail_down": &k.DetailDown, "detail_up": &k.DetailUp,
 		"observer_cursor": &k.ObserverCursor,
-		"dry_run":         &k.DryRun, "sweep": &k.Sweep, "retention": &k.Retention, "index_build": &k.IndexBuild,
+		"dry_run":         &k.DryRun, "sweep": &k.Sweep, "retention": &k.Retention, "space": &k.Space, "index_build": &k.IndexBuild,
 		"cancel": &k.Cancel, "confirm": &k.Confirm, "deny": &k.Deny,
 		"external_edit": &k.ExternalEdit, "promote": &k.Promote, "source": &k.Source, "filter_type": &k.FilterType,
 		"filter_importance": &k.FilterImportance, "filter_source": &k.FilterSource, "expand": &k.Expand, "collapse": &k.Collapse,
@@ -124,6 +124,7 @@ func DefaultKeyMap() *KeyMap {
 		DryRun:     bind("dry-run sweep", "d"),
 		Sweep:      bind("sweep", "S"),
 		Retention:  bind("retention dry-run", "R"),
+		Space:      bind("where the stores' bytes go", "B"),
 		IndexBuild: bind("build search index", "I"),
 		Cancel:     bind("cancel job", "x"),
 		Confirm:    bind("yes", "y", "enter"),

@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"clawvault-tui/observer"
+	"clawvault-tui/store"
+)
+
+// spaceRunners measure the demo's stores for real (reading writes nothing).
+func spaceRunners() JobRunners {
+	return JobRunners{Space: func(ctx context.Context, snap *store.Snapshot, _ observer.ProgressFunc) (JobResult, error) {
+		spaces, err := store.MeasureSpace(ctx, store.OS, snap.Workspace, "", snap.TakenAt)
+		if err != nil {
+			return nil, err
+		}
+		return NewSpaceResult(spaces), nil
+	}}
+}
+
+// B on the Jobs screen measures where the demo's store's bytes go: a bar a
+// share, and the largest sessions link to their rows on Sessions.
+func TestSpaceJob(t *testing.T) {
+	a := newApp(t, 120, 35, Options{Jobs: spaceRunners()})
+	press(t, a, "5", "B")
+	j := a.jobs.jobs[0]
+	if j.state != jobDone {
+		t.Fatalf("state %d: %v", j.state, j.err)
+	}
+	v := viewText(a)
+	for _, want := range []string{"1 store(s)", "reclaimable", "agent ops:", "tables and indexes", "transcripts:", "█"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the view does not show %q:\n%s", want, v)
+		}
+	}
+	golden(t, "jobs-space-120x35", a)
+	r := j.result.(*SpaceResult)
+	line := -1
+	for i := range j.lines {
+		if _, ok := r.Link(i); ok {
+			line = i
+			break
+		}
+	}
+	if line < 0 {
+		t.Fatalf("no line links to a session:\n%s", strings.Join(j.lines, "\n"))
+	}
+	want, _ := r.Link(line)
+	press(t, a, "enter")
+	for range line {
+		press(t, a, "down")
+	}
+	press(t, a, "enter")
+	if got, _ := a.sessions.Selected(); a.screen != screenSessions || got.DisplayKey() != want {
+		t.Errorf("screen %d, selected %s; want %s on Sessions", a.screen, got.DisplayKey(), want)
+	}
+}
+
+func TestGoldenJobsSpace80x24(t *testing.T) {
+	a := newApp(t, 80, 24, Options{Jobs: spaceRunners()})
+	press(t, a, "5", "B")
+	golden(t, "jobs-space-80x24", a)
+}
