@@ -52,7 +52,7 @@ func (f *retentionFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.now, "now", "", "the plan's clock, RFC 3339 (default: now)")
 	fs.StringVar(&f.configPath, "config", "", "the config file (default: "+store.ConfigPath(store.OSEnv())+")")
 	fs.StringVar(&f.archiveDir, "archive-dir", "", "where --apply keeps what it moves (default: <state dir>/clawvault-tui-retention)")
-	fs.StringVar(&f.only, "only", "", "plan only some of: maintenance,transcripts,ledger")
+	fs.StringVar(&f.only, "only", "", "plan only some of: maintenance,transcripts,ledger,sqlite")
 	fs.StringVar(&f.activeKey, "active-key", "", "spare this session key from the disk budget, as openclaw's --active-key")
 	fs.BoolVar(&f.fixMissing, "fix-missing", false, "also prune rows whose transcript is missing, as openclaw's --fix-missing")
 	fs.StringVar(&f.pruneAfter, "prune-after", "", "what if session.maintenance.pruneAfter were this (e.g. 30d)")
@@ -92,10 +92,13 @@ func (a *app) retentionCommand() *cobra.Command {
 		Long: `The retention dry-runs: what OpenClaw's session maintenance
 (` + "`openclaw sessions cleanup --enforce`" + `, then the cron reaper), the transcript
 retain policy and ClawVault's ledger archive (` + "`clawvault archive`" + `) would
-remove, with the bytes each action frees and where each setting came from.
-Nothing changes unless --apply, which moves what maintenance and the ledger
-archive remove into a dated archive folder (nothing is deleted); --undo
-MANIFEST puts it all back. Transcript rewrites are never applied.`,
+remove, with the bytes each action frees and where each setting came from;
+and, beside each agent's SQLite-era store, the leftover JSONL whose every
+entry is in the store (import-verified) and the memory reindex's temp
+databases no OpenClaw process holds. Nothing changes unless --apply, which
+moves what maintenance, the ledger archive and the SQLite-era plan remove
+into a dated archive folder (nothing is deleted); --undo MANIFEST puts it
+all back. Transcript rewrites are never applied.`,
 		Example: `# The plan, and what if the disk budget were set:
 clawvault-tui retention
 clawvault-tui retention --agent main --max-disk-bytes 2gb --high-water-bytes 1.6gb
@@ -113,7 +116,7 @@ clawvault-tui retention --undo MANIFEST`,
 	_ = c.MarkFlagFilename("undo", "json")
 	_ = c.MarkFlagFilename("config", "toml")
 	_ = c.MarkFlagDirname("archive-dir")
-	_ = c.RegisterFlagCompletionFunc("only", cobra.FixedCompletions([]cobra.Completion{"maintenance", "transcripts", "ledger"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = c.RegisterFlagCompletionFunc("only", cobra.FixedCompletions([]cobra.Completion{"maintenance", "transcripts", "ledger", "sqlite"}, cobra.ShellCompDirectiveNoFileComp))
 	return c
 }
 
@@ -140,7 +143,7 @@ func (a *app) retention(f retentionFlags) error {
 	var applied *appliedDoc
 	if f.apply {
 		apply := f.applyOptions(a, archiveRoot(f, opt))
-		apply.Workspace = opt.Workspace
+		apply.Workspace, apply.CacheDir = opt.Workspace, opt.CacheDir
 		man, path, err := observer.ApplyRetention(ctx, plan, apply)
 		switch {
 		case observer.IsNothingToApply(err):
@@ -194,6 +197,7 @@ func (f *retentionFlags) planOptions() (observer.RetentionOptions, error) {
 	opt = observer.RetentionOptions{
 		Workspace: ws, Config: cfg.Retention, Maintenance: f.maintenanceLayer(),
 		ActiveKey: f.activeKey, FixMissing: f.fixMissing, OlderThanDays: f.olderThan,
+		CacheDir: statsCacheDir(), MaxLineBytes: cfg.Transcripts.MaxLineBytes(),
 	}
 	if f.now != "" {
 		if opt.Now, err = time.Parse(time.RFC3339, f.now); err != nil {
@@ -219,7 +223,7 @@ func (f *retentionFlags) planOptions() (observer.RetentionOptions, error) {
 		return opt, usageError("--older-than must be a positive number of days, not %d", f.olderThan)
 	}
 	if f.only != "" {
-		opt.SkipMaintenance, opt.SkipTranscripts, opt.SkipLedger = true, true, true
+		opt.SkipMaintenance, opt.SkipTranscripts, opt.SkipLedger, opt.SkipSQLite = true, true, true, true
 		for _, p := range strings.Split(f.only, ",") {
 			switch strings.TrimSpace(p) {
 			case "maintenance":
@@ -228,8 +232,10 @@ func (f *retentionFlags) planOptions() (observer.RetentionOptions, error) {
 				opt.SkipTranscripts = false
 			case "ledger":
 				opt.SkipLedger = false
+			case "sqlite":
+				opt.SkipSQLite = false
 			default:
-				return opt, usageError("--only takes maintenance, transcripts and ledger, not %q", p)
+				return opt, usageError("--only takes maintenance, transcripts, ledger and sqlite, not %q", p)
 			}
 		}
 	}
@@ -289,16 +295,18 @@ func retentionUndo(ctx context.Context, a *app, f retentionFlags, stdout io.Writ
 // --- JSON (a contract: fields are added, never renamed) ---
 
 type retentionDoc struct {
-	DryRun      bool              `json:"dryRun"`
-	Now         string            `json:"now"`
-	StateDir    string            `json:"stateDir"`
-	Vault       string            `json:"vault"`
-	Maintenance []maintenanceDoc  `json:"maintenance"`
-	Transcripts transcriptsDoc    `json:"transcripts"`
-	Ledger      *ledgerDoc        `json:"ledger"`
-	Totals      retentionTotalDoc `json:"totals"`
-	Problems    []string          `json:"problems"`
-	Applied     *appliedDoc       `json:"applied"`
+	DryRun      bool             `json:"dryRun"`
+	Now         string           `json:"now"`
+	StateDir    string           `json:"stateDir"`
+	Vault       string           `json:"vault"`
+	Maintenance []maintenanceDoc `json:"maintenance"`
+	Transcripts transcriptsDoc   `json:"transcripts"`
+	Ledger      *ledgerDoc       `json:"ledger"`
+	// SQLite is the SQLite era's part (null when no agent has a store).
+	SQLite   *sqliteRetentionDoc `json:"sqlite"`
+	Totals   retentionTotalDoc   `json:"totals"`
+	Problems []string            `json:"problems"`
+	Applied  *appliedDoc         `json:"applied"`
 }
 
 // maintenanceDoc starts with `openclaw sessions cleanup --json`'s fields.
@@ -417,6 +425,7 @@ type retentionTotalDoc struct {
 	MaintenanceBytes int64 `json:"maintenanceBytes"`
 	TranscriptBytes  int64 `json:"transcriptBytes"`
 	LedgerBytes      int64 `json:"ledgerBytes"`
+	SQLiteBytes      int64 `json:"sqliteBytes"`
 }
 
 type appliedDoc struct {
@@ -436,6 +445,8 @@ type appliedDoc struct {
 	Moved           int    `json:"moved"`
 	MovedBytes      int64  `json:"movedBytes"`
 	LedgerMoved     int    `json:"ledgerMoved"`
+	// SQLiteMoved are the files moved from beside the SQLite-era stores.
+	SQLiteMoved int `json:"sqliteMoved"`
 }
 
 func appliedJSON(man *model.RetentionManifest, path string) *appliedDoc {
@@ -446,8 +457,11 @@ func appliedJSON(man *model.RetentionManifest, path string) *appliedDoc {
 	}
 	for _, mv := range man.Moves {
 		d.MovedBytes += mv.Size
-		if mv.Plan == "ledger" {
+		switch mv.Plan {
+		case "ledger":
 			d.LedgerMoved++
+		case "sqlite":
+			d.SQLiteMoved++
 		}
 	}
 	return d
@@ -458,7 +472,8 @@ func retentionJSON(p *model.RetentionPlan) retentionDoc {
 		Now: jscompat.FormatISOTime(p.Now), StateDir: p.StateDir, Vault: p.Vault,
 		Maintenance: []maintenanceDoc{}, Problems: nonNil(p.Problems),
 		Transcripts: transcriptsDoc{Checked: p.TranscriptsChecked, DropBytes: p.TranscriptBytes(), Plans: []transcriptDoc{}},
-		Totals:      retentionTotalDoc{MaintenanceBytes: p.MaintenanceBytes(), TranscriptBytes: p.TranscriptBytes(), LedgerBytes: p.LedgerBytes()},
+		Totals:      retentionTotalDoc{MaintenanceBytes: p.MaintenanceBytes(), TranscriptBytes: p.TranscriptBytes(), LedgerBytes: p.LedgerBytes(), SQLiteBytes: p.SQLite.Bytes()},
+		SQLite:      sqliteRetentionJSON(p.SQLite),
 	}
 	for _, m := range p.Maintenance {
 		d := maintenanceDoc{
@@ -536,11 +551,15 @@ func writeRetentionText(w io.Writer, p *model.RetentionPlan, applied *appliedDoc
 	if p.Ledger != nil {
 		writeLedgerText(w, p)
 	}
+	writeSQLiteRetentionText(w, p.SQLite)
 	for _, pr := range p.Problems {
 		fmt.Fprintf(w, "\nWarning: %s\n", pr)
 	}
 	fmt.Fprintf(w, "\nTotal: %s would leave the sessions folders, %s of ledger days would move to the ledger archive; rewriting transcripts would drop %s (never applied).\n",
 		model.Bytes(p.MaintenanceBytes()), model.Bytes(p.LedgerBytes()), model.Bytes(p.TranscriptBytes()))
+	if p.SQLite != nil {
+		fmt.Fprintf(w, "Beside the SQLite-era stores: %s would move to the archive folder.\n", model.Bytes(p.SQLite.Bytes()))
+	}
 	switch {
 	case applied == nil:
 	case applied.Nothing:

@@ -17,6 +17,7 @@ func jobRunners(cfg store.Config) ui.JobRunners {
 		Retention: func(ctx context.Context, snap *store.Snapshot, progress observer.ProgressFunc) (ui.JobResult, error) {
 			plan, err := observer.PlanRetention(ctx, observer.RetentionOptions{
 				Workspace: snap.Workspace, Config: cfg.Retention, Now: snap.TakenAt, Progress: progress,
+				CacheDir: statsCacheDir(), MaxLineBytes: cfg.Transcripts.MaxLineBytes(),
 			})
 			if err != nil {
 				return nil, err

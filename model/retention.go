@@ -21,6 +21,9 @@ type RetentionPlan struct {
 	// Reflect is what `clawvault reflect` would archive: the same pass at
 	// 14 days (nil when Ledger is).
 	Reflect *LedgerPlan
+	// SQLite is what lies beside the agents' SQLite-era stores that can go
+	// (nil when no agent has a store).
+	SQLite *SQLitePlan
 	// Problems name what could not be planned (an unreadable transcript);
 	// the rest of the plan stands.
 	Problems []string

@@ -36,7 +36,11 @@ type RetentionOptions struct {
 	FixMissing bool
 
 	// Skip* leave a plan out.
-	SkipMaintenance, SkipTranscripts, SkipLedger bool
+	SkipMaintenance, SkipTranscripts, SkipLedger, SkipSQLite bool
+	// CacheDir keeps the verdicts of leftover JSONL checks (status's);
+	// MaxLineBytes caps the lines they read (0: the default).
+	CacheDir     string
+	MaxLineBytes int64
 
 	// Cache, when set, supplies and keeps transcript indexes (the TUI's).
 	Cache *transcript.Cache
@@ -77,6 +81,9 @@ func PlanRetention(ctx context.Context, opt RetentionOptions) (*model.RetentionP
 		if err := planLedger(opt, plan); err != nil {
 			return nil, err
 		}
+	}
+	if !opt.SkipSQLite {
+		plan.SQLite = planSQLite(ctx, opt)
 	}
 	return plan, nil
 }

@@ -40,6 +40,9 @@ type ApplyOptions struct {
 	// bare --sessions-dir folder is a place files may move from, and the
 	// state dir an undo's manifest may name (besides the one it sits in).
 	Workspace *store.Workspace
+	// CacheDir lets the SQLite era's part of the plan be checked again
+	// under the lock (without it and Workspace it is not applied).
+	CacheDir string
 }
 
 // lockVault takes the vault's sweep lock for an apply or an undo: a sweep
@@ -94,6 +97,7 @@ func ApplyRetention(ctx context.Context, plan *model.RetentionPlan, opt ApplyOpt
 		return nil, "", err
 	}
 	a := newApplyRun(plan, opt)
+	a.man.Moves = append(a.man.Moves, sqliteMoves(ctx, plan, opt, a.man.ArchiveDir, a.want)...)
 	if len(a.man.Stores) == 0 && len(a.man.Moves) == 0 {
 		if n, b := a.man.KeptBytes(); n > 0 {
 			return nil, "", fmt.Errorf("%w: the %s it would move hold %s no sweep has observed, and stay until one has (sweep first, or pass --include-unobserved)", errNothingToApply, model.Plural(n, "transcript", "transcripts"), model.Bytes(b))
@@ -252,6 +256,11 @@ func (a *applyRun) checkMoves() error {
 			continue
 		}
 		if mv.Plan == "maintenance" {
+			if err := store.InUse(a.m, mv.From); err != nil {
+				problems = append(problems, err)
+			}
+		}
+		if mv.Plan == "sqlite" && mv.Step == model.StepImportVerified {
 			if err := store.InUse(a.m, mv.From); err != nil {
 				problems = append(problems, err)
 			}

@@ -130,7 +130,9 @@ func checkLeftovers(ctx context.Context, fsys FS, a Agent, st *model.SQLiteStore
 			return nil, err
 		}
 		cursor := int64(-1)
-		if cur, ok := cursors.Store.Get(lf.SessionID); ok && !hasSeq(cursors.Seq, lf.SessionID) && ids[lf.SessionID] {
+		if cursors.Store == nil {
+			// No cursor file: nothing to carry over.
+		} else if cur, ok := cursors.Store.Get(lf.SessionID); ok && !hasSeq(cursors.Seq, lf.SessionID) && ids[lf.SessionID] {
 			cursor = cur.Offset()
 		}
 		key := importCacheKey{Path: lf.Path, File: fileIdentity(lf.File), Change: c.windows[lf.SessionID].Change, Cursor: cursor}

@@ -102,6 +102,7 @@ func (r *RetentionResult) Lines(width int) []string {
 			out = append(out, fmt.Sprintf("  %s  %-9s %s%s", mv.Date, model.Bytes(mv.Size), mv.Rel, note))
 		}
 	}
+	out = append(out, r.sqliteLines(len(out), keyW)...)
 	for _, pr := range p.Problems {
 		out = append(out, "warning: "+r.short(pr))
 	}
@@ -121,4 +122,26 @@ func (r *RetentionResult) short(s string) string {
 func (r *RetentionResult) Link(line int) (string, bool) {
 	k, ok := r.links[line]
 	return k, ok
+}
+
+// sqliteLines are the SQLite era's part: the files beside the stores that
+// hold nothing the stores lack; the result's lines before them are first.
+func (r *RetentionResult) sqliteLines(first, keyW int) []string {
+	p := r.Plan.SQLite
+	if p == nil {
+		return nil
+	}
+	out := []string{fmt.Sprintf("beside the SQLite-era stores: %d file(s), %s (verified leftover JSONL, orphaned reindex temp databases)", len(p.Files), model.Bytes(p.Bytes()))}
+	for _, f := range p.Files {
+		name := filepath.Base(f.Path)
+		if f.Key != "" {
+			r.links[first+len(out)] = f.Key
+			name = f.Key
+		}
+		out = append(out, fmt.Sprintf("  %-16s %-9s %s", f.Step, model.Bytes(f.Size), cut(name, keyW)))
+	}
+	for _, pr := range p.Problems {
+		out = append(out, "  warning: "+r.short(pr))
+	}
+	return out
 }
