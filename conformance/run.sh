@@ -114,6 +114,10 @@ cp "$repo/store/transcript/testdata/"spec-*.jsonl "$out/spec/"
 # The SQLite era: OpenClaw 2026.9.6's schema, tree rules and importer.
 "$repo/conformance/openclaw-sqlite.sh" "$work" "$out" "$repo/bin/clawvault-tui" "$now" "$seed"
 
+# Leftover JSONL against the stores the importers of 2026.9.6 and 2026.9.5
+# make of the cases of store/testdata/import.
+"$repo/conformance/openclaw-import.sh" "$work/import" "$out/import"
+
 cat >"$out/meta.json" <<META
 {"seed": $seed, "now": "$now", "pathLength": 80,
  "clawvault": "$(node -p "require('$work/node_modules/clawvault/package.json').version")",
@@ -125,6 +129,8 @@ status=0
 (cd "$repo" && CONFORMANCE_DIR="$out" go test -count=1 -run 'Conformance' ./cli) || status=1
 (cd "$repo" && CONFORMANCE_DIR="$out" CONFORMANCE_SQLITE_IMPORTED="$work/sqlite-demo" \
   go test -count=1 -run 'Conformance' ./store/ ./store/transcript/) || status=1
+(cd "$repo" && CONFORMANCE_IMPORT_DIR="$out/import" \
+  go test -count=1 -run 'TestImportCheckAgainstTheRealImporter|TestImportNormalizerMakesTheStoredEvents|TestSpaceAgreesWithNodesDbstat' ./store/) || status=1
 schema="$repo/store/demo/testdata/openclaw-agent-schema-v23.sql"
 
 if $update; then
@@ -133,7 +139,8 @@ if $update; then
   mkdir -p "$(dirname "$goldens")"
   cp -r "$out" "$goldens"
   cp "$work/openclaw-agent-schema-v23.sql" "$schema"
-  echo "goldens updated in cli/testdata/conformance, the agent schema in $schema"
+  cp "$out/import/"openclaw-* "$repo/store/testdata/import/"
+  echo "goldens updated in cli/testdata/conformance and store/testdata/import, the agent schema in $schema"
 else
   if ! cmp -s "$work/openclaw-agent-schema-v23.sql" "$schema"; then
     echo "note: OpenClaw's agent schema differs from $schema; run conformance/run.sh --update"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"unicode/utf8"
 
 	"clawvault-tui/jscompat"
@@ -46,7 +47,10 @@ func leftoverFiles(ctx context.Context, fsys FS, a Agent, files []model.DirFile,
 	}
 	for _, f := range archived {
 		base, name, ok := archivedBase(f.Name, ids)
-		if !f.IsFile || !ok {
+		// archive-tier.<name> is the importer's unreferenced history
+		// (backups, copies, checkpoint copies no session names): never a
+		// session it imported, and protected by it; not compared.
+		if !f.IsFile || !ok || strings.HasPrefix(f.Name, "archive-tier.") {
 			continue
 		}
 		out = append(out, leftoverFile{Path: filepath.Join(model.ImportArchiveDir(a.Dir), f.Name), SessionID: name.SessionID, Base: base, Archived: true, File: f})

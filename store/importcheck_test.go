@@ -23,11 +23,20 @@ import (
 // importers made of them (conformance/openclaw-import.sh).
 const importCasesDir = "testdata/import"
 
+// importedDir holds the real importers' stores of the cases: the committed
+// ones, or those `make conformance` just made (CONFORMANCE_IMPORT_DIR).
+func importedDir() string {
+	if dir := os.Getenv("CONFORMANCE_IMPORT_DIR"); dir != "" {
+		return dir
+	}
+	return importCasesDir
+}
+
 // importedStore writes the store openclaw@version's importer made of the
 // cases into dir's agents/main/agent/, and opens it.
 func importedStore(t *testing.T, dir, version string) *agentdb.DB {
 	t.Helper()
-	z, err := os.ReadFile(filepath.Join(importCasesDir, "openclaw-"+version+".sqlite.zst"))
+	z, err := os.ReadFile(filepath.Join(importedDir(), "openclaw-"+version+".sqlite.zst"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +239,7 @@ func TestSpaceAgreesWithNodesDbstat(t *testing.T) {
 	t.Parallel()
 	for _, v := range []string{"2026.9.6", "2026.9.5"} {
 		var want map[string]int64
-		data, err := os.ReadFile(filepath.Join(importCasesDir, "openclaw-"+v+".dbstat.json"))
+		data, err := os.ReadFile(filepath.Join(importedDir(), "openclaw-"+v+".dbstat.json"))
 		if err == nil {
 			err = json.Unmarshal(data, &want)
 		}

@@ -360,3 +360,30 @@ func scanState(t *testing.T, state string) *Snapshot {
 	}
 	return snap
 }
+
+// TestConformanceImportedDemoLeftovers: in the demo OpenClaw's importer
+// moved into its stores (CONFORMANCE_SQLITE_IMPORTED), every transcript it
+// archived is import-verified against the store it wrote, but a file with
+// lines that do not parse, whose entries after the first such line the
+// importer never read: those are import-incomplete from after it.
+func TestConformanceImportedDemoLeftovers(t *testing.T) {
+	imported := os.Getenv("CONFORMANCE_SQLITE_IMPORTED")
+	if imported == "" {
+		t.Skip("CONFORMANCE_SQLITE_IMPORTED names the demo OpenClaw imported (make conformance)")
+	}
+	archived := 0
+	for _, r := range scanState(t, filepath.Join(imported, "state")).Rows {
+		ch := r.Import
+		if ch == nil || !ch.Archived {
+			continue
+		}
+		archived++
+		cut := ch.Verdict == model.CodeImportIncomplete && ch.Malformed > 0 && ch.FirstAbsentLine > ch.FirstMalformedLine
+		if ch.Verdict != model.CodeImportVerified && !cut {
+			t.Errorf("%s: %s", r.File, ch.Diagnosis("the store").Message)
+		}
+	}
+	if archived == 0 {
+		t.Error("no transcript in the importer's archive folders")
+	}
+}
