@@ -30,7 +30,10 @@ folders (archives, checkpoints, forks, topics, files no row names) and each
 SQLite-era store, with its size, when it was last observed, the bytes pending
 against its threshold, and the diagnosis codes that say why it was observed,
 will be, or never will be. It stats files and reads sessions.json and the
-cursor file, never transcript content, unless --deep.`,
+cursor file, never transcript content, unless --deep; but the JSONL left
+beside an agent's SQLite-era store is compared with the store once (and its
+verdict cached) to say whether every entry is in it. A store that cannot be
+read exits 1, named in the errors.`,
 		Example: `clawvault-tui status --problems
 clawvault-tui status --deep --json --state-dir ~/.openclaw -v ~/vault`,
 		Args: noArgs,
