@@ -40,9 +40,6 @@ type Object struct {
 	vals []*Value
 }
 
-// Keys are the property names, in order.
-func (o *Object) Keys() []string { return o.keys }
-
 // Get returns the value of key.
 func (o *Object) Get(key string) (*Value, bool) {
 	for i, k := range o.keys {
@@ -99,23 +96,14 @@ func (o *Object) Clone() *Object {
 	return &Object{keys: append([]string(nil), o.keys...), vals: append([]*Value(nil), o.vals...)}
 }
 
-// Len is the number of properties.
-func (o *Object) Len() int { return len(o.keys) }
-
 func arrayIndex(key string) uint64 {
 	n, _ := strconv.ParseUint(key, 10, 64)
 	return n
 }
 
-// NewString, NewObject and NewBool make values.
+// NewString and NewObject make values.
 func NewString(s string) *Value  { return &Value{Kind: String, Str: s} }
 func NewObject(o *Object) *Value { return &Value{Kind: ObjectKind, Obj: o} }
-func NewBool(b bool) *Value {
-	if b {
-		return &Value{Kind: True}
-	}
-	return &Value{Kind: False}
-}
 
 // IsRecord is OpenClaw's isRecord: an object that is not an array (nor null).
 func (v *Value) IsRecord() bool { return v != nil && v.Kind == ObjectKind }

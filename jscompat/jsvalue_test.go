@@ -46,9 +46,9 @@ func TestParseJSONRefuses(t *testing.T) {
 func TestObjectOrder(t *testing.T) {
 	v, _ := ParseJSON([]byte(`{"b":1,"10":2,"a":3}`))
 	o := v.Obj
-	o.Set("2", NewBool(true))
+	o.Set("2", &Value{Kind: True})
 	o.Set("b", NewString("x"))
-	o.Set("c", NewBool(false))
+	o.Set("c", &Value{Kind: False})
 	o.Delete("a")
 	o.Set("a", NewString("again"))
 	if got, want := string(v.AppendJSON(nil)), `{"2":true,"10":2,"b":"x","c":false,"a":"again"}`; got != want {
