@@ -11,6 +11,7 @@ import (
 
 	"clawvault-tui/model"
 	"clawvault-tui/store/agentdb"
+	"clawvault-tui/store/demo"
 	"clawvault-tui/store/demo/demotest"
 	"clawvault-tui/store/transcript"
 )
@@ -52,14 +53,7 @@ func BenchmarkStatus(b *testing.B) {
 // phase, and cpu-x-jsonl and cpu-x-jsonl-live the warm and live ratios of
 // CPU time, which a busy machine disturbs less than the wall time.
 func BenchmarkStatusSQLiteVsJSONL(b *testing.B) {
-	m, err := demotest.BenchWorkspace(demotest.BenchScale())
-	if err != nil {
-		b.Fatal(err)
-	}
-	state, err := demotest.BenchSQLiteState(m)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m, state := benchSQLiteState(b)
 	jsonl, err := Locate(OSEnv(), LocateOptions{StateDir: m.StateDir, Agent: "main", Vault: m.VaultDir})
 	if err != nil {
 		b.Fatal(err)
@@ -159,14 +153,7 @@ func BenchmarkStatusSQLiteVsJSONL(b *testing.B) {
 // is collected before each side (so neither pays for collecting what the
 // other left).
 func BenchmarkTreeSQLiteVsJSONL(b *testing.B) {
-	m, err := demotest.BenchWorkspace(demotest.BenchScale())
-	if err != nil {
-		b.Fatal(err)
-	}
-	state, err := demotest.BenchSQLiteState(m)
-	if err != nil {
-		b.Fatal(err)
-	}
+	m, state := benchSQLiteState(b)
 	store := filepath.Join(state, "agents", "main", "agent", agentdb.FileName)
 	fromJSONL := func() *transcript.Index {
 		ix, err := transcript.NewCache().Open(context.Background(), m.Heartbeat.File, transcript.Options{})
@@ -293,13 +280,9 @@ func liveSQLiteCopy(b *testing.B, state, vault string) (*Workspace, func(), int6
 	}, int64(len(ids))
 }
 
-// BenchmarkImportCheck is the budget of leftover JSONL verified against the
-// store (docs/PERFORMANCE.md): the demo's largest transcript, as a JSONL
-// left beside the store that holds it, compared entry by entry with the
-// store's events of its session (every event read, the file's lines
-// matched). MB/s counts the JSONL's bytes (budget: at least 100); cpu-MB/s
-// counts them by the process's CPU time.
-func BenchmarkImportCheck(b *testing.B) {
+// benchSQLiteState is the benchmark's demo workspace and the state dir in
+// which its agent main lives in the SQLite-era store.
+func benchSQLiteState(b *testing.B) (*demo.Manifest, string) {
 	m, err := demotest.BenchWorkspace(demotest.BenchScale())
 	if err != nil {
 		b.Fatal(err)
@@ -308,6 +291,17 @@ func BenchmarkImportCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return m, state
+}
+
+// BenchmarkImportCheck is the budget of leftover JSONL verified against the
+// store (docs/PERFORMANCE.md): the demo's largest transcript, as a JSONL
+// left beside the store that holds it, compared entry by entry with the
+// store's events of its session (every event read, the file's lines
+// matched). MB/s counts the JSONL's bytes (budget: at least 100); cpu-MB/s
+// counts them by the process's CPU time.
+func BenchmarkImportCheck(b *testing.B) {
+	m, state := benchSQLiteState(b)
 	db, err := agentdb.Open(context.Background(), filepath.Join(state, "agents", "main", "agent", agentdb.FileName))
 	if err != nil {
 		b.Fatal(err)

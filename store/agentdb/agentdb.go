@@ -131,13 +131,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
-	q.Set("_query_only", "1")
-	q.Set("_pragma", "cache_size(-256)")
-	dsn := (&url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: q.Encode()}).String()
-	sdb, err := sql.Open("sqlite", dsn)
+	sdb, err := sql.Open("sqlite", readOnlyDSN(abs, busyTimeout, "cache_size(-256)"))
 	if err != nil {
 		return nil, fmt.Errorf("cannot open %s: %v", path, err)
 	}
@@ -324,4 +318,17 @@ func anys[T any](v []T) []any {
 		out[i] = v[i]
 	}
 	return out
+}
+
+// readOnlyDSN opens the database at abs read-only (mode=ro, query_only,
+// never immutable) with a busy timeout, and a pragma when one is given.
+func readOnlyDSN(abs string, busy time.Duration, pragma string) string {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Set("_busy_timeout", fmt.Sprint(busy.Milliseconds()))
+	q.Set("_query_only", "1")
+	if pragma != "" {
+		q.Set("_pragma", pragma)
+	}
+	return (&url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: q.Encode()}).String()
 }

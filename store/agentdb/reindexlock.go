@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,12 +47,7 @@ func ReindexLockHeld(ctx context.Context, lockPath string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Set("_busy_timeout", "0")
-	q.Set("_query_only", "1")
-	dsn := (&url.URL{Scheme: "file", OmitHost: true, Path: abs, RawQuery: q.Encode()}).String()
-	db, err := sql.Open("sqlite", dsn)
+	db, err := sql.Open("sqlite", readOnlyDSN(abs, 0, ""))
 	if err != nil {
 		return false, err
 	}

@@ -301,9 +301,12 @@ func (s *scanner) leaf(n uint32, page []byte, lo, hi int64, fn func(int64, *Reco
 
 // localPayload is how much of a table leaf cell's payload of size bytes is
 // on the leaf page itself; the rest is in overflow pages.
-func (f *File) localPayload(size uint64) int {
+func (f *File) localPayload(size uint64) int { return f.local(size, f.usable-35) }
+
+// local is SQLite's rule for how much of a payload of size bytes stays on
+// its page, when at most maxLocal bytes may.
+func (f *File) local(size uint64, maxLocal int) int {
 	u := f.usable
-	maxLocal := u - 35
 	if size <= uint64(maxLocal) {
 		return int(size)
 	}

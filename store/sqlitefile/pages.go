@@ -148,16 +148,4 @@ func (f *File) overflowPages(size uint64, tableLeaf bool) int64 {
 
 // indexLocalPayload is localPayload for an index page's cell, whose most
 // on the page is less than a table leaf's.
-func (f *File) indexLocalPayload(size uint64) int {
-	u := f.usable
-	maxLocal := (u-12)*64/255 - 23
-	if size <= uint64(maxLocal) {
-		return int(size)
-	}
-	minLocal := (u-12)*32/255 - 23
-	k := minLocal + int((size-uint64(minLocal))%uint64(u-4))
-	if k <= maxLocal {
-		return k
-	}
-	return minLocal
-}
+func (f *File) indexLocalPayload(size uint64) int { return f.local(size, (f.usable-12)*64/255-23) }
