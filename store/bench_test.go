@@ -333,3 +333,37 @@ func BenchmarkImportCheck(b *testing.B) {
 	}
 	b.ReportMetric(float64(ch.Entries), "entries")
 }
+
+// BenchmarkSpace is the budget of `space` (docs/PERFORMANCE.md): where the
+// bytes of the benchmark's store go, beside a first status of it (no
+// cache) in the same run; x-status is space's time over the status's
+// (budget: at most 2), cpu-x-status the same of CPU time.
+func BenchmarkSpace(b *testing.B) {
+	m, state := benchSQLiteState(b)
+	ws, err := Locate(OSEnv(), LocateOptions{StateDir: state, Vault: m.VaultDir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var inStatus, inSpace, cpuStatus, cpuSpace time.Duration
+	for b.Loop() {
+		runtime.GC()
+		start, cpu := time.Now(), demotest.CPUTime()
+		if _, err := Scan(context.Background(), OS, ws, ScanOptions{CacheDir: b.TempDir()}); err != nil {
+			b.Fatal(err)
+		}
+		inStatus += time.Since(start)
+		cpuStatus += demotest.CPUTime() - cpu
+		runtime.GC()
+		start, cpu = time.Now(), demotest.CPUTime()
+		if _, err := MeasureSpace(context.Background(), OS, ws, "", time.Now()); err != nil {
+			b.Fatal(err)
+		}
+		inSpace += time.Since(start)
+		cpuSpace += demotest.CPUTime() - cpu
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(inStatus.Milliseconds())/n, "ms-first-status")
+	b.ReportMetric(float64(inSpace.Milliseconds())/n, "ms-space")
+	b.ReportMetric(float64(inSpace)/float64(inStatus), "x-status")
+	b.ReportMetric(float64(cpuSpace)/float64(max(cpuStatus, 1)), "cpu-x-status")
+}

@@ -57,3 +57,11 @@ func CountRawReads(n *int) (restore func()) {
 	testHookRawRead = func() { *n++ }
 	return func() { testHookRawRead = old }
 }
+
+// CountLeafWalks counts Space's walks of the trees' leaves (other than the
+// events') into n, until the returned func runs.
+func CountLeafWalks(n *int) func() {
+	old := testHookLeavesWalked
+	testHookLeavesWalked = func() { *n++ }
+	return func() { testHookLeavesWalked = old }
+}

@@ -98,9 +98,21 @@ func (db *DB) Space(ctx context.Context, largest int) (*Space, error) {
 func (db *DB) spacePasses(ctx context.Context, tx *sql.Tx, s *Space) (map[string]*SessionSpace, error) {
 	raw := db.openRaw(ctx, tx)
 	defer raw.Close()
-	var err error
+	var sessions map[string]*SessionSpace
+	overflow, ok := int64(-1), false
 	if raw != nil {
-		if s.Objects, err = db.rawObjectBytes(ctx, tx, raw.file); err != nil {
+		if sessions, overflow, ok = db.rawEventKinds(ctx, tx, raw, s); !ok {
+			s.Events, s.EventBytes, s.ByKind, overflow = 0, 0, map[string]int64{}, -1
+		}
+	}
+	var err error
+	if !ok {
+		if sessions, err = db.eventKinds(ctx, tx, s); err != nil {
+			return nil, err
+		}
+	}
+	if raw != nil {
+		if s.Objects, err = db.rawObjectBytes(ctx, tx, raw.file, overflow); err != nil {
 			s.Objects = nil
 		}
 	}
@@ -109,13 +121,7 @@ func (db *DB) spacePasses(ctx context.Context, tx *sql.Tx, s *Space) (map[string
 			return nil, err
 		}
 	}
-	if raw != nil {
-		if sessions, ok := db.rawEventKinds(ctx, tx, raw, s); ok {
-			return sessions, nil
-		}
-		s.Events, s.EventBytes, s.ByKind = 0, 0, map[string]int64{}
-	}
-	return db.eventKinds(ctx, tx, s)
+	return sessions, nil
 }
 
 // objectBytes is every table's and index's bytes, as dbstat sums its

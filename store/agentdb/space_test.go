@@ -2,6 +2,7 @@ package agentdb_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -57,7 +58,26 @@ func spaceStore(t *testing.T) string {
 // and a scan of every body) says: the same bytes for every table and
 // index, kind and session.
 func TestSpaceFromTheFileIsSpaceThroughSQL(t *testing.T) {
-	path := spaceStore(t)
+	viaSQL, file := spaceBothWays(t, spaceStore(t))
+	if !reflect.DeepEqual(viaSQL, file) {
+		t.Errorf("through SQL:\n%+v\nfrom the file:\n%+v", viaSQL, file)
+	}
+	if file.ByKind[agentdb.KindImage] == 0 || file.ByKind["message:toolResult"] == 0 || file.ByKind["custom:openclaw.cache-ttl"] == 0 ||
+		file.ByKind["compaction"] == 0 || file.Events != 122 || len(file.Sessions) != 2 || file.Sessions[0].Key != "agent:ops:s1" {
+		t.Errorf("%+v", file)
+	}
+	var total int64
+	for _, n := range file.ByKind {
+		total += n
+	}
+	if total != file.EventBytes {
+		t.Errorf("the kinds add up to %d bytes, the events are %d", total, file.EventBytes)
+	}
+}
+
+// spaceBothWays measures the store through SQL and from the file.
+func spaceBothWays(t *testing.T, path string) (viaSQL, fromFile *agentdb.Space) {
+	t.Helper()
 	measure := func(raw bool) *agentdb.Space {
 		defer agentdb.ReadRaw(raw, 0)()
 		reads := 0
@@ -78,19 +98,50 @@ func TestSpaceFromTheFileIsSpaceThroughSQL(t *testing.T) {
 		}
 		return s
 	}
-	sql, file := measure(false), measure(true)
-	if !reflect.DeepEqual(sql, file) {
-		t.Errorf("through SQL:\n%+v\nfrom the file:\n%+v", sql, file)
-	}
-	if file.ByKind[agentdb.KindImage] == 0 || file.ByKind["message:toolResult"] == 0 || file.ByKind["custom:openclaw.cache-ttl"] == 0 ||
-		file.ByKind["compaction"] == 0 || file.Events != 122 || len(file.Sessions) != 2 || file.Sessions[0].Key != "agent:ops:s1" {
-		t.Errorf("%+v", file)
-	}
-	var total int64
-	for _, n := range file.ByKind {
-		total += n
-	}
-	if total != file.EventBytes {
-		t.Errorf("the kinds add up to %d bytes, the events are %d", total, file.EventBytes)
+	return measure(false), measure(true)
+}
+
+// The trees' pages from the file are dbstat's: counted without reading
+// any leaf but the events' when every page of the file is so accounted
+// for (deleted events leave free pages), walked to the leaves when another
+// tree's row overflows (the events table then the pages no other tree nor
+// the freelist holds), and walked whole when the database keeps pointer
+// maps (auto_vacuum).
+func TestSpaceReadsNoLeafItNeedNot(t *testing.T) {
+	for _, setup := range []struct {
+		name, sql string
+		walks     int
+	}{
+		{"free pages", `DELETE FROM transcript_events WHERE seq > 10`, 0},
+		{"another tree overflows", `CREATE TABLE big (x); INSERT INTO big VALUES (randomblob(20000)); DELETE FROM transcript_events WHERE seq > 10`, 1},
+		{"pointer maps", `PRAGMA auto_vacuum = FULL; VACUUM`, 1},
+	} {
+		t.Run(setup.name, func(t *testing.T) {
+			path := spaceStore(t)
+			rw, err := sql.Open("sqlite", "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rw.Exec(setup.sql); err != nil {
+				t.Fatal(err)
+			}
+			var free int64
+			if err := rw.QueryRow(`PRAGMA freelist_count`).Scan(&free); err != nil {
+				t.Fatal(err)
+			}
+			rw.Close()
+			if strings.Contains(setup.sql, "DELETE") && free == 0 {
+				t.Fatal("no free pages")
+			}
+			walks := 0
+			defer agentdb.CountLeafWalks(&walks)()
+			viaSQL, fromFile := spaceBothWays(t, path)
+			if !reflect.DeepEqual(viaSQL, fromFile) {
+				t.Errorf("through SQL:\n%+v\nfrom the file:\n%+v", viaSQL, fromFile)
+			}
+			if walks != setup.walks {
+				t.Errorf("the leaves walked %d times, want %d", walks, setup.walks)
+			}
+		})
 	}
 }

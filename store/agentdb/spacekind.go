@@ -2,6 +2,7 @@ package agentdb
 
 import (
 	"bytes"
+	"sync"
 
 	"clawvault-tui/store/jsonscan"
 )
@@ -22,6 +23,9 @@ const maxCustomKinds = 64
 // customType ("custom:openclaw.cache-ttl"). It reads the event from its
 // start and stops there, without scanning what follows.
 func eventKind(text []byte) string {
+	if kind, ok := plainKind(text); ok {
+		return kind
+	}
 	var typ, sub string
 	jsonscan.ObjectWith(text, 0, func(key []byte, at int) (int, bool) {
 		switch {
@@ -116,4 +120,119 @@ func imageBytes(text []byte) int64 {
 		return jsonscan.Value(text, at)
 	})
 	return n
+}
+
+// plainKind is eventKind for an event as pi and OpenClaw write it: its
+// first members plain strings (no escape), null or numbers, "type" among
+// them and, for a message, "message" an object whose first member is
+// "role"; ok is false for any other start (eventKind then scans it).
+func plainKind(b []byte) (kind string, ok bool) {
+	if len(b) < 2 || b[0] != '{' {
+		return "", false
+	}
+	var typ, sub []byte
+	for i := 1; i < len(b) && i < 4096; {
+		key, j, ok := plainString(b, i)
+		if !ok || j >= len(b) || b[j] != ':' {
+			return "", false
+		}
+		j++
+		switch string(key) {
+		case "message":
+			if string(typ) != "message" || !bytes.HasPrefix(b[j:], []byte(`{"role":`)) {
+				return "", false
+			}
+			role, _, ok := plainString(b, j+len(`{"role":`))
+			return kindName("message", role), ok && len(role) > 0
+		case "type", "customType":
+			v, end, ok := plainString(b, j)
+			if !ok {
+				return "", false
+			}
+			if string(key) == "type" {
+				typ = v
+			} else {
+				sub = v
+			}
+			j = end
+		default:
+			end, ok := plainScalar(b, j)
+			if !ok {
+				return "", false
+			}
+			j = end
+		}
+		switch t := string(typ); {
+		case t == "":
+		case t == "custom" || t == "custom_message":
+			if sub != nil {
+				return kindName(t, sub), true
+			}
+		case t != "message":
+			return kindName(t, nil), true
+		}
+		if j >= len(b) || b[j] != ',' {
+			return "", false
+		}
+		i = j + 1
+	}
+	return "", false
+}
+
+// kindNames keeps the kinds met, so that naming one allocates only the
+// first time.
+var kindNames sync.Map
+
+// kindName is typ, and ":" and sub when sub is set.
+func kindName(typ string, sub []byte) string {
+	var key [128]byte
+	k := append(append(key[:0], typ...), ':')
+	k = append(k, sub...)
+	if sub == nil {
+		k = k[:len(typ)]
+	}
+	if len(k) <= len(key) {
+		if v, ok := kindNames.Load(string(k)); ok { // no allocation: string(k) in a lookup
+			return v.(string)
+		}
+	}
+	name := string(k)
+	kindNames.Store(name, name)
+	return name
+}
+
+// plainString reads the string at b[i] when it has no escape: its bytes
+// and the index past it.
+func plainString(b []byte, i int) ([]byte, int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, 0, false
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return b[i+1 : j], j + 1, true
+		case c == '\\' || c < 0x20:
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+// plainScalar skips a plain string, null, true, false or a number at b[i].
+func plainScalar(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '"' {
+		_, end, ok := plainString(b, i)
+		return end, ok
+	}
+	j := i
+	for j < len(b) && (b[j] >= 'a' && b[j] <= 'z' || b[j] >= '0' && b[j] <= '9' || b[j] == '-' || b[j] == '.' || b[j] == '+' || b[j] == 'E') {
+		j++
+	}
+	switch w := string(b[i:j]); {
+	case w == "null" || w == "true" || w == "false":
+		return j, true
+	case j > i && (w[0] == '-' || w[0] >= '0' && w[0] <= '9'):
+		return j, jsonscan.Valid(b[i:j])
+	}
+	return 0, false
 }

@@ -18,8 +18,10 @@ import (
 // halves at once, each body's kind from the start of its text on the leaf
 // page, and the whole body read only where an image may be.
 
-// rawObjectBytes counts every b-tree of the schema from the file.
-func (db *DB) rawObjectBytes(ctx context.Context, tx *sql.Tx, f *sqlitefile.File) ([]SpaceObject, error) {
+// rawObjectBytes counts every b-tree of the schema from the file;
+// eventsOverflow is the overflow pages of the events' rows, as the events'
+// pass counted them (-1: not counted).
+func (db *DB) rawObjectBytes(ctx context.Context, tx *sql.Tx, f *sqlitefile.File, eventsOverflow int64) ([]SpaceObject, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT name, type, tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0 AND type IN ('table', 'index')`)
 	if err != nil {
 		return nil, db.explain(err)
@@ -41,15 +43,8 @@ func (db *DB) rawObjectBytes(ctx context.Context, tx *sql.Tx, f *sqlitefile.File
 	if err := rows.Err(); err != nil {
 		return nil, db.explain(err)
 	}
-	for i, root := range roots {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		pages, err := f.PageCount(root)
-		if err != nil {
-			return nil, err
-		}
-		out[i].Bytes = pages * int64(f.PageSize())
+	if err := treePages(ctx, f, out, roots, eventsOverflow); err != nil {
+		return nil, err
 	}
 	testHookRawRead()
 	slices.SortFunc(out, func(a, b SpaceObject) int {
@@ -58,16 +53,89 @@ func (db *DB) rawObjectBytes(ctx context.Context, tx *sql.Tx, f *sqlitefile.File
 	return out, nil
 }
 
-// spaceTally is one half's share of the events' pass.
-type spaceTally struct {
-	events, bytes int64
-	byKind        map[string]int64
-	sessions      map[string]*SessionSpace
+// testHookLeavesWalked runs when treePages walks the trees' leaves.
+var testHookLeavesWalked = func() {}
+
+// treePages sets each tree's bytes, out[i]'s of the tree at roots[i].
+func treePages(ctx context.Context, f *sqlitefile.File, out []SpaceObject, roots []uint32, eventsOverflow int64) error {
+	total, free, ptrmaps, err := f.Pages()
+	if err != nil {
+		return err
+	}
+	if f.LockBytePage() > 0 {
+		free++ // no b-tree's either
+	}
+	events := slices.IndexFunc(out, func(o SpaceObject) bool { return o.Name == "transcript_events" })
+	if events < 0 || ptrmaps {
+		eventsOverflow = -1
+	}
+	// First the trees' pages without their leaves' overflow, reading no
+	// leaf: when they, the events' overflow, the free pages and the
+	// lock-byte page are every page of the file, no other tree's leaf
+	// cell overflows, and these are the trees' pages.
+	if eventsOverflow >= 0 {
+		counted, whole := eventsOverflow, true
+		for i, root := range roots {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			pages, err := f.InteriorPageCount(root)
+			if err != nil {
+				whole = false
+				break
+			}
+			counted += pages
+			out[i].Bytes = pages * int64(f.PageSize())
+		}
+		if whole && counted+free == total {
+			out[events].Bytes += eventsOverflow * int64(f.PageSize())
+			return nil
+		}
+	}
+	// Else every other tree is walked to its leaves, and the events
+	// table, most of the file, takes the pages no other tree and no free
+	// page holds (unless the file keeps pointer maps, or the remainder is
+	// no tree's size, a damaged file, when it is walked too).
+	testHookLeavesWalked()
+	var counted int64
+	for i, root := range roots {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if i == events && !ptrmaps {
+			continue
+		}
+		pages, err := f.PageCount(root)
+		if err != nil {
+			return err
+		}
+		counted += pages
+		out[i].Bytes = pages * int64(f.PageSize())
+	}
+	if events >= 0 && !ptrmaps {
+		rest := total - counted - free
+		if rest < 1 {
+			if rest, err = f.PageCount(roots[events]); err != nil {
+				return err
+			}
+		}
+		out[events].Bytes = rest * int64(f.PageSize())
+	}
+	return nil
 }
 
-// rawEventKinds is eventKinds read from the file, in two halves at once;
-// false when the file cannot be read so (then SQL reads it).
-func (db *DB) rawEventKinds(ctx context.Context, tx *sql.Tx, raw *rawFile, s *Space) (map[string]*SessionSpace, bool) {
+// spaceTally is one half's share of the events' pass.
+type spaceTally struct {
+	// overflow is the rows' overflow pages.
+	events, bytes, overflow int64
+	byKind                  map[string]int64
+	sessions                map[string]*SessionSpace
+}
+
+// rawEventKinds is eventKinds read from the file, in two halves at once,
+// and the overflow pages of the events' rows; false when the file cannot
+// be read so (then SQL reads it).
+func (db *DB) rawEventKinds(ctx context.Context, tx *sql.Tx, raw *rawFile, s *Space) (map[string]*SessionSpace, int64, bool) {
 	cols := []string{"session_id", "event_json"}
 	if db.Layout.Compressed {
 		cols = append(cols, "event_zstd", "event_utf8_bytes")
@@ -75,10 +143,10 @@ func (db *DB) rawEventKinds(ctx context.Context, tx *sql.Tx, raw *rawFile, s *Sp
 	t, c, ok := raw.table("transcript_events", cols...)
 	var lo, hi sql.NullInt64
 	if !ok || tx.QueryRowContext(ctx, rowidBounds).Scan(&lo, &hi) != nil {
-		return nil, false
+		return nil, 0, false
 	}
 	if !lo.Valid {
-		return map[string]*SessionSpace{}, true
+		return map[string]*SessionSpace{}, 0, true
 	}
 	mid := lo.Int64 + (hi.Int64-lo.Int64)/2
 	var high spaceTally
@@ -92,7 +160,7 @@ func (db *DB) rawEventKinds(ctx context.Context, tx *sql.Tx, raw *rawFile, s *Sp
 	<-done
 	var count int64
 	if errLow != nil || errHigh != nil || tx.QueryRowContext(ctx, `SELECT count(*) FROM transcript_events`).Scan(&count) != nil || count != low.events+high.events {
-		return nil, false
+		return nil, 0, false
 	}
 	for _, part := range []spaceTally{low, high} {
 		s.Events += part.events
@@ -110,7 +178,7 @@ func (db *DB) rawEventKinds(ctx context.Context, tx *sql.Tx, raw *rawFile, s *Sp
 		}
 	}
 	testHookRawRead()
-	return low.sessions, true
+	return low.sessions, low.overflow + high.overflow, true
 }
 
 // rawTally tallies the events at rowids lo..hi: c are the places of
@@ -142,6 +210,7 @@ func rawTally(ctx context.Context, raw *rawFile, t rawTable, c []int, lo, hi int
 		}
 		out.events++
 		out.bytes += size
+		out.overflow += rec.OverflowPages()
 		cur.Events++
 		cur.Bytes += size
 		if out.events%4096 == 0 {

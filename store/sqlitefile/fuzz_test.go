@@ -190,6 +190,12 @@ func FuzzScanTable(f *testing.F) {
 			} else if n < 1 {
 				t.Fatalf("root %d: %d pages", root, n)
 			}
+			// Counting them without the leaves reads fewer.
+			if n, err := file.InteriorPageCount(root); err != nil {
+				expected(t, err)
+			} else if n < 1 {
+				t.Fatalf("root %d: %d pages without the leaves", root, n)
+			}
 		}
 	})
 }

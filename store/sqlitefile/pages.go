@@ -18,7 +18,45 @@ const (
 // payload stays on its page), never read: the pages read are the tree's
 // own, level by level, in runs of the file's order. A page reached twice
 // (a damaged tree) is a CorruptError.
-func (f *File) PageCount(root uint32) (int64, error) {
+func (f *File) PageCount(root uint32) (int64, error) { return f.pageCount(root, -1) }
+
+// InteriorPageCount is PageCount without reading the tree's leaves: they
+// are counted from their parents' child pointers, their cells' overflow
+// pages not at all (so it is PageCount when no leaf cell overflows). Every
+// leaf of a b-tree is at the same depth, which the leftmost path down from
+// the root gives.
+func (f *File) InteriorPageCount(root uint32) (int64, error) {
+	height, n := 0, root
+	buf := make([]byte, f.pageSize)
+	for ; ; height++ {
+		if height > maxDepth {
+			return 0, corrupt(root, "a b-tree deeper than %d", maxDepth)
+		}
+		if n == 0 || n > f.pages {
+			return 0, corrupt(n, "no such page (the database has %d)", f.pages)
+		}
+		if err := f.readPage(n, buf); err != nil {
+			return 0, err
+		}
+		h := pageHeaderAt(n)
+		if h >= len(buf) {
+			return 0, corrupt(n, "no page header")
+		}
+		if typ := buf[h]; typ != tableInterior && typ != indexInterior {
+			break
+		}
+		child, err := firstChild(n, buf)
+		if err != nil {
+			return 0, err
+		}
+		n = child
+	}
+	return f.pageCount(root, height)
+}
+
+// pageCount is PageCount reading levels 0..leaves-1 only (every level when
+// leaves is negative): the pages of level leaves are counted, not read.
+func (f *File) pageCount(root uint32, leaves int) (int64, error) {
 	seen := make([]uint64, (int(f.pages)+64)/64)
 	visit := func(n uint32) error {
 		if n == 0 || n > f.pages {
@@ -44,11 +82,18 @@ func (f *File) PageCount(root uint32) (int64, error) {
 		if depth > maxDepth {
 			return 0, corrupt(root, "a b-tree deeper than %d", maxDepth)
 		}
+		if depth == leaves {
+			count += int64(len(level))
+			break
+		}
 		slices.Sort(level)
 		var next []uint32
 		err := f.eachPage(level, *buf, func(n uint32, page []byte) error {
 			count++
 			children, overflow, err := f.pageCells(n, page)
+			if err == nil && leaves > depth && len(children) == 0 {
+				return corrupt(n, "a leaf above the tree's leaves")
+			}
 			count += overflow
 			for _, c := range children {
 				if err := visit(c); err != nil {
@@ -149,3 +194,26 @@ func (f *File) overflowPages(size uint64, tableLeaf bool) int64 {
 // indexLocalPayload is localPayload for an index page's cell, whose most
 // on the page is less than a table leaf's.
 func (f *File) indexLocalPayload(size uint64) int { return f.local(size, (f.usable-12)*64/255-23) }
+
+// Pages describes the snapshot the file shows: its size in pages, how many
+// of them are free (on the freelist, trunks and leaves), and whether the
+// database keeps pointer-map pages (auto_vacuum or incremental_vacuum),
+// from the database header as it stands in that snapshot.
+func (f *File) Pages() (pages, free int64, ptrmaps bool, err error) {
+	page := make([]byte, f.pageSize)
+	if err := f.readPage(1, page); err != nil {
+		return 0, 0, false, err
+	}
+	return int64(f.pages), int64(binary.BigEndian.Uint32(page[36:])), binary.BigEndian.Uint32(page[52:]) != 0, nil
+}
+
+// LockBytePage is the page that holds SQLite's lock bytes (the first page
+// at or past offset 2^30), which no b-tree uses; 0 when the database does
+// not reach it.
+func (f *File) LockBytePage() int64 {
+	n := int64(1<<30)/int64(f.pageSize) + 1
+	if n > int64(f.pages) {
+		return 0
+	}
+	return n
+}

@@ -2,6 +2,7 @@ package sqlitefile
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,6 +61,22 @@ func TestPageCountIsDbstats(t *testing.T) {
 				if err != nil || got != want[name] {
 					t.Errorf("%s (root %d): %d pages, %v; dbstat says %d", name, root, got, err, want[name])
 				}
+				if shallow, err := f.InteriorPageCount(root); err != nil || shallow > got || name == "e" && shallow != got {
+					t.Errorf("%s: %d pages without reading the leaves, %v; %d in all", name, shallow, err, got)
+				}
+			}
+			// The table's rows are its leaves' cells: the pages read
+			// with the leaves are those without and the rows' overflow.
+			var overflow int64
+			if err := f.ScanTable(roots["t"], math.MinInt64, math.MaxInt64, func(_ int64, rec *Record) error {
+				overflow += rec.OverflowPages()
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			shallow, err := f.InteriorPageCount(roots["t"])
+			if err != nil || overflow == 0 || shallow+overflow != want["t"] {
+				t.Errorf("t: %d pages without the leaves' overflow, %d overflow pages, %v; dbstat says %d", shallow, overflow, err, want["t"])
 			}
 		})
 	}

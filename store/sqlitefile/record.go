@@ -228,18 +228,44 @@ func (r *Record) readOverflow() error {
 	f := r.f
 	spill := make([]byte, 0, r.size)
 	spill = append(spill, r.local...)
-	page := make([]byte, f.pageSize)
+	per := int64(f.usable - 4)
+	// A chain's pages mostly follow each other in the file: the pages it
+	// still needs are read at once from its next page on, and followed in
+	// that buffer while they do.
+	var buf []byte
+	var first, have uint32
 	for next, hops := r.overflow, 0; int64(len(spill)) < r.size; hops++ {
 		if next == 0 || hops > int(f.pages) {
 			return corrupt(r.page, "an overflow chain ends %d bytes short", r.size-int64(len(spill)))
 		}
-		if err := f.readPage(next, page); err != nil {
-			return err
+		if next < first || next >= first+have {
+			want := min((r.size-int64(len(spill))+per-1)/per, runPages)
+			n := uint32(1)
+			for int64(n) < want && next+n <= f.pages && !f.inLog(next) && !f.inLog(next+n) {
+				n++
+			}
+			if need := int(n) * f.pageSize; len(buf) < need {
+				buf = make([]byte, need)
+			}
+			var err error
+			if n == 1 {
+				err = f.readPage(next, buf[:f.pageSize])
+			} else {
+				err = f.readRun(next, buf[:int(n)*f.pageSize])
+			}
+			if err != nil {
+				return err
+			}
+			first, have = next, n
 		}
-		take := min(int64(f.usable-4), r.size-int64(len(spill)))
+		page := buf[int(next-first)*f.pageSize:][:f.pageSize]
+		take := min(per, r.size-int64(len(spill)))
 		spill = append(spill, page[4:4+take]...)
 		next = binary.BigEndian.Uint32(page)
 	}
 	r.spill = spill
 	return nil
 }
+
+// OverflowPages is how many overflow pages the row's payload takes.
+func (r *Record) OverflowPages() int64 { return r.f.overflowPages(uint64(r.size), true) }
