@@ -148,11 +148,12 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	return db, nil
 }
 
-// checkCompanions refuses a store whose write-ahead log or shared-memory
-// file is something other than a regular file: SQLite opens them itself,
-// and a FIFO planted there would hang its open until a writer came.
+// checkCompanions refuses a store whose rollback journal, write-ahead log
+// or shared-memory file is something other than a regular file: SQLite
+// opens them itself (a journal to see whether it is hot), and a FIFO
+// planted there would hang its open until a writer came.
 func checkCompanions(path string) error {
-	for _, suffix := range []string{"-wal", "-shm"} {
+	for _, suffix := range []string{"-journal", "-wal", "-shm"} {
 		fi, err := os.Stat(path + suffix) // what SQLite would open
 		if err != nil {
 			continue // none yet (or unreadable, which SQLite says itself)

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"clawvault-tui/store/regfile"
 )
 
 // OpenClaw's memory reindex (2026.9, extensions/memory-core) builds the
@@ -32,16 +34,22 @@ var ErrReindexLockHeld = errors.New("an OpenClaw process holds the memory reinde
 // with no wait, is busy. The read is read-only and takes SQLite's shared
 // lock for as long as it lasts (a reindex starting in that instant finds
 // it busy and retries 25 ms later, as it retries any reader). A lock file
-// that is not there is not held; one that cannot be read is an error.
+// that is not there is not held; one that cannot be read is an error, and
+// so is one that is no regular file (or has a companion that is not),
+// which SQLite is never asked to open: its open of a FIFO waits for a
+// writer.
 func ReindexLockHeld(ctx context.Context, lockPath string) (bool, error) {
-	fi, err := os.Lstat(lockPath)
+	fi, err := os.Stat(lockPath) // what SQLite would open
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return false, nil
 	case err != nil:
 		return false, err
 	case !fi.Mode().IsRegular():
-		return false, fmt.Errorf("%s is not a file", lockPath)
+		return false, fmt.Errorf("%s is not a file: it %v", lockPath, &regfile.NotRegularError{Mode: fi.Mode()})
+	}
+	if err := checkCompanions(lockPath); err != nil {
+		return false, err
 	}
 	abs, err := filepath.Abs(lockPath)
 	if err != nil {

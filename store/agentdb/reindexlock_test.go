@@ -8,7 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"clawvault-tui/store/regfile/regfiletest"
 )
 
 // holdReindexLock holds a reindex lock as OpenClaw's reindex does
@@ -76,5 +79,36 @@ func TestReindexLockHeld(t *testing.T) {
 	}
 	if held, err := ReindexLockHeld(ctx, path); held || err != nil {
 		t.Fatalf("after it let go: held %v, %v", held, err)
+	}
+}
+
+// A lock file planted as a FIFO or a symbolic link to one, or a lock whose
+// journal is a FIFO, is an error, said at once: SQLite never opens them (an
+// open of a FIFO waits for a writer).
+func TestReindexLockThatIsNoFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	lock := ReindexLockName("openclaw-agent.sqlite")
+	fifo := filepath.Join(dir, "fifo", lock)
+	regfiletest.FIFO(t, fifo)
+	link := filepath.Join(dir, "link", lock)
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(fifo, link); err != nil {
+		t.Fatal(err)
+	}
+	journaled := filepath.Join(dir, "journal", lock)
+	regfiletest.FIFO(t, journaled+"-journal")
+	if err := os.WriteFile(journaled, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{fifo: "is not a file", link: "is not a file", journaled: "named pipe"} {
+		regfiletest.Within(t, path, func() {
+			held, err := ReindexLockHeld(context.Background(), path)
+			if held || err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: held %v, %v; want an error saying %q", path, held, err, want)
+			}
+		})
 	}
 }
