@@ -182,9 +182,13 @@ type ImportCheck struct {
 	FirstDiffersID            string
 	// Duplicates are entries identical to an earlier one (stored once).
 	Duplicates int
-	// Shadowed entries have the id of an earlier entry of the file, with
-	// other content: the importer keeps the first entry of an id, and
-	// never stores these.
+	// LaterHeaders are session header lines after the first that differ
+	// from it: the importer stores the first header of a session only, and
+	// they are no entries of its history.
+	LaterHeaders int
+	// Shadowed entries are those of Differs whose id an earlier entry of
+	// the file has: the importer keeps the first entry of an id and never
+	// stores these, so the store lacks what they say.
 	Shadowed, FirstShadowedLine int
 	// Malformed lines do not parse (or are not UTF-8); OpenClaw's importer
 	// stops reading a file at the first one.
@@ -238,8 +242,9 @@ type ImportComparer struct {
 
 // importMiss is an entry of the file not among the store's events.
 type importMiss struct {
-	line int
-	id   string
+	line   int
+	id     string
+	header bool // a session header line
 }
 
 // NewImportComparer compares against events with the importer's plan; a
@@ -286,6 +291,7 @@ func (c *ImportComparer) Line(n int, line []byte, end int64) {
 	if !v.Truthy() {
 		return
 	}
+	header := isStr(v.Field("type"), "session")
 	event, id := c.norm.Normalize(c.record, v)
 	c.record++
 	if at, ok := c.Events.find(DigestEvent(event)); ok {
@@ -293,7 +299,7 @@ func (c *ImportComparer) Line(n int, line []byte, end int64) {
 		return
 	}
 	c.Check.Entries++
-	c.misses = append(c.misses, importMiss{line: n, id: id})
+	c.misses = append(c.misses, importMiss{line: n, id: id, header: header})
 	c.entries = append(c.entries, int32(-len(c.misses)))
 	if before && c.carryFault == "" {
 		c.carryFault = fmt.Sprintf("line %d, before it, is not in the store as the file has it", n)
@@ -328,9 +334,10 @@ func (c *ImportComparer) present(at int32, before bool) {
 func (c *ImportComparer) NeedsIDs() bool { return len(c.misses) > 0 && !c.Events.IDsLoaded }
 
 // classifyMisses sorts the entries not among the store's events: one whose
-// id an earlier entry of the file has is shadowed (the importer keeps the
-// first of an id), one whose id the store holds differs, and the others are
-// absent.
+// id the store holds differs (shadowed too when an earlier entry of the
+// file has that id: the importer kept the first of an id, so what this one
+// says is in no store event), but for a later session header, which is no
+// entry; the others are absent.
 func (c *ImportComparer) classifyMisses() {
 	fileID := map[string]bool{}
 	for _, e := range c.entries {
@@ -343,15 +350,19 @@ func (c *ImportComparer) classifyMisses() {
 		m := c.misses[-e-1]
 		_, held := c.Events.ids[m.id]
 		switch {
-		case m.id != "" && fileID[m.id]:
-			c.Check.Shadowed++
-			if c.Check.FirstShadowedLine == 0 {
-				c.Check.FirstShadowedLine = m.line
-			}
+		case m.id != "" && held && m.header && fileID[m.id]:
+			c.Check.Entries-- // a later header: the session's, kept from the first
+			c.Check.LaterHeaders++
 		case m.id != "" && held:
 			c.Check.Differs++
 			if c.Check.FirstDiffersLine == 0 {
 				c.Check.FirstDiffersLine, c.Check.FirstDiffersID = m.line, m.id
+			}
+			if fileID[m.id] {
+				c.Check.Shadowed++
+				if c.Check.FirstShadowedLine == 0 {
+					c.Check.FirstShadowedLine = m.line
+				}
 			}
 		default:
 			c.Check.Absent++
@@ -479,15 +490,22 @@ func (ch *ImportCheck) notes() string {
 	if ch.Duplicates > 0 {
 		n = append(n, fmt.Sprintf("%s an earlier entry (stored once)", plural(ch.Duplicates, "line repeats", "lines repeat")))
 	}
+	if ch.LaterHeaders > 0 {
+		n = append(n, fmt.Sprintf("%s the first (OpenClaw's importer stores a session's first header only)", plural(ch.LaterHeaders, "later session header differs from", "later session headers differ from")))
+	}
 	if ch.Shadowed > 0 {
-		n = append(n, fmt.Sprintf("%s the id of an earlier entry with other content (first at line %d): OpenClaw's importer keeps the first entry of an id and never stores these",
-			plural(ch.Shadowed, "line has", "lines have"), ch.FirstShadowedLine))
+		what := "they say"
+		if ch.Shadowed == 1 {
+			what = "it says"
+		}
+		n = append(n, fmt.Sprintf("%s the id of an earlier entry of the file with other content (first at line %d): OpenClaw's importer keeps the first entry of an id, so the store never holds what %s",
+			plural(ch.Shadowed, "line has", "lines have"), ch.FirstShadowedLine, what))
 	}
 	switch {
 	case ch.TornTail && ch.Malformed == 1:
 		n = append(n, "the last line is torn (no newline, does not parse) and is not an entry")
 	case ch.Malformed > 0:
-		n = append(n, fmt.Sprintf("%s do not parse (first at line %d)", plural(ch.Malformed, "line", "lines"), ch.FirstMalformedLine))
+		n = append(n, fmt.Sprintf("%s not parse (first at line %d)", plural(ch.Malformed, "line does", "lines do"), ch.FirstMalformedLine))
 	}
 	if len(n) == 0 {
 		return ""

@@ -20,7 +20,7 @@ import (
 
 // importCacheVersion names the format and the rules that made the
 // verdicts: a change to either makes every file be compared again.
-const importCacheVersion = "clawvault-tui import checks 1"
+const importCacheVersion = "clawvault-tui import checks 2"
 
 type importCacheKey struct {
 	Path   string `json:"path"`

@@ -14,8 +14,9 @@ import (
 
 // importFixture is a state dir whose agent main the real importer moved
 // into its store (the cases of testdata/import, 2026.9.6), with JSONL left
-// over: case 01 back in sessions/ as OpenClaw left it, case 05 appended to
-// after the import, case 03 edited in place, a transcript the store has
+// over: case 01 back in sessions/ as OpenClaw left it, case 05 (an id
+// twice, with other content) as OpenClaw left it, case 09 appended to after
+// the import, case 03 edited in place, a transcript the store has
 // no session of, and cases 02 and 06 in the importer's archive folder.
 // ClawVault's cursors: case 06 observed to the end of its line 2, case 03
 // to the middle of a line.
@@ -45,8 +46,9 @@ func importFixture(t *testing.T) (state, vault string) {
 	}
 	id := func(n string) string { return "7e1c0000-0000-4000-8000-0000000000" + n }
 	write(filepath.Join(sessions, id("01")+".jsonl"), read("01-plain"))
-	write(filepath.Join(sessions, id("05")+".jsonl"), read("05-duplicates")+
-		`{"type":"message","id":"e0000009","parentId":"e0000003","timestamp":"2026-04-10T09:00:00.000Z","message":{"role":"user","content":"written after the import"}}`+"\n")
+	write(filepath.Join(sessions, id("05")+".jsonl"), read("05-duplicates"))
+	write(filepath.Join(sessions, id("09")+".jsonl"), read("09-compressed")+
+		`{"type":"message","id":"e0000009","parentId":"e0000004","timestamp":"2026-04-10T09:00:00.000Z","message":{"role":"user","content":"written after the import"}}`+"\n")
 	write(filepath.Join(sessions, id("03")+".jsonl"), strings.Replace(read("03-json-text"), "id first", "id first, edited", 1))
 	write(filepath.Join(sessions, "99999999-0000-4000-8000-000000000000.jsonl"), `{"type":"session","version":3,"id":"99999999-0000-4000-8000-000000000000","timestamp":"t","cwd":"/"}`+"\n")
 	write(filepath.Join(archive, "agent_main_direct_import-02."+id("02")+".jsonl.imported-1795872913441"), read("02-normalized"))
@@ -99,7 +101,8 @@ func TestLeftoverJSONLRows(t *testing.T) {
 		says      string
 	}{
 		{"000000000001.jsonl", "agent:main:direct:import-01", model.CodeImportVerified, "All 14 entries"},
-		{"000000000005.jsonl", "agent:main:direct:import-05", model.CodeImportIncomplete, "1 of its 7 entries are absent from openclaw-agent.sqlite's session agent:main:direct:import-05 (from line 7)"},
+		{"000000000005.jsonl", "agent:main:direct:import-05", model.CodeImportDiffers, "first at line 5, id e0000001"},
+		{"000000000009.jsonl", "agent:main:direct:import-09", model.CodeImportIncomplete, "1 of its 6 entries are absent from openclaw-agent.sqlite's session agent:main:direct:import-09 (from line 6)"},
 		{"000000000003.jsonl", "agent:main:direct:import-03", model.CodeImportDiffers, "first at line 5, id e0000004"},
 		{"99999999-0000-4000-8000-000000000000.jsonl", "agent:main:unknown:99999999-0000-4000-8000-000000000000", model.CodeNotImported, "has no session 99999999"},
 		{".jsonl.imported-1795872913441", "agent:main:direct:import-02", model.CodeImportVerified, "All 11 entries"},
@@ -199,8 +202,8 @@ func TestImportVerdictsAreCached(t *testing.T) {
 	if n := fsys.opened.Load(); n != 0 {
 		t.Errorf("the second status opened %d leftover files", n)
 	}
-	if !hasCode(rowOf(t, snap, "000000000005.jsonl"), model.CodeImportIncomplete) {
-		t.Errorf("the cached verdict is lost: %v", codes(rowOf(t, snap, "000000000005.jsonl")))
+	if !hasCode(rowOf(t, snap, "000000000009.jsonl"), model.CodeImportIncomplete) {
+		t.Errorf("the cached verdict is lost: %v", codes(rowOf(t, snap, "000000000009.jsonl")))
 	}
 	p := filepath.Join(state, "agents", "main", "sessions", "7e1c0000-0000-4000-8000-000000000001.jsonl")
 	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
