@@ -117,6 +117,7 @@ var wantImport = map[string]struct {
 	"05-duplicates": {model.CodeImportDiffers, 5},    // the importer kept line 2's e0000001, not line 5's
 	"08-malformed":  {model.CodeImportIncomplete, 4}, // the importer stopped at line 3
 	"15-utf8":       {model.CodeImportIncomplete, 1}, // ... and at the first chunk: nothing
+	"19-repeats":    {model.CodeImportDiffers, 5},    // line 5 has line 4's id, other content
 }
 
 // TestImportCheckAgainstTheRealImporter: every case file, compared with
