@@ -272,7 +272,7 @@ func withFlush(out []Diagnosis, row *SessionRow) []Diagnosis {
 	}
 	if c, f, skipped := row.Entry.FlushSkipped(); skipped {
 		out = append(out, Diagnosis{CodeFlushSkipped, fmt.Sprintf(
-			"%s says compactionCount %d > memoryFlushCompactionCount %d: %d compaction(s) ran without a memory flush before them.", where, c, f, c-f)})
+			"%s says compactionCount %d > memoryFlushCompactionCount %d: %s ran without a memory flush first.", where, c, f, Plural(c-f, "compaction", "compactions"))})
 	}
 	if n, failed := row.Entry.FlushFailed(); failed {
 		out = append(out, Diagnosis{CodeFlushFailed, flushFailedSentence(where, n, row.Entry.FlushFailure)})

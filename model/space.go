@@ -145,7 +145,7 @@ func (s *AgentSpace) memoryAndReclaimLines(row func(string, int64, int64) string
 		jsonl += fmt.Sprintf(" (%d not compared yet: `clawvault-tui status` compares them)", s.Unchecked)
 	}
 	out = append(out, jsonl)
-	reindex := fmt.Sprintf("  %s in %d orphaned memory reindex temp database(s) of %d (%s): retention archives them", Bytes(r.OrphanReindexBytes), s.Orphans, s.ReindexTemp, Bytes(s.ReindexBytes))
+	reindex := fmt.Sprintf("  %s in %s of %d (%s): retention archives them", Bytes(r.OrphanReindexBytes), Plural(s.Orphans, "orphaned memory reindex temp database", "orphaned memory reindex temp databases"), s.ReindexTemp, Bytes(s.ReindexBytes))
 	switch {
 	case s.ReindexLockHeld:
 		reindex += "; a reindex holds the lock now, so none is touched"

@@ -131,7 +131,7 @@ func (r *RetentionResult) sqliteLines(first, keyW int) []string {
 	if p == nil {
 		return nil
 	}
-	out := []string{fmt.Sprintf("beside the SQLite-era stores: %d file(s), %s (verified leftover JSONL, orphaned reindex temp databases)", len(p.Files), model.Bytes(p.Bytes()))}
+	out := []string{fmt.Sprintf("beside the SQLite-era stores: %s, %s (verified leftover JSONL, orphaned reindex temp databases)", model.Plural(len(p.Files), "file", "files"), model.Bytes(p.Bytes()))}
 	for _, f := range p.Files {
 		name := filepath.Base(f.Path)
 		if f.Key != "" {

@@ -41,7 +41,7 @@ func (r *SpaceResult) Summary() string {
 		total += s.FileBytes + s.WALBytes
 		reclaim += s.Reclaim.Total()
 	}
-	return fmt.Sprintf("%d store(s), %s; %s reclaimable", len(r.Spaces), model.Bytes(total), model.Bytes(reclaim))
+	return fmt.Sprintf("%s, %s; %s reclaimable", model.Plural(len(r.Spaces), "store", "stores"), model.Bytes(total), model.Bytes(reclaim))
 }
 
 func (r *SpaceResult) Lines(width int) []string {

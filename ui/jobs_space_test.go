@@ -30,7 +30,7 @@ func TestSpaceJob(t *testing.T) {
 		t.Fatalf("state %d: %v", j.state, j.err)
 	}
 	v := viewText(a)
-	for _, want := range []string{"1 store(s)", "reclaimable", "agent ops:", "tables and indexes", "transcripts:", "█"} {
+	for _, want := range []string{"1 store,", "reclaimable", "agent ops:", "tables and indexes", "transcripts:", "█"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the view does not show %q:\n%s", want, v)
 		}
