@@ -501,23 +501,67 @@ func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, 
 		scopes, all = ix.allScopes(), true
 	}
 	var st Stats
-	var files []fileRef
-	var unreadable []string
-	now := time.Now()
-	// A sync of everything lists the vault by its folders' mtimes
-	// (folders.go), and records them anew.
-	var folders *folderRecords
-	if all {
-		folders = &folderRecords{CheckedAt: ix.folders.CheckedAt, Flags: ix.opt.includeFlags(), MTime: map[string]int64{}}
+	l, err := ix.listScopes(&st, scopes, all, time.Now())
+	if err != nil {
+		return st, err
 	}
-	present := make(map[string]bool, len(ix.man))
+	d := ix.differences(&st, l, scopes, all)
+	if l.folders != nil && (len(st.Problems) > 0 || len(l.unreadable) > 0) {
+		// A file or folder that could not be read is tried again next
+		// time: no folder is trusted.
+		*l.folders = folderRecords{}
+	}
+	if ix.readOnly && (len(d.changed) > 0 || len(d.gone) > 0 || l.folders != nil && !l.folders.equal(ix.folders)) {
+		if err := ix.reopenToWrite(); err != nil {
+			return Stats{}, err
+		}
+		return ix.reconcileLocked(ctx, scopes, all, progress)
+	}
+	p := Progress{FilesTotal: len(d.changed), BytesTotal: d.total}
+	built, err := ix.write(ctx, &st, d.gone, d.changed, l.folders, &p, progress)
+	if err != nil {
+		return st, err
+	}
+	if err := ix.installBuilt(built); err != nil {
+		return st, err
+	}
+	if l.folders != nil {
+		ix.folders = *l.folders
+	}
+	if progress != nil && len(d.changed) > 0 {
+		p.Path = ""
+		progress(p)
+	}
+	return ix.finalStats(st), nil
+}
+
+// scopeListing is what listScopes found: the files of the scopes, the
+// folders that could not be read (as key prefixes), the keys of the files
+// taken as unchanged without a stat (present), and, for a sync of
+// everything, the vault folders' records made anew.
+type scopeListing struct {
+	files      []fileRef
+	unreadable []string
+	present    map[string]bool
+	folders    *folderRecords
+}
+
+// listScopes lists the files of the scopes. A sync of everything (all)
+// lists the vault by its folders' mtimes (folders.go) and records them
+// anew. Files listed are counted in st when found unchanged by their
+// folder; problems go to st.Problems.
+func (ix *Index) listScopes(st *Stats, scopes []scope, all bool, now time.Time) (scopeListing, error) {
+	l := scopeListing{present: make(map[string]bool, len(ix.man))}
+	if all {
+		l.folders = &folderRecords{CheckedAt: ix.folders.CheckedAt, Flags: ix.opt.includeFlags(), MTime: map[string]int64{}}
+	}
 	full := true // every vault listed in full: the full check
 	for _, s := range scopes {
-		if folders != nil && s.root.Kind == VaultRoot && s.prefix == "" {
-			if l, same, ok := ix.quickList(s.root, now, folders.MTime); ok {
-				files = append(files, l.files...)
+		if l.folders != nil && s.root.Kind == VaultRoot && s.prefix == "" {
+			if quick, same, ok := ix.quickList(s.root, now, l.folders.MTime); ok {
+				l.files = append(l.files, quick.files...)
 				for _, k := range same {
-					present[k] = true
+					l.present[k] = true
 				}
 				st.Unchanged += len(same)
 				full = false
@@ -525,88 +569,90 @@ func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, 
 			}
 		}
 		var into map[string]int64
-		if folders != nil && s.root.Kind == VaultRoot {
-			into = folders.MTime
+		if l.folders != nil && s.root.Kind == VaultRoot {
+			into = l.folders.MTime
 		}
-		l, err := ix.opt.list(s.root, s.prefix, into, now)
+		found, err := ix.opt.list(s.root, s.prefix, into, now)
 		if err != nil {
-			return st, fmt.Errorf("cannot list %s: %w", s.root.Dir, err)
+			return l, fmt.Errorf("cannot list %s: %w", s.root.Dir, err)
 		}
-		files = append(files, l.files...)
-		unreadable = append(unreadable, l.unreadable...)
-		st.Problems = append(st.Problems, l.problems...)
+		l.files = append(l.files, found.files...)
+		l.unreadable = append(l.unreadable, found.unreadable...)
+		st.Problems = append(st.Problems, found.problems...)
 	}
-	if folders != nil && full {
-		folders.CheckedAt = now.UnixNano()
+	if l.folders != nil && full {
+		l.folders.CheckedAt = now.UnixNano()
 	}
-	var changed []fileRef
-	var total int64
-	for _, f := range files {
+	return l, nil
+}
+
+// changes are what a run writes: the files whose size or mtime changed
+// (total bytes), and the keys of the files gone.
+type changes struct {
+	changed []fileRef
+	total   int64
+	gone    []string
+}
+
+// differences compares the listing with the manifest. A file is gone when
+// a scope holds it (or, with all, its root is no longer the index's) and
+// the listing did not find it, unless it is under a folder that could not
+// be read.
+func (ix *Index) differences(st *Stats, l scopeListing, scopes []scope, all bool) changes {
+	var d changes
+	for _, f := range l.files {
 		k := f.key()
-		if present[k] {
+		if l.present[k] {
 			continue
 		}
-		present[k] = true
+		l.present[k] = true
 		if old := ix.man[k]; old != nil && old.Size == f.size && old.MTime == f.mtime {
 			st.Unchanged++
 			continue
 		}
-		changed = append(changed, f)
-		total += f.size
+		d.changed = append(d.changed, f)
+		d.total += f.size
 	}
-
-	var gone []string
 	for key := range ix.man {
-		if present[key] || slices.ContainsFunc(unreadable, func(p string) bool { return strings.HasPrefix(key, p) }) {
+		if l.present[key] || slices.ContainsFunc(l.unreadable, func(p string) bool { return strings.HasPrefix(key, p) }) {
 			continue
 		}
 		root, _, _ := strings.Cut(key, ":")
 		_, known := ix.roots[root]
 		if slices.ContainsFunc(scopes, func(s scope) bool { return s.holds(key) }) || (all && !known) {
-			gone = append(gone, key)
+			d.gone = append(d.gone, key)
 		}
 	}
-	if folders != nil && (len(st.Problems) > 0 || len(unreadable) > 0) {
-		// A file or folder that could not be read is tried again next
-		// time: no folder is trusted.
-		*folders = folderRecords{}
+	return d
+}
+
+// installBuilt puts the store a full build made in place (built is ""
+// after a run through the online index) and reads its manifest.
+func (ix *Index) installBuilt(built string) error {
+	if built == "" {
+		return nil
 	}
-	if ix.readOnly && (len(changed) > 0 || len(gone) > 0 || folders != nil && !folders.equal(ix.folders)) {
-		if err := ix.reopenToWrite(); err != nil {
-			return Stats{}, err
-		}
-		return ix.reconcileLocked(ctx, scopes, all, progress)
+	if err := ix.install(built); err != nil {
+		return err
 	}
-	p := Progress{FilesTotal: len(changed), BytesTotal: total}
-	built, err := ix.write(ctx, &st, gone, changed, folders, &p, progress)
-	if err != nil {
-		return st, err
+	// The manifest read back from the store just built.
+	if err := ix.loadManifest(); err != nil {
+		ix.damaged = true
+		return fmt.Errorf("cannot open the search index just built in %s: %w", ix.opt.Dir, err)
 	}
-	if built != "" {
-		if err := ix.install(built); err != nil {
-			return st, err
-		}
-		// The manifest read back from the store just built.
-		if err := ix.loadManifest(); err != nil {
-			ix.damaged = true
-			return st, fmt.Errorf("cannot open the search index just built in %s: %w", ix.opt.Dir, err)
-		}
-		ix.removeOtherManifests()
-	}
-	if folders != nil {
-		ix.folders = *folders
-	}
-	if progress != nil && len(changed) > 0 {
-		p.Path = ""
-		progress(p)
-	}
+	ix.removeOtherManifests()
+	return nil
+}
+
+// finalStats completes a run's figures with what the index holds.
+func (ix *Index) finalStats(st Stats) Stats {
 	st.Files = len(ix.man)
 	ix.idxMu.RLock()
 	defer ix.idxMu.RUnlock()
 	if ix.idx != nil {
 		st.Docs, _ = ix.idx.DocCount()
 	}
-	return st, nil
+	return st
 }
 
 // write removes the gone files' documents and indexes the changed files,
