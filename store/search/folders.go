@@ -246,9 +246,32 @@ func (ix *Index) quickSync(now time.Time) (st Stats, ok bool) {
 	if ix.manRaw == nil || !ix.foldersTrusted(now) {
 		return Stats{}, false
 	}
+	vaults, ok := ix.vaultFoldersUnchanged(now)
+	if !ok {
+		return Stats{}, false
+	}
+	listed, ok := ix.listOtherRoots(now)
+	if !ok {
+		return Stats{}, false
+	}
+	n, ok := ix.manifestUnchanged(vaults, listed, now)
+	if !ok {
+		return Stats{}, false
+	}
+	st = Stats{Unchanged: int(n), Files: int(n)}
+	ix.idxMu.RLock()
+	defer ix.idxMu.RUnlock()
+	if ix.idx != nil {
+		st.Docs, _ = ix.idx.DocCount()
+	}
+	return st, true
+}
+
+// vaultFoldersUnchanged returns the vault roots when every folder the
+// records name has its recorded mtime (not too recent to trust), its
+// parent is recorded too, and every record is of one of them.
+func (ix *Index) vaultFoldersUnchanged(now time.Time) (vaults []*Root, ok bool) {
 	rec := ix.folders.MTime
-	// The vault roots' folders: each as recorded, and its parent too.
-	var vaults []*Root
 	folders := 0
 	for i := range ix.opt.Roots {
 		r := &ix.opt.Roots[i]
@@ -258,7 +281,7 @@ func (ix *Index) quickSync(now time.Time) (st Stats, ok bool) {
 		vaults = append(vaults, r)
 		prefix := r.ID + ":"
 		if _, known := rec[prefix]; !known {
-			return Stats{}, false
+			return nil, false
 		}
 		for k, t := range rec {
 			rel, mine := strings.CutPrefix(k, prefix)
@@ -268,19 +291,24 @@ func (ix *Index) quickSync(now time.Time) (st Stats, ok bool) {
 			folders++
 			if parent := parentDir(rel); rel != "" {
 				if _, known := rec[prefix+parent]; !known {
-					return Stats{}, false
+					return nil, false
 				}
 			}
 			fi, err := os.Lstat(filepath.Join(r.Dir, filepath.FromSlash(rel)))
 			if err != nil || !fi.IsDir() || t == 0 || t != fi.ModTime().UnixNano() || now.Sub(fi.ModTime()) < mtimeSlack {
-				return Stats{}, false
+				return nil, false
 			}
 		}
 	}
 	if len(vaults) == 0 || folders != len(rec) {
-		return Stats{}, false // records of a root the index no longer has
+		return nil, false // records of a root the index no longer has
 	}
-	// The other roots, listed in full.
+	return vaults, true
+}
+
+// listOtherRoots lists the roots that are not vaults in full, by key;
+// false when one could not be listed whole.
+func (ix *Index) listOtherRoots(now time.Time) (map[string]fileRef, bool) {
 	listed := map[string]fileRef{}
 	for i := range ix.opt.Roots {
 		r := &ix.opt.Roots[i]
@@ -289,12 +317,21 @@ func (ix *Index) quickSync(now time.Time) (st Stats, ok bool) {
 		}
 		l, err := ix.opt.list(r, "", nil, now)
 		if err != nil || len(l.problems) > 0 || len(l.unreadable) > 0 {
-			return Stats{}, false
+			return nil, false
 		}
 		for _, f := range l.files {
 			listed[f.key()] = f
 		}
 	}
+	return listed, true
+}
+
+// manifestUnchanged scans the manifest in place: every file is in an
+// unchanged vault folder (and, when hot, has its size and mtime) or was
+// listed with its size and mtime, and every file listed is in it. n is
+// the number of files.
+func (ix *Index) manifestUnchanged(vaults []*Root, listed map[string]fileRef, now time.Time) (n uint64, ok bool) {
+	rec := ix.folders.MTime
 	prefixes := make([][]byte, len(vaults))
 	for i, r := range vaults {
 		prefixes[i] = []byte(r.ID + ":")
@@ -334,16 +371,7 @@ func (ix *Index) quickSync(now time.Time) (st Stats, ok bool) {
 		}
 		return true
 	})
-	if err != nil || changed || matched != len(listed) {
-		return Stats{}, false
-	}
-	st = Stats{Unchanged: int(n), Files: int(n)}
-	ix.idxMu.RLock()
-	defer ix.idxMu.RUnlock()
-	if ix.idx != nil {
-		st.Docs, _ = ix.idx.DocCount()
-	}
-	return st, true
+	return n, err == nil && !changed && matched == len(listed)
 }
 
 // parentDir is the folder a slash-separated relative path is in, "" for
