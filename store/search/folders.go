@@ -133,14 +133,27 @@ func recordFolder(into map[string]int64, root *Root, rel string, mtime time.Time
 // trusted (none yet, other include options, a folder that cannot be
 // read, the full check is due): the caller lists the root in full.
 func (ix *Index) quickList(root *Root, now time.Time, into map[string]int64) (l listing, same []string, ok bool) {
-	rec := ix.folders
 	if !ix.foldersTrusted(now) {
 		return listing{}, nil, false
 	}
 	prefix := root.ID + ":"
-	// The folders and files the last sync saw, by parent folder.
+	if _, known := ix.folders.MTime[prefix]; !known {
+		return listing{}, nil, false
+	}
+	q := &quickLister{ix: ix, root: root, prefix: prefix, now: now, into: into,
+		subfolders: ix.recordedSubfolders(prefix), files: ix.indexedFilesByFolder(prefix),
+		hotSince: now.Add(-hotWindow).UnixNano()}
+	if !q.walk("") {
+		return listing{}, nil, false
+	}
+	return q.l, q.same, true
+}
+
+// recordedSubfolders are the folders of a root the last sync saw, by
+// parent folder ("" for the root).
+func (ix *Index) recordedSubfolders(prefix string) map[string][]string {
 	subfolders := map[string][]string{}
-	for k := range rec.MTime {
+	for k := range ix.folders.MTime {
 		if rel, ok := strings.CutPrefix(k, prefix); ok && rel != "" {
 			parent := path.Dir(rel)
 			if parent == "." {
@@ -149,9 +162,12 @@ func (ix *Index) quickList(root *Root, now time.Time, into map[string]int64) (l 
 			subfolders[parent] = append(subfolders[parent], rel)
 		}
 	}
-	if _, known := rec.MTime[prefix]; !known {
-		return listing{}, nil, false
-	}
+	return subfolders
+}
+
+// indexedFilesByFolder are the manifest's keys of a root's files, by the
+// folder they are in.
+func (ix *Index) indexedFilesByFolder(prefix string) map[string][]string {
 	files := map[string][]string{}
 	for k := range ix.man {
 		if rel, ok := strings.CutPrefix(k, prefix); ok {
@@ -162,62 +178,81 @@ func (ix *Index) quickList(root *Root, now time.Time, into map[string]int64) (l 
 			files[dir] = append(files[dir], k)
 		}
 	}
-	hotSince := now.Add(-hotWindow).UnixNano()
-	add := func(rel string, fi fs.FileInfo) {
-		l.files = append(l.files, fileRef{root: root, rel: rel, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+	return files
+}
+
+// quickLister walks a vault root for quickList.
+type quickLister struct {
+	ix         *Index
+	root       *Root
+	prefix     string
+	now        time.Time
+	into       map[string]int64 // the folders' records made anew
+	subfolders map[string][]string
+	files      map[string][]string
+	hotSince   int64
+	l          listing
+	same       []string
+}
+
+func (q *quickLister) add(rel string, fi fs.FileInfo) {
+	q.l.files = append(q.l.files, fileRef{root: q.root, rel: rel, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+}
+
+// walk lists the folder rel and those under it: a folder with the mtime
+// recorded by the files the manifest has in it (stat'ing the hot ones), one
+// without by reading it. False when the records cannot be trusted.
+func (q *quickLister) walk(rel string) bool {
+	dir := filepath.Join(q.root.Dir, filepath.FromSlash(rel))
+	fi, err := os.Lstat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
 	}
-	var walk func(rel string) bool
-	walk = func(rel string) bool {
-		dir := filepath.Join(root.Dir, filepath.FromSlash(rel))
-		fi, err := os.Lstat(dir)
-		if err != nil || !fi.IsDir() {
+	recordFolder(q.into, q.root, rel, fi.ModTime(), q.now)
+	if t := q.ix.folders.MTime[folderKey(q.root, rel)]; t == 0 || t != fi.ModTime().UnixNano() {
+		return q.read(rel, dir)
+	}
+	for _, k := range q.files[rel] {
+		if q.ix.man[k].MTime < q.hotSince {
+			q.same = append(q.same, k)
+			continue
+		}
+		frel := strings.TrimPrefix(k, q.prefix)
+		if fi, err := os.Lstat(filepath.Join(q.root.Dir, filepath.FromSlash(frel))); err == nil && fi.Mode().IsRegular() {
+			q.add(frel, fi)
+		} else if !errors.Is(err, fs.ErrNotExist) && err != nil {
 			return false
 		}
-		recordFolder(into, root, rel, fi.ModTime(), now)
-		if t := rec.MTime[folderKey(root, rel)]; t != 0 && t == fi.ModTime().UnixNano() {
-			for _, k := range files[rel] {
-				f := ix.man[k]
-				if f.MTime < hotSince {
-					same = append(same, k)
-					continue
-				}
-				frel := strings.TrimPrefix(k, prefix)
-				if fi, err := os.Lstat(filepath.Join(root.Dir, filepath.FromSlash(frel))); err == nil && fi.Mode().IsRegular() {
-					add(frel, fi)
-				} else if !errors.Is(err, fs.ErrNotExist) && err != nil {
-					return false
-				}
-			}
-			for _, sub := range subfolders[rel] {
-				if !walk(sub) {
-					return false
-				}
-			}
-			return true
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
+	}
+	for _, sub := range q.subfolders[rel] {
+		if !q.walk(sub) {
 			return false
 		}
-		for _, e := range entries {
-			erel := path.Join(rel, e.Name())
-			switch {
-			case e.IsDir():
-				if ix.opt.includedDir(erel) && !walk(erel) {
-					return false
-				}
-			case e.Type().IsRegular() && ix.opt.included(erel):
-				if fi, err := e.Info(); err == nil {
-					add(erel, fi)
-				}
+	}
+	return true
+}
+
+// read lists a folder whose mtime changed: its files, and its folders
+// walked in turn.
+func (q *quickLister) read(rel, dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		erel := path.Join(rel, e.Name())
+		switch {
+		case e.IsDir():
+			if q.ix.opt.includedDir(erel) && !q.walk(erel) {
+				return false
+			}
+		case e.Type().IsRegular() && q.ix.opt.included(erel):
+			if fi, err := e.Info(); err == nil {
+				q.add(erel, fi)
 			}
 		}
-		return true
 	}
-	if !walk("") {
-		return listing{}, nil, false
-	}
-	return l, same, true
+	return true
 }
 
 // foldersTrusted says whether the folder records may stand for a stat of
