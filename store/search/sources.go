@@ -205,43 +205,62 @@ type listing struct {
 // slash-separated path; "" for the whole root). With folders, the mtime of
 // each vault folder walked is recorded in it (see folders.go).
 func (o *Options) list(root *Root, prefix string, folders map[string]int64, now time.Time) (listing, error) {
-	var out listing
 	switch root.Kind {
 	case WorkspaceRoot:
-		files, err := store.WorkspaceMemory(store.OS, root.Dir)
-		if err != nil {
-			// memory/ could not be read through: what it held stays.
-			out.unreadable = append(out.unreadable, root.ID+":memory/")
-			out.problems = append(out.problems, err.Error())
-		}
-		for _, f := range files {
-			rel := filepath.ToSlash(f.Rel)
-			if under(rel, prefix) && !o.inOtherRoot(root, f.Path) {
-				out.files = append(out.files, fileRef{root: root, rel: rel, size: f.Size, mtime: f.ModTime.UnixNano()})
-			}
-		}
-		return out, nil
+		return o.listWorkspace(root, prefix), nil
 	case SQLiteRoot:
 		// A change to the store or its log (a watch event) relists it whole.
 		return o.listSQLite(root)
 	case SessionsRoot:
-		entries, err := os.ReadDir(root.Dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			return out, nil
+		return listSessions(root, prefix)
+	}
+	return o.listVault(root, prefix, folders, now)
+}
+
+// listWorkspace lists a workspace's memory files. A memory/ folder that
+// cannot be read through keeps what it held.
+func (o *Options) listWorkspace(root *Root, prefix string) listing {
+	var out listing
+	files, err := store.WorkspaceMemory(store.OS, root.Dir)
+	if err != nil {
+		out.unreadable = append(out.unreadable, root.ID+":memory/")
+		out.problems = append(out.problems, err.Error())
+	}
+	for _, f := range files {
+		rel := filepath.ToSlash(f.Rel)
+		if under(rel, prefix) && !o.inOtherRoot(root, f.Path) {
+			out.files = append(out.files, fileRef{root: root, rel: rel, size: f.Size, mtime: f.ModTime.UnixNano()})
 		}
-		if err != nil {
-			return out, err
-		}
-		for _, e := range entries {
-			if !under(e.Name(), prefix) || !e.Type().IsRegular() || !indexableTranscript(e.Name()) {
-				continue
-			}
-			if fi, err := e.Info(); err == nil {
-				out.files = append(out.files, fileRef{root: root, rel: e.Name(), size: fi.Size(), mtime: fi.ModTime().UnixNano()})
-			}
-		}
+	}
+	return out
+}
+
+// listSessions lists the transcripts of a sessions folder: regular files
+// only (a link is never followed).
+func listSessions(root *Root, prefix string) (listing, error) {
+	var out listing
+	entries, err := os.ReadDir(root.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
+	if err != nil {
+		return out, err
+	}
+	for _, e := range entries {
+		if !under(e.Name(), prefix) || !e.Type().IsRegular() || !indexableTranscript(e.Name()) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			out.files = append(out.files, fileRef{root: root, rel: e.Name(), size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+		}
+	}
+	return out, nil
+}
+
+// listVault lists the vault's Markdown files at or under prefix: a file,
+// or a folder walked (links and devices are never followed).
+func (o *Options) listVault(root *Root, prefix string, folders map[string]int64, now time.Time) (listing, error) {
+	var out listing
 	start := filepath.Join(root.Dir, filepath.FromSlash(prefix))
 	fi, err := os.Lstat(start)
 	switch {
@@ -257,38 +276,52 @@ func (o *Options) list(root *Root, prefix string, folders map[string]int64, now 
 	case !fi.IsDir():
 		return out, nil // a symlink or a device: never followed
 	}
-	err = filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
-		rel := filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(p, root.Dir), string(filepath.Separator)))
-		if err != nil {
-			if p == start {
-				return err
-			}
-			out.unreadable = append(out.unreadable, root.ID+":"+rel+"/")
-			out.problems = append(out.problems, err.Error())
+	w := vaultWalk{o: o, root: root, start: start, folders: folders, now: now}
+	err = filepath.WalkDir(start, w.visit)
+	return w.out, err
+}
+
+// vaultWalk is listVault's walk of a folder.
+type vaultWalk struct {
+	o       *Options
+	root    *Root
+	start   string
+	folders map[string]int64
+	now     time.Time
+	out     listing
+}
+
+// visit takes one entry of the walk.
+func (w *vaultWalk) visit(p string, d fs.DirEntry, err error) error {
+	rel := filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(p, w.root.Dir), string(filepath.Separator)))
+	if err != nil {
+		if p == w.start {
+			return err
+		}
+		w.out.unreadable = append(w.out.unreadable, w.root.ID+":"+rel+"/")
+		w.out.problems = append(w.out.problems, err.Error())
+		return fs.SkipDir
+	}
+	switch {
+	case d.IsDir():
+		if rel != "" && !w.o.includedDir(rel) {
 			return fs.SkipDir
 		}
-		switch {
-		case d.IsDir():
-			if rel != "" && !o.includedDir(rel) {
-				return fs.SkipDir
+		if w.folders != nil {
+			// Taken before WalkDir reads the folder: a change while
+			// it is read gives a later mtime.
+			fi, err := d.Info()
+			if err != nil {
+				return err
 			}
-			if folders != nil {
-				// Taken before WalkDir reads the folder: a change while
-				// it is read gives a later mtime.
-				fi, err := d.Info()
-				if err != nil {
-					return err
-				}
-				recordFolder(folders, root, rel, fi.ModTime(), now)
-			}
-		case d.Type().IsRegular() && o.included(rel):
-			if fi, err := d.Info(); err == nil {
-				out.files = append(out.files, fileRef{root: root, rel: rel, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
-			}
+			recordFolder(w.folders, w.root, rel, fi.ModTime(), w.now)
 		}
-		return nil
-	})
-	return out, err
+	case d.Type().IsRegular() && w.o.included(rel):
+		if fi, err := d.Info(); err == nil {
+			w.out.files = append(w.out.files, fileRef{root: w.root, rel: rel, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+		}
+	}
+	return nil
 }
 
 // inOtherRoot reports whether a workspace file lies inside another root
