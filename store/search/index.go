@@ -1020,43 +1020,65 @@ func (w *writer) indexTranscript(f fileRef) error {
 		return err
 	}
 	state := &fileState{Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Docs: []docRef{}}
-	h := sha256.New()
-	from, line := int64(0), 1
 	old, err := w.old(key)
 	if err != nil {
 		return err
 	}
-	if old != nil && old.Indexed <= state.Size {
-		// Hash the part indexed before and count its lines, in one read.
-		lines := 0
-		err := transcript.ForEachLine(file, 0, old.Indexed, w.maxLine(), func(l transcript.Line) bool {
-			hashLine(h, l)
-			if l.Terminated {
-				h.Write([]byte{'\n'})
-				lines++
-			}
-			return true
-		})
-		if err != nil {
-			return err
-		}
-		var sum [16]byte
-		copy(sum[:], h.Sum(nil))
-		if sum == old.Hash {
-			from, line = old.Indexed, 1+lines
-			state.Docs = slices.Clone(old.Docs)
-			w.st.Bytes += old.Indexed
-		} else {
-			h.Reset()
-		}
+	h := sha256.New()
+	from, line, err := w.indexedPrefix(file, old, state, h)
+	if err != nil {
+		return err
 	}
+	if err := w.indexLines(f, file, from, line, state, h); err != nil {
+		return err
+	}
+	w.st.Bytes += state.Indexed - from
+	copy(state.Hash[:], h.Sum(nil))
+	w.record(key, old, state, from)
+	return nil
+}
 
+// indexedPrefix hashes the part of a transcript indexed before, into h,
+// and counts its lines, in one read. When it is what was indexed (the
+// file only grew), the new lines start at from (line), and state keeps
+// the old documents; otherwise from is 0, line 1 and h is reset.
+func (w *writer) indexedPrefix(file *os.File, old, state *fileState, h hash.Hash) (from int64, line int, err error) {
+	if old == nil || old.Indexed > state.Size {
+		return 0, 1, nil
+	}
+	lines := 0
+	err = transcript.ForEachLine(file, 0, old.Indexed, w.maxLine(), func(l transcript.Line) bool {
+		hashLine(h, l)
+		if l.Terminated {
+			h.Write([]byte{'\n'})
+			lines++
+		}
+		return true
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	var sum [16]byte
+	copy(sum[:], h.Sum(nil))
+	if sum != old.Hash {
+		h.Reset()
+		return 0, 1, nil
+	}
+	state.Docs = slices.Clone(old.Docs)
+	w.st.Bytes += old.Indexed
+	return old.Indexed, 1 + lines, nil
+}
+
+// indexLines indexes a transcript's complete lines from the byte offset
+// from (line number line) on, hashing them into h; a torn last line waits
+// until it is complete. state.Indexed ends after the last line read.
+func (w *writer) indexLines(f fileRef, file *os.File, from int64, line int, state *fileState, h hash.Hash) error {
 	terms := pathTerms(f.rel)
 	state.Indexed = from
 	var addErr error
-	err = transcript.ForEachLine(file, from, state.Size, w.maxLine(), func(l transcript.Line) bool {
+	err := transcript.ForEachLine(file, from, state.Size, w.maxLine(), func(l transcript.Line) bool {
 		if !l.Terminated {
-			return false // a torn last line waits until it is complete
+			return false
 		}
 		if addErr = w.cancelled(); addErr != nil {
 			return false
@@ -1076,25 +1098,27 @@ func (w *writer) indexTranscript(f fileRef) error {
 		line++
 		return true
 	})
-	if err = errors.Join(err, addErr); err != nil {
-		return err
-	}
+	return errors.Join(err, addErr)
+}
+
+// record puts the new state of a transcript (a file, or a SQLite-era
+// session) in the manifest, indexed from from on: a rewritten one
+// (from 0) loses the documents that are gone, one that only grew counts
+// as appended, and one in which nothing new was complete as touched.
+func (w *writer) record(key string, old, state *fileState, from int64) {
 	if from == 0 && old != nil {
 		w.dropGone(key, old.Docs, state.Docs) // rewritten
 	}
-	w.st.Bytes += state.Indexed - from
-	copy(state.Hash[:], h.Sum(nil))
 	switch {
 	case from > 0 && state.Indexed == from:
 		w.touched(old, state.Size, state.MTime)
-		return nil
+		return
 	case from > 0:
 		w.st.Appended++
 	}
 	w.ix.man[key] = state
 	w.dirty = true
 	w.st.Indexed++
-	return nil
 }
 
 // hashLine hashes a line for the manifest; a line over the cap is read
