@@ -1004,6 +1004,14 @@ func (w *writer) cancelled() error {
 	return w.ctx.Err()
 }
 
+// context is the run's context, for the calls that take one.
+func (w *writer) context() context.Context {
+	if w.ctx == nil {
+		return context.Background()
+	}
+	return w.ctx
+}
+
 // indexTranscript indexes the complete lines of a transcript, streaming
 // (they reach hundreds of MB). When the file only grew since it was
 // indexed (the indexed bytes hash the same), only the new lines are read;

@@ -98,99 +98,120 @@ func (w *writer) indexSQLite(f fileRef) error {
 	if err != nil {
 		return err
 	}
-	ctx := w.ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	key := f.key()
-	sessionID := strings.TrimSuffix(f.rel, ".jsonl")
-	state := &fileState{Size: f.size, MTime: f.mtime, Docs: []docRef{}}
 	old, err := w.old(key)
 	if err != nil {
 		return err
 	}
-	from := int64(0) // the first seq to read
-	if old != nil && old.Indexed > 0 {
-		var last *agentdb.Event
-		err := db.Events(ctx, sessionID, old.Indexed-2, w.maxLine(), func(ev agentdb.Event) bool {
-			last = &ev
-			return false
-		})
-		if err == nil && last != nil && last.Seq == old.Indexed-1 && eventHash(*last) == old.Hash {
-			from = old.Indexed
-			state.Docs = append(state.Docs, old.Docs...)
-			state.Indexed, state.Hash = old.Indexed, old.Hash
-		}
-	}
-	terms := pathTerms(f.rel)
-	add := func(seq int64, text []byte) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		for _, s := range SplitTranscript(text, int(seq)+1, int(seq)) {
-			state.Docs = append(state.Docs, docRef{int32(s.Line), sectionSum(s)})
-			if err := w.add(f, s, terms); err != nil {
-				return err
-			}
-		}
-		state.Indexed, state.Hash = seq+1, eventSum(text)
-		w.st.Bytes += int64(len(text)) + 1
-		return nil
-	}
-	var addErr error
-	stats, err := db.SessionStats(ctx, sessionID, -1)
+	si := &sessionIndex{w: w, f: f, db: db, sessionID: strings.TrimSuffix(f.rel, ".jsonl"),
+		state: &fileState{Size: f.size, MTime: f.mtime, Docs: []docRef{}}, terms: pathTerms(f.rel)}
+	from := si.resume(old)
+	stats, err := db.SessionStats(w.context(), si.sessionID, -1)
 	switch {
 	case err != nil:
 		return err
 	case stats.Events == 0:
 		// A cold generation: its events are in a compressed archive.
-		archives, err := db.Archives(ctx)
-		if err != nil {
+		if from, err = si.indexColdArchive(from); err != nil {
 			return err
 		}
-		for _, a := range archives {
-			if a.Kind == agentdb.ArchiveCold && a.SessionID == sessionID {
-				data, err := db.ArchiveJSONL(ctx, a)
-				if err != nil && data == nil {
-					return err
-				}
-				from = 0
-				state.Docs = state.Docs[:0]
-				for seq, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-					if addErr = add(int64(seq), []byte(line)); addErr != nil {
-						return addErr
-					}
-				}
-			}
-		}
 	default:
-		err = db.Events(ctx, sessionID, from-1, w.maxLine(), func(ev agentdb.Event) bool {
-			if ev.TooLong {
-				w.st.Problems = append(w.st.Problems, fmt.Sprintf("%s seq %d: the event is %d bytes, longer than the %d-byte cap (max_line_mb); it is not searched", f.root.Store, ev.Seq, ev.Bytes, w.maxLine()))
-				state.Indexed, state.Hash = ev.Seq+1, eventHash(ev)
-				return true
-			}
-			addErr = add(ev.Seq, ev.Text)
-			return addErr == nil
-		})
-		if err != nil || addErr != nil {
-			return errors.Join(err, addErr)
+		if err := si.indexEvents(from); err != nil {
+			return err
 		}
 	}
-	if from == 0 && old != nil {
-		w.dropGone(key, old.Docs, state.Docs) // rewritten
-	}
-	if from > 0 && state.Indexed == from {
-		w.touched(old, state.Size, state.MTime)
-		return nil
-	}
-	if from > 0 {
-		w.st.Appended++
-	}
-	w.ix.man[key] = state
-	w.dirty = true
-	w.st.Indexed++
+	w.record(key, old, si.state, from)
 	return nil
+}
+
+// sessionIndex indexes one SQLite-era session.
+type sessionIndex struct {
+	w         *writer
+	f         fileRef
+	db        *agentdb.DB
+	sessionID string
+	state     *fileState
+	terms     string
+}
+
+// resume returns the first seq to read: after the last one indexed when
+// that event is still there, the same (the session only grew), and state
+// then keeps the old documents; 0 otherwise.
+func (si *sessionIndex) resume(old *fileState) int64 {
+	if old == nil || old.Indexed <= 0 {
+		return 0
+	}
+	var last *agentdb.Event
+	err := si.db.Events(si.w.context(), si.sessionID, old.Indexed-2, si.w.maxLine(), func(ev agentdb.Event) bool {
+		last = &ev
+		return false
+	})
+	if err != nil || last == nil || last.Seq != old.Indexed-1 || eventHash(*last) != old.Hash {
+		return 0
+	}
+	si.state.Docs = append(si.state.Docs, old.Docs...)
+	si.state.Indexed, si.state.Hash = old.Indexed, old.Hash
+	return old.Indexed
+}
+
+// add indexes the event seq, whose text is a transcript line.
+func (si *sessionIndex) add(seq int64, text []byte) error {
+	if err := si.w.cancelled(); err != nil {
+		return err
+	}
+	for _, s := range SplitTranscript(text, int(seq)+1, int(seq)) {
+		si.state.Docs = append(si.state.Docs, docRef{int32(s.Line), sectionSum(s)})
+		if err := si.w.add(si.f, s, si.terms); err != nil {
+			return err
+		}
+	}
+	si.state.Indexed, si.state.Hash = seq+1, eventSum(text)
+	si.w.st.Bytes += int64(len(text)) + 1
+	return nil
+}
+
+// indexColdArchive indexes a cold generation from its compressed archive,
+// whole (from is then 0); from is returned as it was when the store holds
+// no archive of the session.
+func (si *sessionIndex) indexColdArchive(from int64) (int64, error) {
+	ctx := si.w.context()
+	archives, err := si.db.Archives(ctx)
+	if err != nil {
+		return from, err
+	}
+	for _, a := range archives {
+		if a.Kind != agentdb.ArchiveCold || a.SessionID != si.sessionID {
+			continue
+		}
+		data, err := si.db.ArchiveJSONL(ctx, a)
+		if err != nil && data == nil {
+			return from, err
+		}
+		from = 0
+		si.state.Docs = si.state.Docs[:0]
+		for seq, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			if err := si.add(int64(seq), []byte(line)); err != nil {
+				return from, err
+			}
+		}
+	}
+	return from, nil
+}
+
+// indexEvents indexes the session's events from seq from on; an event
+// over the line cap is reported and stepped over.
+func (si *sessionIndex) indexEvents(from int64) error {
+	var addErr error
+	err := si.db.Events(si.w.context(), si.sessionID, from-1, si.w.maxLine(), func(ev agentdb.Event) bool {
+		if ev.TooLong {
+			si.w.st.Problems = append(si.w.st.Problems, fmt.Sprintf("%s seq %d: the event is %d bytes, longer than the %d-byte cap (max_line_mb); it is not searched", si.f.root.Store, ev.Seq, ev.Bytes, si.w.maxLine()))
+			si.state.Indexed, si.state.Hash = ev.Seq+1, eventHash(ev)
+			return true
+		}
+		addErr = si.add(ev.Seq, ev.Text)
+		return addErr == nil
+	})
+	return errors.Join(err, addErr)
 }
 
 // eventHash is what the manifest keeps of the last indexed event: the
