@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -71,9 +72,53 @@ func (a *app) search(f searchFlags, text string) error {
 	if strings.TrimSpace(text) == "" && !f.reindex {
 		return usageError(`search needs a query, as in: clawvault-tui search postgres "credit notes" type:decision`)
 	}
-	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+	opt, roots, err := a.searchOptions(&f)
 	if err != nil {
 		return err
+	}
+	ix, release, err := a.openIndex(opt)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if reason := ix.RebuildReason(); reason != "" {
+		fmt.Fprintf(stderr, "clawvault-tui: %s\n", esc(reason))
+	}
+	st, err := syncIndex(a.ctx, ix, f.reindex, stderr)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(text) == "" {
+		fmt.Fprintf(stdout, "Search index rebuilt: %s, %s, in %s.\n", model.Plural(st.Files, "file", "files"), model.Plural(st.Docs, "section", "sections"), ix.Dir())
+		return nil
+	}
+	// Not under serve: the collector's settings are the process's, and
+	// other sessions run in it.
+	if st.Bytes == 0 && st.Removed == 0 && a.remote == nil {
+		defer collectLess()()
+	}
+	res, err := ix.Search(a.ctx, text, search.SearchOptions{Limit: f.limit, Roots: roots})
+	if err != nil {
+		var qe *search.QueryError
+		if errors.As(err, &qe) {
+			return usageError("bad query: %w", err)
+		}
+		return err
+	}
+	if common.json {
+		return writeJSON(stdout, searchJSON(text, res))
+	}
+	return writeSearchText(stdout, res, colorOutput(stdout))
+}
+
+// searchOptions says what the index covers and where it is, from the
+// config and the flags (f.limit is set from the config when not given),
+// and the roots --agent keeps the hits of (none: all).
+func (a *app) searchOptions(f *searchFlags) (search.Options, []string, error) {
+	common := &a.common
+	cfg, err := store.LoadConfig(store.ConfigPath(store.OSEnv()))
+	if err != nil {
+		return search.Options{}, nil, err
 	}
 	if f.transcripts {
 		cfg.Search.Transcripts = true
@@ -88,64 +133,39 @@ func (a *app) search(f searchFlags, text string) error {
 	locate.Agent, locate.AllAgents = "", true
 	ws, err := store.Locate(store.OSEnv(), locate)
 	if err != nil {
-		return err
+		return search.Options{}, nil, err
 	}
 	opt, err := search.OptionsFor(ws, cfg.Search, store.OSEnv())
+	if err != nil {
+		return search.Options{}, nil, err
+	}
 	opt.MaxLineBytes = cfg.Transcripts.MaxLineBytes()
 	opt.ReadOnlyUntilWrite = true // a warm query writes nothing
-	if err != nil {
-		return err
-	}
 	var roots []string
 	if a := common.locate.Agent; a != "" && !common.locate.AllAgents {
 		if !slicesContainsAgent(ws, a) {
-			return fmt.Errorf("agent %q has no folder in %s", a, ws.StateDir)
+			return search.Options{}, nil, fmt.Errorf("agent %q has no folder in %s", a, ws.StateDir)
 		}
 		roots = []string{"vault", "workspace/" + a, "sessions/" + a}
 	}
+	return opt, roots, nil
+}
 
-	ix, release, err := a.openIndex(opt)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if reason := ix.RebuildReason(); reason != "" {
-		fmt.Fprintf(stderr, "clawvault-tui: %s\n", esc(reason))
-	}
-	ctx := a.ctx
-	progress := buildProgress(stderr, ix.Dir())
+// syncIndex brings the index up to date (rebuilds it, with reindex),
+// printing progress and the files it could not read to stderr.
+func syncIndex(ctx context.Context, ix *search.Index, reindex bool, stderr io.Writer) (search.Stats, error) {
 	sync := ix.Sync
-	if f.reindex {
+	if reindex {
 		sync = ix.Rebuild
 	}
-	st, err := sync(ctx, progress)
+	st, err := sync(ctx, buildProgress(stderr, ix.Dir()))
 	if err != nil {
-		return err
+		return st, err
 	}
 	for _, p := range st.Problems {
 		fmt.Fprintf(stderr, "clawvault-tui: warning: %s\n", esc(p))
 	}
-	if strings.TrimSpace(text) == "" {
-		fmt.Fprintf(stdout, "Search index rebuilt: %s, %s, in %s.\n", model.Plural(st.Files, "file", "files"), model.Plural(st.Docs, "section", "sections"), ix.Dir())
-		return nil
-	}
-	// Not under serve: the collector's settings are the process's, and
-	// other sessions run in it.
-	if st.Bytes == 0 && st.Removed == 0 && a.remote == nil {
-		defer collectLess()()
-	}
-	res, err := ix.Search(ctx, text, search.SearchOptions{Limit: f.limit, Roots: roots})
-	if err != nil {
-		var qe *search.QueryError
-		if errors.As(err, &qe) {
-			return usageError("bad query: %w", err)
-		}
-		return err
-	}
-	if common.json {
-		return writeJSON(stdout, searchJSON(text, res))
-	}
-	return writeSearchText(stdout, res, colorOutput(stdout))
+	return st, nil
 }
 
 // openIndex opens the search index for one search: its own, closed when
