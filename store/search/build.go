@@ -49,9 +49,9 @@ import (
 // buildBatchDocs is how many documents one segment of a full build holds;
 // up to buildWorkers+1 segments' documents are in memory at a time. At
 // scale 100 (130,000 documents, under load) 1,250 took no more CPU than
-// 2,500 or 5,000 and peaked lower.
-// (A variable for tests.)
-var buildBatchDocs = 1250
+// 2,500 or 5,000 and peaked lower. (Tests change an index's:
+// Index.buildBatchDocs.)
+const buildBatchDocs = 1250
 
 // buildWorkers is how many segments are built at a time.
 const buildWorkers = 2
@@ -113,6 +113,8 @@ type offlineBuild struct {
 	dir      string
 	analysis *buildAnalysis
 	an       analyzers
+	// batchDocs is buildBatchDocs, or what a test set.
+	batchDocs int
 }
 
 type segmentBatch struct {
@@ -134,7 +136,7 @@ func (ix *Index) startBuild() (*offlineBuild, error) {
 	}
 	// Written into the store's root at the end, with the manifest (finish).
 	internal := map[string][]byte{string(util.MappingInternalKey): mappingJSON, string(keySchema): []byte(schemaStamp(ix.m))}
-	ob := &offlineBuild{batches: make(chan segmentBatch), internal: internal, dir: dir, analysis: newBuildAnalysis(ix.an), an: ix.an}
+	ob := &offlineBuild{batches: make(chan segmentBatch), internal: internal, dir: dir, analysis: newBuildAnalysis(ix.an), an: ix.an, batchDocs: ix.buildBatchDocs}
 	raiseGCForBuild()
 	for range buildWorkers {
 		ob.workers.Add(1)
@@ -219,7 +221,7 @@ func (ob *offlineBuild) add(d *document.Document) {
 		}
 	}
 	ob.pending = append(ob.pending, d)
-	if len(ob.pending) == buildBatchDocs {
+	if len(ob.pending) == ob.batchDocs {
 		ob.flush()
 	}
 }
@@ -231,7 +233,7 @@ func (ob *offlineBuild) flush() {
 	}
 	ob.batches <- segmentBatch{ob.next, ob.pending}
 	ob.next++
-	ob.pending = make([]*document.Document, 0, buildBatchDocs)
+	ob.pending = make([]*document.Document, 0, ob.batchDocs)
 }
 
 // empty reports a build that was given no document: there is nothing to

@@ -71,14 +71,12 @@ func writeNotes(t *testing.T, n int) string {
 // scorch's merger merges two segments of fewer than 1,000 documents each
 // (under its floor segment size) as soon as the index opens.
 func TestFullBuildLeavesTwoSegments(t *testing.T) {
-	defer func(was int) { buildBatchDocs = was }(buildBatchDocs)
-	buildBatchDocs = 100
 	const notes = 1600
 	vault := writeNotes(t, notes)
 	opt := Options{Dir: t.TempDir(), Roots: []Root{{ID: "vault", Kind: VaultRoot, Dir: vault}}}
-	ix, st := openSynced(t, opt)
+	ix, st := openSyncedIn(t, opt, func(ix *Index) { ix.buildBatchDocs = 100 })
 	if got := rootSegmentsOf(t, ix); got != 2 {
-		t.Fatalf("a full build of %d documents in segments of %d left %d segments", st.Docs, buildBatchDocs, got)
+		t.Fatalf("a full build of %d documents in segments of %d left %d segments", st.Docs, ix.buildBatchDocs, got)
 	}
 	if got := docCountOf(t, ix); got != st.Docs || st.Sections != int(st.Docs) || st.Docs < 2000 {
 		t.Fatalf("the index holds %d documents; the build wrote %d (%d sections)", got, st.Docs, st.Sections)

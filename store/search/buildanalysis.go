@@ -102,6 +102,8 @@ type memoAnalyzer struct {
 	// tokenIDs are the kept tokens' term ids (memoTerm.id) of the last
 	// call, -1 for a term past maxMemoTerms.
 	tokenIDs []int32
+	// maxTerms is maxMemoTerms (a test lowers it).
+	maxTerms int
 	// ids numbers the terms the filters give; keys are the terms by id,
 	// as strings: the token frequencies of
 	// every field share them as map keys instead of each converting its
@@ -131,8 +133,7 @@ type memoTerm struct {
 // maxMemoTerms bounds the memory of a build's memo: tokens past it (a
 // vault of hashes and numbers) are filtered each time, and the fields
 // they are in counted by hashing their terms (tokenFrequency).
-// (A variable for tests.)
-var maxMemoTerms = 1 << 18
+const maxMemoTerms = 1 << 18
 
 func newMemoAnalyzer(a analysis.Analyzer) *memoAnalyzer {
 	d, ok := a.(*analysis.DefaultAnalyzer)
@@ -143,7 +144,7 @@ func newMemoAnalyzer(a analysis.Analyzer) *memoAnalyzer {
 	if _, ok := tokenizer.(*unicode.UnicodeTokenizer); ok {
 		tokenizer = asciiWords{unicode: tokenizer}
 	}
-	return &memoAnalyzer{tokenizer: tokenizer, filters: d.TokenFilters, terms: map[string]memoTerm{}, ids: map[string]int32{}}
+	return &memoAnalyzer{tokenizer: tokenizer, filters: d.TokenFilters, terms: map[string]memoTerm{}, ids: map[string]int32{}, maxTerms: maxMemoTerms}
 }
 
 // analyze tokenizes input (which it does not change) and replaces each
@@ -170,7 +171,7 @@ func (m *memoAnalyzer) analyze(input []byte) analysis.TokenStream {
 		if !ok {
 			mt = m.filter(t)
 			mt.id = -1
-			if len(m.terms) < maxMemoTerms {
+			if len(m.terms) < m.maxTerms {
 				if mt.keep {
 					mt.id = m.termID(mt.term)
 				}

@@ -107,10 +107,12 @@ func TestBuildAnalysisIsTextFieldAnalyze(t *testing.T) {
 // A memo that is full (maxMemoTerms) still analyses as TextField.Analyze:
 // the fields with a term past it are counted by hashing their terms.
 func TestBuildAnalysisPastTheMemo(t *testing.T) {
-	defer func(was int) { maxMemoTerms = was }(maxMemoTerms)
-	maxMemoTerms = 12
+	const maxTerms = 12
 	an := newAnalyzers(newMapping())
 	ba := newBuildAnalysis(an)
+	for _, m := range ba.memo {
+		m.maxTerms = maxTerms
+	}
 	root := &Root{ID: "vault", Kind: VaultRoot, Dir: "/vault"}
 	f := fileRef{root: root, rel: "notes/a.md"}
 	for range 2 {
@@ -119,8 +121,8 @@ func TestBuildAnalysisPastTheMemo(t *testing.T) {
 		}
 	}
 	for a, m := range ba.memo {
-		if len(m.terms) != maxMemoTerms {
-			t.Fatalf("the memo of %v holds %d tokens, want %d", a, len(m.terms), maxMemoTerms)
+		if len(m.terms) != maxTerms {
+			t.Fatalf("the memo of %v holds %d tokens, want %d", a, len(m.terms), maxTerms)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,10 +35,18 @@ func demoOptions(t *testing.T) Options {
 // openSynced opens an index and syncs it.
 func openSynced(t *testing.T, opt Options) (*Index, Stats) {
 	t.Helper()
+	return openSyncedIn(t, opt, func(*Index) {})
+}
+
+// openSyncedIn is openSynced with the index set up by setUp before the
+// sync.
+func openSyncedIn(t *testing.T, opt Options, setUp func(*Index)) (*Index, Stats) {
+	t.Helper()
 	ix, err := Open(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	setUp(ix)
 	t.Cleanup(func() { ix.Close() })
 	st, err := ix.Sync(context.Background(), nil)
 	if err != nil {
@@ -88,7 +95,6 @@ func sameResults(t *testing.T, what string, got *Results, otherName string, othe
 // of bleve's own sort by importance and id, at every page size.
 func TestFilterOnlyWalkIsTheSortByImportance(t *testing.T) {
 	ix := demoIndex(t)
-	defer func(was uint64) { maxSortedByImportance = was }(maxSortedByImportance)
 	queries := []string{
 		"i>=0.8", "i>0.5", "i<0.5", "i=0.9", "c<0.9", "c>=0.95 i<=0.6",
 		"type:decision", "type:decision,lesson i>=0.5", "type:fact -i>=0.5", "-type:todo",
@@ -100,9 +106,9 @@ func TestFilterOnlyWalkIsTheSortByImportance(t *testing.T) {
 		for _, limit := range []int{1, 7, 20, 200, 5000} {
 			for _, roots := range [][]string{nil, {"vault"}, {"workspace/main"}} {
 				opt := SearchOptions{Limit: limit, Roots: roots}
-				maxSortedByImportance = math.MaxUint64
+				opt.how.importance = importanceSort
 				sorted := mustSearch(t, ix, q, opt)
-				maxSortedByImportance = 0
+				opt.how.importance = importanceWalk
 				walked := mustSearch(t, ix, q, opt)
 				sameResults(t, fmt.Sprintf("%q limit %d roots %v: walked", q, limit, roots), walked, "sorted", sorted)
 				searched += len(sorted.Hits)
@@ -128,11 +134,9 @@ func TestFilterOnlyWalkIsTheSortByImportance(t *testing.T) {
 func TestFullBuildIsTheOnlineIndex(t *testing.T) {
 	opt := demoOptions(t)
 	built, st := openSynced(t, opt)
-	defer func(was int) { buildBatchDocs = was }(buildBatchDocs)
-	buildBatchDocs = 7
 	small := opt
 	small.Dir = opt.Dir + "-small"
-	builtSmall, _ := openSynced(t, small)
+	builtSmall, _ := openSyncedIn(t, small, func(ix *Index) { ix.buildBatchDocs = 7 })
 	// Both full builds leave one segment per core: the comparisons below
 	// are of an index of several segments with the online one.
 	if b, s := rootSegmentsOf(t, built), rootSegmentsOf(t, builtSmall); b != finalSegments || s != finalSegments {
@@ -187,7 +191,6 @@ func TestFullBuildIsTheOnlineIndex(t *testing.T) {
 // demo workspace.
 func TestTiesAtTheCutKeepTheSortByScoreAndID(t *testing.T) {
 	ix := demoIndex(t)
-	defer func(was bool) { byScoreThenID = was }(byScoreThenID)
 	queries := []string{"release notes for", "postgresql cut-over", "we decided", "deploy the", "jonas muller warehouse",
 		`"credit no`, "invoice -draft", "type:decision soc", "path:memory ta", "billing_db", "assistant repl", "i>=0.5 tele"}
 	compared := 0
@@ -196,12 +199,12 @@ func TestTiesAtTheCutKeepTheSortByScoreAndID(t *testing.T) {
 			for _, limit := range []int{1, 20, 200} {
 				for _, typing := range []bool{true, false} {
 					opt := SearchOptions{Limit: limit, AsYouType: typing}
-					byScoreThenID = false
+					opt.how.bleveSortsTies = true
 					sorted, err := ix.Search(context.Background(), q[:i+1], opt)
 					if err != nil {
 						continue // a prefix that is not a query yet
 					}
-					byScoreThenID = true
+					opt.how.bleveSortsTies = false
 					got := mustSearch(t, ix, q[:i+1], opt)
 					sameResults(t, fmt.Sprintf("%q limit %d typing %v: ties cut", q[:i+1], limit, typing), got, "bleve's sort", sorted)
 					compared += len(got.Hits)

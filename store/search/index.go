@@ -82,8 +82,10 @@ type Index struct {
 	// mu; fullCheckEvery is folders.go's constant (tests change it).
 	folders        folderRecords
 	fullCheckEvery time.Duration
-	// compactAfter is compactAfterBatches (tests change it).
-	compactAfter int
+	// compactAfter is compactAfterBatches, buildBatchDocs build.go's
+	// constant (tests change them).
+	compactAfter   int
+	buildBatchDocs int
 	// readOnly: idx was opened to search only (see runtimeConfig).
 	readOnly bool
 	// outdated says why the index found on disk was not used, when
@@ -120,7 +122,7 @@ func Open(opt Options) (*Index, error) {
 	if opt.Dir == "" {
 		return nil, errors.New("search: no index folder given")
 	}
-	ix := &Index{opt: opt, m: newMapping(), roots: map[string]*Root{}, asyncErr: make(chan error, 1), fullCheckEvery: fullCheckEvery, compactAfter: compactAfterBatches}
+	ix := &Index{opt: opt, m: newMapping(), roots: map[string]*Root{}, asyncErr: make(chan error, 1), fullCheckEvery: fullCheckEvery, compactAfter: compactAfterBatches, buildBatchDocs: buildBatchDocs}
 	ix.an = newAnalyzers(ix.m)
 	for i := range ix.opt.Roots {
 		r := &ix.opt.Roots[i]

@@ -389,11 +389,10 @@ func TestTiesAtTheCutKeepTheFirstByFileAndLine(t *testing.T) {
 	e.write("vault/decisions/a.md", "# a\n\n"+strings.Repeat(line, 30))
 	e.write("vault/z.md", "# Tieword\n\nThe tieword, twice: tieword.\n")
 	ix := e.open()
-	defer func(was bool) { byScoreThenID = was }(byScoreThenID)
 	for i := range 8 {
 		limit := []int{1, 3, 31, 69}[i%4]
-		byScoreThenID = i < 4 // then bleve sorts by id
-		res, err := ix.Search(context.Background(), "tieword", SearchOptions{Limit: limit})
+		how := searchWays{bleveSortsTies: i >= 4}
+		res, err := ix.Search(context.Background(), "tieword", SearchOptions{Limit: limit, how: how})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -31,7 +31,30 @@ type SearchOptions struct {
 	// Roots keeps only hits under these root ids ("vault",
 	// "workspace/main", …); empty keeps all.
 	Roots []string
+	// how chooses between ways to the same hits (tests compare them).
+	how searchWays
 }
+
+// searchWays are the ways a search may take to its hits, which the tests
+// hold to one another; the zero value is the usual way.
+type searchWays struct {
+	// bleveSortsTies: equal scores are ordered by bleve's sort by id
+	// rather than by scoreThenID.
+	bleveSortsTies bool
+	// importance is how a query of filters only is ordered.
+	importance importanceWay
+}
+
+// importanceWay is how a query of filters only is ordered: as the number
+// of its matches says (maxSortedByImportance), by walking the importance
+// values, or by bleve's sort.
+type importanceWay uint8
+
+const (
+	importanceByCount importanceWay = iota
+	importanceWalk
+	importanceSort
+)
 
 // Results are the hits of one search, best first.
 type Results struct {
@@ -147,11 +170,11 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	var sr *bleve.SearchResult
 	if len(q.Want.Terms) == 0 {
 		// Filters only: the most important observations first.
-		if sr, err = ix.byImportance(bq, limit, request, run); err != nil {
+		if sr, err = ix.byImportance(bq, limit, opt.how, request, run); err != nil {
 			return nil, err
 		}
 	} else {
-		if byScoreThenID {
+		if !opt.how.bleveSortsTies {
 			sr, err = runIn(context.WithValue(ctx, search.MakeDocumentMatchHandlerKey, scoreThenID(limit)), request(limit, "-_score"))
 			if err == nil {
 				sortHits(sr.Hits)
@@ -197,14 +220,14 @@ func sortHits(hits search.DocumentMatchCollection) {
 // page is full. Only the ids of the values on the page are looked up
 // (8,255 for that query). The count comes from one query that neither
 // scores nor sorts. The caller holds idxMu.
-func (ix *Index) byImportance(bq *query.BooleanQuery, limit int, request func(int, ...string) *bleve.SearchRequest, run func(*bleve.SearchRequest) (*bleve.SearchResult, error)) (*bleve.SearchResult, error) {
+func (ix *Index) byImportance(bq *query.BooleanQuery, limit int, how searchWays, request func(int, ...string) *bleve.SearchRequest, run func(*bleve.SearchRequest) (*bleve.SearchResult, error)) (*bleve.SearchResult, error) {
 	count := bleve.NewSearchRequestOptions(bq, 0, 0, false)
 	count.Score = "none"
 	counted, err := run(count)
 	if err != nil {
 		return nil, err
 	}
-	if counted.Total <= maxSortedByImportance {
+	if how.importance == importanceSort || how.importance == importanceByCount && counted.Total <= maxSortedByImportance {
 		return run(request(limit, "-"+fieldImportance, "_id"))
 	}
 	values, err := ix.importanceValues()
@@ -252,9 +275,9 @@ func (ix *Index) byImportance(bq *query.BooleanQuery, limit int, request func(in
 
 // maxSortedByImportance: a filter-only query that matches at most this
 // many sections is sorted by bleve in one pass (a few ids to look up),
-// whatever the number of distinct importance values (a variable for
-// tests).
-var maxSortedByImportance uint64 = 2048
+// whatever the number of distinct importance values (tests choose
+// another: searchWays).
+const maxSortedByImportance = 2048
 
 // withQuery is req asking q instead.
 func withQuery(req *bleve.SearchRequest, q query.Query) *bleve.SearchRequest {
@@ -284,10 +307,6 @@ func (ix *Index) importanceValues() ([]string, error) {
 	slices.Reverse(values)
 	return values, nil
 }
-
-// byScoreThenID: a query orders its ties at the cut itself (scoreThenID)
-// rather than by bleve's sort by id (a variable for tests).
-var byScoreThenID = true
 
 // bleveQuery turns a parsed query into bleve's: a conjunction of the
 // terms and the filters, minus the exclusions.
