@@ -71,6 +71,7 @@ func writeNotes(t *testing.T, n int) string {
 // scorch's merger merges two segments of fewer than 1,000 documents each
 // (under its floor segment size) as soon as the index opens.
 func TestFullBuildLeavesTwoSegments(t *testing.T) {
+	t.Parallel()
 	const notes = 1600
 	vault := writeNotes(t, notes)
 	opt := Options{Dir: t.TempDir(), Roots: []Root{{ID: "vault", Kind: VaultRoot, Dir: vault}}}
@@ -124,6 +125,7 @@ func TestFullBuildLeavesTwoSegments(t *testing.T) {
 // A full build of one segment's worth of documents leaves one segment,
 // without its every-field document.
 func TestFullBuildOfOneSegment(t *testing.T) {
+	t.Parallel()
 	opt := Options{Dir: t.TempDir(), Roots: []Root{{ID: "vault", Kind: VaultRoot, Dir: writeNotes(t, 5)}}}
 	ix, st := openSynced(t, opt)
 	if got := rootSegmentsOf(t, ix); got != 1 {
@@ -138,6 +140,7 @@ func TestFullBuildOfOneSegment(t *testing.T) {
 // The every-field document has each field of the mapping once, with the
 // options of the documents that have it.
 func TestEveryFieldHasEveryField(t *testing.T) {
+	t.Parallel()
 	m := newMapping()
 	an := newAnalyzers(m)
 	want := map[string]bool{}

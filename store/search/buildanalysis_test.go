@@ -60,6 +60,7 @@ func checkBuildAnalysis(t *testing.T, ba *buildAnalysis, an analyzers, f fileRef
 // the length and token frequencies (terms, counts, locations) that
 // TextField.Analyze gives it, with its memo warm and cold.
 func TestBuildAnalysisIsTextFieldAnalyze(t *testing.T) {
+	t.Parallel()
 	m := demotest.Shared(t, demotest.Spec{Options: demo.ScaleOptions(1, 1, time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))})
 	mp := newMapping()
 	an := newAnalyzers(mp)
@@ -107,6 +108,7 @@ func TestBuildAnalysisIsTextFieldAnalyze(t *testing.T) {
 // A memo that is full (maxMemoTerms) still analyses as TextField.Analyze:
 // the fields with a term past it are counted by hashing their terms.
 func TestBuildAnalysisPastTheMemo(t *testing.T) {
+	t.Parallel()
 	const maxTerms = 12
 	an := newAnalyzers(newMapping())
 	ba := newBuildAnalysis(an)

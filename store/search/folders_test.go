@@ -32,6 +32,7 @@ func (e *testEnv) backdate(at time.Time) {
 // file created, removed, renamed over) is read again; a file modified
 // within hotWindow is stat'ed whatever its folder says.
 func TestSyncTrustsUnchangedFolders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/people/ana.md", "# Ana\nanaword\n")
 	e.write("vault/people/bo.md", "# Bo\nboword\n")
@@ -85,6 +86,7 @@ func TestSyncTrustsUnchangedFolders(t *testing.T) {
 // the folder records; the TUI's watcher and search --reindex see it at
 // once.
 func TestFullCheckFindsAColdFileRewrittenInPlace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := e.write("vault/people/ana.md", "# Ana\nanaword\n")
 	e.backdate(time.Now().Add(-72 * time.Hour))
@@ -109,6 +111,7 @@ func TestFullCheckFindsAColdFileRewrittenInPlace(t *testing.T) {
 // The records survive a reopen, written with the manifest; damaged ones
 // are not trusted (every file is stat'ed) and are not an error.
 func TestFolderRecordsRoundTrip(t *testing.T) {
+	t.Parallel()
 	rec := folderRecords{CheckedAt: 12345, Flags: 3, MTime: map[string]int64{"vault:": 7, "vault:people": -1, "vault:a/b": 1 << 60}}
 	got, err := decodeFolders(rec.encode())
 	if err != nil || !got.equal(rec) {
@@ -140,6 +143,7 @@ func TestFolderRecordsRoundTrip(t *testing.T) {
 // first sync with something to write reopens it, and indexes the change.
 // Two such processes may search at once.
 func TestReadOnlyUntilWrite(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/people/ana.md", "# Ana\nanaword\n")
 	e.backdate(time.Now().Add(-72 * time.Hour))
@@ -176,6 +180,7 @@ func TestReadOnlyUntilWrite(t *testing.T) {
 // otherwise syncs as before: each change a quiet sync must see is found,
 // and indexed, through the usual path.
 func TestQuickSync(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		change func(e *testEnv)
@@ -214,6 +219,7 @@ func TestQuickSync(t *testing.T) {
 		{"a new workspace file", func(e *testEnv) { e.write("workspace/memory/2026-11-21.md", "# Day\nnewword\n") }, false, func(st Stats) bool { return st.Indexed == 1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			for rel, text := range map[string]string{
 				"vault/people/ana.md":            "# Ana\nanaword\n",
@@ -267,6 +273,7 @@ func manifestFiles(t *testing.T, dir string) []string {
 // or damaged is built again; one holding its manifest inline is read as
 // it is and takes the file form at its next write.
 func TestManifestFile(t *testing.T) {
+	t.Parallel()
 	reopen := func(t *testing.T, e *testEnv) *Index {
 		t.Helper()
 		ix, err := Open(e.opt)
@@ -284,6 +291,7 @@ func TestManifestFile(t *testing.T) {
 		return e
 	}
 	t.Run("one file, named", func(t *testing.T) {
+		t.Parallel()
 		e := setup(t)
 		files := manifestFiles(t, e.opt.Dir)
 		if len(files) != 1 {
@@ -313,6 +321,7 @@ func TestManifestFile(t *testing.T) {
 		"file garbage":   func(path string) { os.WriteFile(path, []byte("garbage"), 0o600) },
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			e := setup(t)
 			damage(manifestFiles(t, e.opt.Dir)[0])
 			ix := reopen(t, e)
@@ -351,6 +360,7 @@ func TestManifestFile(t *testing.T) {
 		}
 	}
 	t.Run("inline", func(t *testing.T) {
+		t.Parallel()
 		e := setup(t)
 		inline(t, e, nil)
 		ix := reopen(t, e)
@@ -368,6 +378,7 @@ func TestManifestFile(t *testing.T) {
 	// A file listed twice is what the scan of a quiet sync lets by: the
 	// first sync that decodes the manifest builds the index again.
 	t.Run("a file listed twice", func(t *testing.T) {
+		t.Parallel()
 		e := setup(t)
 		inline(t, e, manifest{"vault:a.md": {Size: 10, Indexed: 10, Docs: []docRef{}}}.encode()[len(manifestMagic)+1:])
 		ix := reopen(t, e)

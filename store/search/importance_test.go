@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,7 +19,13 @@ import (
 // transcripts) into a fresh folder.
 func demoOptions(t *testing.T) Options {
 	t.Helper()
-	dir := t.TempDir()
+	return demoOptionsIn(t, t.TempDir())
+}
+
+// demoOptionsIn is demoOptions with the index (and the home and working
+// folders) in dir.
+func demoOptionsIn(t *testing.T, dir string) Options {
+	t.Helper()
 	m := demotest.Shared(t, demotest.Spec{Options: demo.ScaleOptions(1, 1, time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))})
 	env := store.Env{Getenv: func(string) string { return "" }, Home: dir, Cwd: dir}
 	ws, err := store.Locate(env, store.LocateOptions{StateDir: m.StateDir, Vault: m.VaultDir})
@@ -55,11 +62,45 @@ func openSyncedIn(t *testing.T, opt Options, setUp func(*Index)) (*Index, Stats)
 	return ix, st
 }
 
-// demoIndex is an index over the demo workspace, built once per test.
-func demoIndex(t *testing.T) *Index {
+// sharedDemo is an index over the demo workspace that tests only read,
+// built once per test binary by the first test that asks for it, and
+// removed by TestMain.
+var sharedDemo struct {
+	once sync.Once
+	dir  string
+	ix   *Index
+	st   Stats
+	err  error
+}
+
+// demoIndex is the shared index over the demo workspace (see sharedDemo),
+// and what its build did: tests must not change it.
+func demoIndex(t *testing.T) (*Index, Stats) {
 	t.Helper()
-	ix, _ := openSynced(t, demoOptions(t))
-	return ix
+	sharedDemo.once.Do(func() {
+		if sharedDemo.dir, sharedDemo.err = os.MkdirTemp("", "clawvault-tui-search-test-"); sharedDemo.err != nil {
+			return
+		}
+		if sharedDemo.ix, sharedDemo.err = Open(demoOptionsIn(t, sharedDemo.dir)); sharedDemo.err != nil {
+			return
+		}
+		sharedDemo.st, sharedDemo.err = sharedDemo.ix.Sync(context.Background(), nil)
+	})
+	if sharedDemo.err != nil || sharedDemo.ix == nil {
+		t.Fatalf("the shared demo index: %v (built: %v)", sharedDemo.err, sharedDemo.ix != nil)
+	}
+	return sharedDemo.ix, sharedDemo.st
+}
+
+// removeSharedDemo closes and removes the shared demo index, if a test
+// built it.
+func removeSharedDemo() {
+	if sharedDemo.ix != nil {
+		sharedDemo.ix.Close()
+	}
+	if sharedDemo.dir != "" {
+		os.RemoveAll(sharedDemo.dir)
+	}
 }
 
 // hitLines lists hits as they are shown: place, score, heading, snippet.
@@ -94,7 +135,8 @@ func sameResults(t *testing.T, what string, got *Results, otherName string, othe
 // with the walk forced, every such query gives the hits, scores and count
 // of bleve's own sort by importance and id, at every page size.
 func TestFilterOnlyWalkIsTheSortByImportance(t *testing.T) {
-	ix := demoIndex(t)
+	t.Parallel()
+	ix, _ := demoIndex(t)
 	queries := []string{
 		"i>=0.8", "i>0.5", "i<0.5", "i=0.9", "c<0.9", "c>=0.95 i<=0.6",
 		"type:decision", "type:decision,lesson i>=0.5", "type:fact -i>=0.5", "-type:todo",
@@ -132,10 +174,12 @@ func TestFilterOnlyWalkIsTheSortByImportance(t *testing.T) {
 // it, and headings stored alone for observation lines once made the
 // heading field unsearchable after a full build at scale 100.
 func TestFullBuildIsTheOnlineIndex(t *testing.T) {
-	opt := demoOptions(t)
-	built, st := openSynced(t, opt)
+	t.Parallel()
+	built, st := demoIndex(t)
+	opt := built.opt
+	dir := t.TempDir()
 	small := opt
-	small.Dir = opt.Dir + "-small"
+	small.Dir = filepath.Join(dir, "small")
 	builtSmall, _ := openSyncedIn(t, small, func(ix *Index) { ix.buildBatchDocs = 7 })
 	// Both full builds leave one segment per core: the comparisons below
 	// are of an index of several segments with the online one.
@@ -146,7 +190,7 @@ func TestFullBuildIsTheOnlineIndex(t *testing.T) {
 	// file first (a full build), then the workspace's roots in its place,
 	// so that every file goes through batches.
 	online := opt
-	online.Dir = opt.Dir + "-online"
+	online.Dir = filepath.Join(dir, "online")
 	seed := t.TempDir()
 	if err := os.WriteFile(filepath.Join(seed, "seed.md"), []byte("# Seed\n\nseedword\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -190,7 +234,8 @@ func TestFullBuildIsTheOnlineIndex(t *testing.T) {
 // gives the hits, scores and totals of bleve's sort by score and id on the
 // demo workspace.
 func TestTiesAtTheCutKeepTheSortByScoreAndID(t *testing.T) {
-	ix := demoIndex(t)
+	t.Parallel()
+	ix, _ := demoIndex(t)
 	queries := []string{"release notes for", "postgresql cut-over", "we decided", "deploy the", "jonas muller warehouse",
 		`"credit no`, "invoice -draft", "type:decision soc", "path:memory ta", "billing_db", "assistant repl", "i>=0.5 tele"}
 	compared := 0

@@ -124,9 +124,14 @@ const notes = "---\n" + // 1
 	"Zoë Müller wrote naïveword in the café\n" + // 13
 	"  indented tea.KeyPressMsg handler\n" // 14
 
-func TestMain(m *testing.M) { os.Exit(demotest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := demotest.Main(m)
+	removeSharedDemo()
+	os.Exit(code)
+}
 
 func TestOptionsFor(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	m := demotest.Shared(t, demotest.Spec{Options: demo.ScaleOptions(1, 1, time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))})
 	env := store.Env{Getenv: func(k string) string { return map[string]string{"XDG_CACHE_HOME": filepath.Join(dir, "xdg")}[k] }, Home: dir, Cwd: dir}
@@ -167,6 +172,7 @@ func TestOptionsFor(t *testing.T) {
 }
 
 func TestExactLines(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/notes.md", notes)
 	e.write("vault/crlf.md", "# Title\r\nfirst\r\nsecond crlfword\r\n")
@@ -207,6 +213,7 @@ func TestExactLines(t *testing.T) {
 }
 
 func TestHitKinds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/notes.md", notes)
 	ix := e.open()
@@ -220,6 +227,7 @@ func TestHitKinds(t *testing.T) {
 // TestSearchDuringABuild: a search answers while a sync is indexing (the
 // TUI searches as the index fills).
 func TestSearchDuringABuild(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/first.md", "# First\nearlyword\n")
 	ix := e.open()
@@ -249,6 +257,7 @@ func TestSearchDuringABuild(t *testing.T) {
 }
 
 func TestBestLineHoldsTheMostQueryWords(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/a.md", "# Plan\nalpha here\nnothing\nbeta there\nboth alpha and beta\nalpha again\n")
 	hits := find(t, e.open(), "alpha beta")
@@ -258,6 +267,7 @@ func TestBestLineHoldsTheMostQueryWords(t *testing.T) {
 }
 
 func TestObservations(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/ledger/observations/2026/11/20.md", "## 2026-11-20\n\n"+
 		"- [decision|c=0.95|i=0.90] 10:00 [main] user: We decided to use PostgreSQL for billing.\n"+
@@ -302,6 +312,7 @@ func TestObservations(t *testing.T) {
 }
 
 func TestAsYouType(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/a.md", "# Runbook\nRun the pg_dump backup before the migration.\n")
 	ix := e.open()
@@ -328,6 +339,7 @@ func TestAsYouType(t *testing.T) {
 // a prefix with more than maxPrefixTerms completions stands for the most
 // frequent; written as word*, for all of them.
 func TestAWordBeingTypedStandsForItsMostFrequentCompletions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for i := range maxPrefixTerms + 2 {
 		// pfxa… is in 1 file, pfxb… in 2, …: the rarest are left out.
@@ -351,6 +363,7 @@ func TestAWordBeingTypedStandsForItsMostFrequentCompletions(t *testing.T) {
 }
 
 func TestNoMatchAndBadQueries(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/a.md", "# A\ntext\n")
 	ix := e.open()
@@ -367,6 +380,7 @@ func TestNoMatchAndBadQueries(t *testing.T) {
 }
 
 func TestTiesAreOrderedByFileAndLine(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	line := "- [decision|c=0.95|i=0.90] 10:00 We decided to keep the tieword.\n"
 	e.write("vault/decisions/b.md", "# b\n\n"+line+line)
@@ -383,6 +397,7 @@ func TestTiesAreOrderedByFileAndLine(t *testing.T) {
 // first by file and line are kept, with their text, whether the ties at
 // the cut are ordered by scoreThenID or by bleve's sort by id.
 func TestTiesAtTheCutKeepTheFirstByFileAndLine(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	line := "- [decision|c=0.95|i=0.90] 10:00 We decided to keep the tieword.\n"
 	e.write("vault/decisions/b.md", "# b\n\n"+strings.Repeat(line, 40))
@@ -418,6 +433,7 @@ func TestTiesAtTheCutKeepTheFirstByFileAndLine(t *testing.T) {
 // A run of many batches leaves the index in one segment, and the index
 // on disk names it: reopened, it is up to date and finds every file.
 func TestLargeRunLeavesOneSegment(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for i := range 3 {
 		var b strings.Builder
@@ -457,6 +473,7 @@ func TestLargeRunLeavesOneSegment(t *testing.T) {
 }
 
 func TestLongLineSnippet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	long := strings.Repeat("filler é words ", 40) + "needle " + strings.Repeat("tail ü words ", 40)
 	e.write("vault/long.md", long+"\n")
@@ -474,6 +491,7 @@ func TestLongLineSnippet(t *testing.T) {
 }
 
 func TestDeletedAndRenamedFilesLeaveNoStaleHits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.write("vault/people/elena.md", "# Elena\nfinance lead, staleword\n")
 	b := e.write("vault/people/marco.md", "# Marco\nprocurement, otherword\n")
@@ -524,6 +542,7 @@ func TestDeletedAndRenamedFilesLeaveNoStaleHits(t *testing.T) {
 }
 
 func TestExternalEditIsReindexed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := e.write("vault/a.md", "# A\nold text\n")
 	e.write("vault/b.md", "# B\nuntouched\n")
@@ -557,6 +576,7 @@ func TestExternalEditIsReindexed(t *testing.T) {
 }
 
 func TestOnlyChangedSectionsAreReindexed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	day := "## 2026-11-20\n\n" +
 		"- [decision|c=0.95|i=0.90] 10:00 alphaword\n" +
@@ -596,6 +616,7 @@ func TestOnlyChangedSectionsAreReindexed(t *testing.T) {
 }
 
 func TestReopenKeepsTheIndex(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/a.md", "# A\nkeptword\n")
 	ix := e.open()
@@ -615,6 +636,7 @@ func TestReopenKeepsTheIndex(t *testing.T) {
 }
 
 func TestSchemaChangeOrDamageRebuilds(t *testing.T) {
+	t.Parallel()
 	// setInternal changes the closed index as another version of the
 	// program would have left it.
 	setInternal := func(t *testing.T, dir string, key, val []byte) {
@@ -636,6 +658,7 @@ func TestSchemaChangeOrDamageRebuilds(t *testing.T) {
 		"no store": func(t *testing.T, dir string) { os.RemoveAll(filepath.Join(dir, "store")) },
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			e.write("vault/a.md", "# A\nsurvivor\n")
 			e.open().Close()
@@ -663,6 +686,7 @@ func TestSchemaChangeOrDamageRebuilds(t *testing.T) {
 // (the process died) leaves documents the manifest does not list; the
 // next open finds the marker and rebuilds rather than trust it.
 func TestACrashMidRunRebuilds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/a.md", "# A\nfirstword\n")
 	e.write("vault/b.md", "# B\nsecondword\n")
@@ -697,6 +721,7 @@ func TestACrashMidRunRebuilds(t *testing.T) {
 }
 
 func TestRebuild(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/a.md", "# A\nword\n")
 	ix := e.open()
@@ -707,6 +732,7 @@ func TestRebuild(t *testing.T) {
 }
 
 func TestOutsidePathsAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.write("elsewhere/secret.md", "# Secret\nsecretword\n")
 	if err := os.Symlink(secret, e.path("vault/link.md")); err != nil {
@@ -727,6 +753,7 @@ func TestOutsidePathsAreRefused(t *testing.T) {
 }
 
 func TestTemplatesArchiveAndDotFolders(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/templates/decision.md", "# {{title}}\ntemplateword\n")
 	e.write("vault/ledger/archive/observations/2026/01/01.md", "## 2026-01-01\n\n- [fact|c=0.5|i=0.5] archiveword\n")
@@ -756,6 +783,7 @@ func TestTemplatesArchiveAndDotFolders(t *testing.T) {
 }
 
 func TestWorkspaceMemoryAndAVaultInside(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("workspace/MEMORY.md", "# MEMORY.md\n\n## People\n- **Elena**: finance lead, memorywordA\n")
 	e.write("workspace/memory/2026-11-20.md", "# 2026-11-20\n\n## Log\n- 08:45 memorywordB\n")
@@ -778,6 +806,7 @@ func TestWorkspaceMemoryAndAVaultInside(t *testing.T) {
 }
 
 func TestTranscripts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	header := `{"type":"session","version":3,"id":"s1","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/w"}` + "\n"
 	msg := func(role, text string) string {
@@ -830,6 +859,7 @@ func TestTranscripts(t *testing.T) {
 // TestALongTranscriptSpansBatches: a transcript larger than a batch is
 // committed in several, and the index is whole afterwards.
 func TestALongTranscriptSpansBatches(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var b strings.Builder
 	for i := range 3000 {
@@ -855,6 +885,7 @@ func TestALongTranscriptSpansBatches(t *testing.T) {
 }
 
 func TestBadInputIsIndexedNotFatal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/empty.md", "")
 	e.write("vault/binary.md", "\x00\xff\xfe garbage \xc3 validword \x80\n")
@@ -869,6 +900,7 @@ func TestBadInputIsIndexedNotFatal(t *testing.T) {
 }
 
 func TestCancelLeavesAConsistentIndex(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/first.md", "# First\ncommonword firstword\n")
 	ix := e.open() // a full build of one file; the next run is incremental
@@ -898,6 +930,7 @@ func TestCancelLeavesAConsistentIndex(t *testing.T) {
 // segment to build: the empty index takes the manifest (it panicked),
 // and a file written later is found.
 func TestFullBuildOfEmptyFiles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/empty.md", "")
 	e.write("vault/blank.md", "\n\n")
@@ -935,6 +968,7 @@ func TestABuildPutsTheGCTargetBack(t *testing.T) {
 // index empty (the store built so far is dropped, not installed), open,
 // and searchable; the next run builds it all, and reopening finds it.
 func TestCancelledFullBuild(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for i := range 50 {
 		e.write(fmt.Sprintf("vault/n%02d.md", i), fmt.Sprintf("# N%d\ncommonword n%dword\n", i, i))
@@ -982,6 +1016,7 @@ func TestCancelledFullBuild(t *testing.T) {
 // TestTwoProcesses: a second process gets ErrBusy while the first has the
 // index open, and the index once the first is gone.
 func TestTwoProcesses(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/a.md", "# A\nshared\n")
 	e.open().Close()
@@ -1032,6 +1067,7 @@ func TestHelperHoldIndex(t *testing.T) {
 }
 
 func TestWatch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/a.md", "# A\nbefore\n")
 	ix, err := Open(e.opt)

@@ -66,6 +66,7 @@ func TestTranscriptLineOverTheCap(t *testing.T) {
 // A link in a sessions folder to a transcript elsewhere is not indexed
 // (transcripts are read only where the state dir keeps them).
 func TestTranscriptLinksAreNotFollowed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	secret := e.write("elsewhere/secret.jsonl", `{"type":"message","message":{"role":"user","content":"secretword"}}`+"\n")
 	if err := os.Symlink(secret, e.path("sessions/linked.jsonl")); err != nil {

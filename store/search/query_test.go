@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseQuery(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		text   string
 		typing bool
@@ -60,6 +61,7 @@ func TestParseQuery(t *testing.T) {
 }
 
 func TestParseQueryErrors(t *testing.T) {
+	t.Parallel()
 	cases := map[string]string{
 		`"credit notes`:    `no closing "`,
 		`path:"my notes`:   `no closing "`,
@@ -113,6 +115,7 @@ func FuzzParseQuery(f *testing.F) {
 }
 
 func TestManifestRoundTrip(t *testing.T) {
+	t.Parallel()
 	m := manifest{
 		"vault:ledger/observations/2026/11/20.md": {Size: 1200, MTime: 1_700_000_000_123_456_789, Indexed: 1200, Hash: [16]byte{1, 2, 3}, Docs: []docRef{{1, 7}, {3, 1 << 63}, {4, 0}, {40, 9}}},
 		"workspace/main:MEMORY.md":                {Size: 0, MTime: -5, Docs: []docRef{}},

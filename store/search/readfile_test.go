@@ -16,6 +16,7 @@ import (
 // readFile gives what os.ReadFile gives, whatever size the listing said:
 // the file may have grown or shrunk since.
 func TestReadFileReadsTheWholeFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name   string
@@ -30,6 +31,7 @@ func TestReadFileReadsTheWholeFile(t *testing.T) {
 		{"no size listed", "a line\n", -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".md")
 			if err := os.WriteFile(path, []byte(tc.data), 0o600); err != nil {
 				t.Fatal(err)
@@ -46,6 +48,7 @@ func TestReadFileReadsTheWholeFile(t *testing.T) {
 }
 
 func TestReadFileErrorsNameThePath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "gone.md")
 	if _, err := readFile(missing, 10); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {

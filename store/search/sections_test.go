@@ -16,6 +16,7 @@ type sectionWant struct {
 }
 
 func TestSplitMarkdown(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, text string
 		want       []sectionWant
@@ -44,6 +45,7 @@ func TestSplitMarkdown(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			got := SplitMarkdown([]byte(c.text))
 			checkSections(t, []byte(c.text), got)
 			if len(got) != len(c.want) {
@@ -62,6 +64,7 @@ func TestSplitMarkdown(t *testing.T) {
 }
 
 func TestSplitMarkdownCapsLongSections(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("# Long\n")
 	for i := range 130 {
@@ -115,6 +118,7 @@ func FuzzSplitMarkdown(f *testing.F) {
 }
 
 func TestSplitTranscript(t *testing.T) {
+	t.Parallel()
 	lines := []string{
 		`{"type":"session","version":3,"id":"s1","timestamp":"2026-11-20T10:00:00.000Z","cwd":"/w"}`,
 		`{"type":"message","id":"a1","parentId":null,"message":{"role":"user","content":"Where is the SOC2 folder?"}}`,
@@ -156,6 +160,7 @@ func FuzzSplitTranscript(f *testing.F) {
 }
 
 func TestClassTokenizer(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]string{
 		"tea.KeyPressMsg session_id v2.0.10": {"tea", "KeyPressMsg", "session", "id", "v2", "0", "10"},
 		"Zoë Müller — naïve":                 {"Zoë", "Müller", "naïve"},
@@ -202,6 +207,7 @@ func FuzzClassTokenizer(f *testing.F) {
 }
 
 func TestFold(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"müller": "muller", "zoë": "zoe", "café": "cafe", "e\u0301te\u0301": "ete",
 		"søren": "søren", "plain": "plain", "日本": "日本", "\xff": "\xff"} {
 		if got := string(fold([]byte(in))); got != want {

@@ -18,8 +18,13 @@ import (
 // assistant event is a message at its seq, compressed events included;
 // events the gateway appends later are indexed alone.
 func TestSQLiteTranscripts(t *testing.T) {
-	t.Run("sized by a pass over every event", func(t *testing.T) { testSQLiteTranscripts(t, false) })
-	t.Run("sized through status's stats cache", func(t *testing.T) { testSQLiteTranscripts(t, true) })
+	t.Parallel()
+	for name, statsCache := range map[string]bool{"sized by a pass over every event": false, "sized through status's stats cache": true} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testSQLiteTranscripts(t, statsCache)
+		})
+	}
 }
 
 func testSQLiteTranscripts(t *testing.T, statsCache bool) {
