@@ -468,14 +468,14 @@ func (f analyzedField) AnalyzedTokenFrequencies() index.TokenFrequencies { retur
 const everyFieldID = "\x00every-field"
 
 // everyField is a document with every field the mapping has, each with
-// the options newDocument gives it: the fields of a prose section and of
-// an observation line together. zap's merge copies postings only when
-// its segments have the same fields with the same options, and a segment
-// of observation lines alone has no heading, one of prose alone no day
-// nor importance.
+// the options newDocument gives it: the fields of a prose section with a
+// line cut and of an observation line together. zap's merge copies
+// postings only when its segments have the same fields with the same
+// options, and a segment of observation lines alone has no heading, one
+// of prose alone no day nor importance.
 func (a analyzers) everyField() *document.Document {
 	f := fileRef{root: &Root{ID: "placeholder"}, rel: "placeholder"}
-	prose := a.newDocument(everyFieldID, f, Section{Kind: Prose, Heading: "placeholder", Text: "placeholder"}, "placeholder")
+	prose := a.newDocument(everyFieldID, f, Section{Kind: Prose, Heading: "placeholder", Text: "placeholder", cuts: []lineCut{{0, 1}}}, "placeholder")
 	obs := a.newDocument(everyFieldID, f, Section{Kind: ObservationLine, Heading: "placeholder", Text: "placeholder"}, "placeholder")
 	names := map[string]bool{}
 	for _, f := range prose.Fields {

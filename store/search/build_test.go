@@ -147,6 +147,7 @@ func TestEveryFieldHasEveryField(t *testing.T) {
 	f := fileRef{root: &Root{ID: "vault"}, rel: "a.md"}
 	for _, s := range []Section{
 		{Kind: Prose, Heading: "h", Text: "t"},
+		{Kind: Prose, Heading: "h", Text: "t", cuts: []lineCut{{index: 0, bytes: maxLineBytes + 1}}},
 		{Kind: ObservationLine, Heading: "2026-11-21", Text: "t"},
 	} {
 		for _, fl := range an.newDocument("a.md#L1", f, s, "a.md").Fields {

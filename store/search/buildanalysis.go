@@ -167,6 +167,9 @@ func (m *memoAnalyzer) analyze(input []byte) analysis.TokenStream {
 	kept := tokens[:0]
 	m.tokenIDs = m.tokenIDs[:0]
 	for _, t := range tokens {
+		// Capped as the first filter caps it (capFilter): a key of the
+		// memo is never longer than maxTokenBytes.
+		t.Term = capTerm(t.Term)
 		mt, ok := m.terms[string(t.Term)]
 		if !ok {
 			mt = m.filter(t)

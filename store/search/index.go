@@ -917,6 +917,10 @@ func (w *writer) touched(old *fileState, size, mtime int64) {
 // add indexes one section of a file, committing the batch when it is full
 // (a long transcript is many batches).
 func (w *writer) add(f fileRef, s Section, terms string) error {
+	s = cutLongLines(s)
+	for _, c := range s.cuts {
+		w.st.Problems = append(w.st.Problems, fmt.Sprintf("%s: the line is %d bytes; only its first %d are searched", w.place(f, s, c.index), c.bytes, maxLineBytes))
+	}
 	d := w.ix.an.newDocument(docID(f.key(), int32(s.Line)), f, s, terms)
 	if w.build != nil {
 		w.build.add(d)
@@ -930,6 +934,18 @@ func (w *writer) add(f fileRef, s Section, terms string) error {
 		return w.commit(false)
 	}
 	return nil
+}
+
+// place names line index of section s of a file in a problem: path:line,
+// or for a SQLite-era session its store and the event's seq.
+func (w *writer) place(f fileRef, s Section, index int) string {
+	switch {
+	case f.root.Kind == SQLiteRoot:
+		return fmt.Sprintf("%s seq %d", f.root.Store, s.Line-1)
+	case s.Kind == Message:
+		return fmt.Sprintf("%s:%d", f.path(), s.Line)
+	}
+	return fmt.Sprintf("%s:%d", f.path(), s.Line+index)
 }
 
 // dropGone deletes a file's old documents on whose line no new one

@@ -884,21 +884,6 @@ func TestALongTranscriptSpansBatches(t *testing.T) {
 	}
 }
 
-func TestBadInputIsIndexedNotFatal(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.write("vault/empty.md", "")
-	e.write("vault/binary.md", "\x00\xff\xfe garbage \xc3 validword \x80\n")
-	e.write("vault/huge-line.md", strings.Repeat("x", 3<<20)+" hugeword\n")
-	ix := e.open()
-	for _, w := range []string{"validword", "hugeword"} {
-		hits := find(t, ix, w)
-		if len(hits) != 1 || hits[0].Line != 1 || !slices.Equal(highlighted(hits[0]), []string{w}) {
-			t.Errorf("%s: %+v", w, hits)
-		}
-	}
-}
-
 func TestCancelLeavesAConsistentIndex(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

@@ -13,6 +13,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
@@ -30,6 +32,7 @@ const (
 	fieldPath       = "path"       // the lower-cased relative path, for path: (pathQuery)
 	fieldFacets     = "facets"     // root:<id>, and for observations type:<type>, c:<confidence>
 	fieldImportance = "importance" // observation importance as 0.0000–1.0000, sortable
+	fieldCut        = "cut"        // the lines cut at maxLineBytes, stored only (cutLongLines)
 )
 
 // Facet terms. Numbers are written with four decimals, so that their
@@ -40,6 +43,12 @@ func scoreText(v float64) string       { return strconv.FormatFloat(min(max(v, 0
 func confidenceFacet(v float64) string { return "c:" + scoreText(v) }
 
 const (
+	// englishAnalyzer is bleve's English analyzer (possessives, lower
+	// case, stop words, Porter stemmer) with tokens capped first.
+	englishAnalyzer = "clawvault-en"
+	// capFilterName cuts every token to maxTokenBytes before the other
+	// filters see it (capFilter).
+	capFilterName = "clawvault-cap"
 	// codeAnalyzer splits on every character that is not a letter or a
 	// digit, lower-cases and folds diacritics: `tea.KeyPressMsg` gives
 	// `tea`, `keypressmsg` (the English analyzer keeps it as one token),
@@ -57,7 +66,7 @@ const (
 // splitterVersion changes whenever SplitMarkdown, SplitTranscript or
 // newDocument change what gets indexed; with the mapping's own hash it
 // makes the schema stamp that forces a rebuild of an older index.
-const splitterVersion = 5
+const splitterVersion = 6
 
 func init() {
 	// The registry is bleve's: an index names its analyzers, and opening it
@@ -71,23 +80,33 @@ func init() {
 	registry.RegisterTokenFilter(foldFilterName, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
 		return foldFilter{}, nil
 	})
+	registry.RegisterTokenFilter(capFilterName, func(map[string]any, *registry.Cache) (analysis.TokenFilter, error) {
+		return capFilter{}, nil
+	})
 }
 
 // newMapping is the index mapping: static (nothing dynamic), no _all
 // field, doc values only where results sort.
 func newMapping() *mapping.IndexMappingImpl {
 	im := bleve.NewIndexMapping()
+	if err := im.AddCustomAnalyzer(englishAnalyzer, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     unicode.Name,
+		"token_filters": []any{capFilterName, en.PossessiveName, lowercase.Name, en.StopName, porter.Name},
+	}); err != nil {
+		panic(err) // a static definition: fails in every test if wrong
+	}
 	if err := im.AddCustomAnalyzer(codeAnalyzer, map[string]any{
 		"type":          custom.Name,
 		"tokenizer":     alnumTokenize,
-		"token_filters": []any{lowercase.Name, foldFilterName},
+		"token_filters": []any{capFilterName, lowercase.Name, foldFilterName},
 	}); err != nil {
-		panic(err) // a static definition: fails in every test if wrong
+		panic(err)
 	}
 	if err := im.AddCustomAnalyzer(listAnalyzer, map[string]any{"type": custom.Name, "tokenizer": linesTokenize}); err != nil {
 		panic(err)
 	}
-	im.DefaultAnalyzer = en.AnalyzerName
+	im.DefaultAnalyzer = englishAnalyzer
 	im.IndexDynamic, im.StoreDynamic, im.DocValuesDynamic = false, false, false
 	im.DefaultField = fieldBody
 
@@ -106,10 +125,11 @@ func newMapping() *mapping.IndexMappingImpl {
 	// a word of several code tokens (tea.KeyPressMsg), is matched in the
 	// code field. A hit's term locations are found when it is returned
 	// (locate.go), not read from here.
-	dm.AddFieldMappingsAt(fieldBody, text(en.AnalyzerName, true, false))
+	dm.AddFieldMappingsAt(fieldBody, text(englishAnalyzer, true, false))
 	dm.AddFieldMappingsAt(fieldCode, text(codeAnalyzer, false, true))
-	dm.AddFieldMappingsAt(fieldHeading, text(en.AnalyzerName, true, false))
+	dm.AddFieldMappingsAt(fieldHeading, text(englishAnalyzer, true, false))
 	dm.AddFieldMappingsAt(fieldDay, text(keyword.Name, true, false))
+	dm.AddFieldMappingsAt(fieldCut, text(keyword.Name, true, false))
 	dm.AddFieldMappingsAt(fieldPath, text(keyword.Name, false, false))
 	dm.AddFieldMappingsAt(fieldFacets, text(listAnalyzer, false, false))
 	importance := kw()
@@ -137,7 +157,7 @@ type analyzers struct {
 }
 
 func newAnalyzers(m *mapping.IndexMappingImpl) analyzers {
-	return analyzers{english: m.AnalyzerNamed(en.AnalyzerName), code: m.AnalyzerNamed(codeAnalyzer),
+	return analyzers{english: m.AnalyzerNamed(englishAnalyzer), code: m.AnalyzerNamed(codeAnalyzer),
 		keyword: m.AnalyzerNamed(keyword.Name), list: m.AnalyzerNamed(listAnalyzer)}
 }
 
@@ -170,6 +190,9 @@ func (a analyzers) newDocument(id string, f fileRef, s Section, pathTerms string
 		d.AddField(document.NewTextFieldCustom(fieldImportance, nil, []byte(scoreText(o.Importance)), index.IndexField|index.DocValues, a.keyword))
 	}
 	d.AddField(document.NewTextFieldCustom(fieldFacets, nil, []byte(facets), index.IndexField, a.list))
+	if len(s.cuts) > 0 {
+		d.AddField(document.NewTextFieldWithIndexingOptions(fieldCut, nil, encodeCuts(s.cuts), index.StoreField))
+	}
 	return d
 }
 

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -84,6 +83,10 @@ type Hit struct {
 	// of the words that matched.
 	Snippet    string
 	Highlights []Span
+	// LineBytes is the length of the hit's line when it was longer than
+	// the part of a line indexed (64 KiB), and cut there: the Snippet
+	// then ends by saying so. 0 for a line indexed whole.
+	LineBytes int
 	// Observation is set when the hit is an observation line.
 	Observation *model.Observation
 	// SessionID and Seq place a hit in a SQLite-era session (Path is the
@@ -198,7 +201,7 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 }
 
 // hitFields are the stored fields a hit is made of.
-var hitFields = []string{fieldBody, fieldHeading, fieldDay}
+var hitFields = []string{fieldBody, fieldHeading, fieldDay, fieldCut}
 
 // sortHits orders hits best first, equal scores by id (file and line).
 func sortHits(hits search.DocumentMatchCollection) {
@@ -370,11 +373,11 @@ func (ix *Index) termQuery(t Term, typing bool) query.Query {
 	}
 	prose := bleve.NewMatchQuery(t.Text)
 	prose.SetField(fieldBody)
-	prose.Analyzer = en.AnalyzerName
+	prose.Analyzer = englishAnalyzer
 	prose.SetOperator(query.MatchQueryOperatorAnd)
 	heading := bleve.NewMatchQuery(t.Text)
 	heading.SetField(fieldHeading)
-	heading.Analyzer = en.AnalyzerName
+	heading.Analyzer = englishAnalyzer
 	heading.SetOperator(query.MatchQueryOperatorAnd)
 	heading.SetBoost(2)
 	return bleve.NewDisjunctionQuery(prose, codeSequence(codeTokens), heading)
@@ -543,6 +546,11 @@ func (ix *Index) hit(m *search.DocumentMatch, loc *locator) (Hit, bool) {
 		spans[i] = mt.Span
 	}
 	h.Snippet, h.Highlights = snippet(body[lineStart:lineEnd], clipSpans(mergeSpans(spans), lineStart, lineEnd), sectionLine == 1 && lineIndex == 0)
+	if cuts, ok := m.Fields[fieldCut].(string); ok {
+		if h.LineBytes = cutOf(cuts, lineIndex); h.LineBytes > 0 {
+			h.Snippet += cutNote(h.LineBytes)
+		}
+	}
 	switch {
 	case root.Kind == SessionsRoot:
 		h.Kind = Message

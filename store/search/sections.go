@@ -50,6 +50,9 @@ type Section struct {
 	Text string
 	// Observation is set for an ObservationLine.
 	Observation model.Observation
+	// cuts are the lines of Text cut at maxLineBytes before indexing
+	// (cutLongLines).
+	cuts []lineCut
 }
 
 // maxSectionLines caps a prose section: long sections dilute ranking and

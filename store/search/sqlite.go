@@ -190,6 +190,10 @@ func (si *sessionIndex) indexColdArchive(from int64) (int64, error) {
 		from = 0
 		si.state.Docs = si.state.Docs[:0]
 		for seq, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			if int64(len(line)) > si.w.maxLine() {
+				si.tooLong(agentdb.Event{Seq: int64(seq), TooLong: true, Bytes: int64(len(line))})
+				continue
+			}
 			if err := si.add(int64(seq), []byte(line)); err != nil {
 				return from, err
 			}
@@ -204,14 +208,19 @@ func (si *sessionIndex) indexEvents(from int64) error {
 	var addErr error
 	err := si.db.Events(si.w.context(), si.sessionID, from-1, si.w.maxLine(), func(ev agentdb.Event) bool {
 		if ev.TooLong {
-			si.w.st.Problems = append(si.w.st.Problems, fmt.Sprintf("%s seq %d: the event is %d bytes, longer than the %d-byte cap (max_line_mb); it is not searched", si.f.root.Store, ev.Seq, ev.Bytes, si.w.maxLine()))
-			si.state.Indexed, si.state.Hash = ev.Seq+1, eventHash(ev)
+			si.tooLong(ev)
 			return true
 		}
 		addErr = si.add(ev.Seq, ev.Text)
 		return addErr == nil
 	})
 	return errors.Join(err, addErr)
+}
+
+// tooLong steps over an event longer than the line cap, reporting it.
+func (si *sessionIndex) tooLong(ev agentdb.Event) {
+	si.w.st.Problems = append(si.w.st.Problems, fmt.Sprintf("%s seq %d: the event is %d bytes, longer than the %d-byte cap (max_line_mb); it is not searched", si.f.root.Store, ev.Seq, ev.Bytes, si.w.maxLine()))
+	si.state.Indexed, si.state.Hash = ev.Seq+1, eventHash(ev)
 }
 
 // eventHash is what the manifest keeps of the last indexed event: the
