@@ -24,12 +24,11 @@ type match struct {
 }
 
 // pattern is one way a query term shows in a text: a run of tokens of one
-// analyzer at given relative positions, the last maybe a prefix.
+// analyzer in a row, or one token that may be a prefix.
 type pattern struct {
 	english bool // which analyzer's tokens
 	terms   []string
-	gaps    []int // position of each term relative to the first
-	prefix  bool  // the last term is a prefix
+	prefix  bool // the one term is a prefix
 }
 
 // locator finds a query's terms in hit texts.
@@ -74,14 +73,16 @@ func (l *locator) add(i int, tokens analysis.TokenStream, english, prefix bool) 
 	p := pattern{english: english, prefix: prefix}
 	for _, tok := range tokens {
 		p.terms = append(p.terms, string(tok.Term))
-		p.gaps = append(p.gaps, tok.Position-tokens[0].Position)
 	}
 	l.patterns[i] = append(l.patterns[i], p)
 }
 
-// find returns every occurrence of the query's terms in text.
+// find returns every occurrence of the query's terms in text. Each
+// analyzer's tokens are read once, into a table of where each term is
+// (textTokens): a one-word pattern costs its occurrences, a pattern of
+// several words a linear scan (idPhrase), a prefix a pass over the words.
 func (l *locator) find(text string) []match {
-	var english, code analysis.TokenStream
+	var english, code *textTokens
 	var out []match
 	for i, ps := range l.patterns {
 		for _, p := range ps {
@@ -94,9 +95,7 @@ func (l *locator) find(text string) []match {
 				if p.english {
 					a = l.an.english
 				}
-				if *tokens = a.Analyze([]byte(text)); *tokens == nil {
-					*tokens = analysis.TokenStream{}
-				}
+				*tokens = newTextTokens(a.Analyze([]byte(text)))
 			}
 			out = p.appendMatches(out, *tokens, i)
 		}
@@ -104,41 +103,72 @@ func (l *locator) find(text string) []match {
 	return out
 }
 
+// textTokens are a text's tokens and, for each term, the indexes of the
+// tokens that are it.
+type textTokens struct {
+	tokens analysis.TokenStream
+	at     map[string][]int
+}
+
+func newTextTokens(tokens analysis.TokenStream) *textTokens {
+	t := &textTokens{tokens: tokens, at: make(map[string][]int)}
+	for k, tok := range tokens {
+		t.at[string(tok.Term)] = append(t.at[string(tok.Term)], k)
+	}
+	return t
+}
+
 // appendMatches adds the spans where the pattern occurs among tokens.
-func (p pattern) appendMatches(out []match, tokens analysis.TokenStream, term int) []match {
-	last := len(p.terms) - 1
-	for s, first := range tokens {
-		if !p.is(0, first.Term) {
-			continue
-		}
-		end, ok := first.End, true
-		for k := 1; k <= last && ok; k++ {
-			// Tokens at the same relative position, found in order after s.
-			want := first.Position + p.gaps[k]
-			ok = false
-			for _, t := range tokens[s+1:] {
-				if t.Position > want {
-					break
-				}
-				if t.Position == want && p.is(k, t.Term) {
-					end, ok = t.End, true
-					break
-				}
+func (p pattern) appendMatches(out []match, t *textTokens, term int) []match {
+	switch {
+	case len(p.terms) == 1 && p.prefix:
+		for _, tok := range t.tokens {
+			if strings.HasPrefix(string(tok.Term), p.terms[0]) {
+				out = append(out, match{Span{tok.Start, tok.End}, term})
 			}
 		}
-		if ok {
-			out = append(out, match{Span{first.Start, end}, term})
+	case len(p.terms) == 1:
+		for _, k := range t.at[p.terms[0]] {
+			out = append(out, match{Span{t.tokens[k].Start, t.tokens[k].End}, term})
 		}
+	default:
+		out = p.appendSequences(out, t, term)
 	}
 	return out
 }
 
-// is reports whether token term matches the pattern's k-th term.
-func (p pattern) is(k int, term []byte) bool {
-	if p.prefix && k == len(p.terms)-1 {
-		return strings.HasPrefix(string(term), p.terms[k])
+// appendSequences adds the spans where the pattern's words (several,
+// none a prefix) occur in a row.
+func (p pattern) appendSequences(out []match, t *textTokens, term int) []match {
+	idOf := make(map[string]int32, len(p.terms))
+	ids := make([]int32, len(p.terms))
+	for k, w := range p.terms {
+		if len(t.at[w]) == 0 {
+			return out // a word the text does not have
+		}
+		id, seen := idOf[w]
+		if !seen {
+			id = int32(len(idOf))
+			idOf[w] = id
+		}
+		ids[k] = id
 	}
-	return string(term) == p.terms[k]
+	phrase := newIDPhrase(ids)
+	state := 0
+	for k, tok := range t.tokens {
+		if k > 0 && tok.Position != t.tokens[k-1].Position+1 {
+			state = 0 // a token the analyzer dropped in between
+		}
+		id, ok := idOf[string(tok.Term)]
+		if !ok {
+			id = -1
+		}
+		if state = phrase.step(state, id); state == phrase.len() {
+			first := t.tokens[k-phrase.len()+1]
+			out = append(out, match{Span{first.Start, tok.End}, term})
+		}
+	}
+	return out
 }
 
 // bestLine picks the line of text that holds the most query terms, the

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -92,7 +93,25 @@ func ParseQuery(text string, asYouType bool) (*Query, error) {
 	if l.err != nil && !(asYouType && l.errAtEnd) {
 		return nil, l.err
 	}
+	q.Want.Terms, q.Not.Terms = distinctTerms(q.Want.Terms), distinctTerms(q.Not.Terms)
 	return q, nil
+}
+
+// distinctTerms drops the repeats of a word or phrase: all must hold (or
+// none may), so a repeat asks nothing more, and each would cost a search
+// of its own.
+func distinctTerms(terms []Term) []Term {
+	if len(terms) < 2 {
+		return terms
+	}
+	seen := make(map[Term]bool, len(terms))
+	return slices.DeleteFunc(terms, func(t Term) bool {
+		if seen[t] {
+			return true
+		}
+		seen[t] = true
+		return false
+	})
 }
 
 // token is one lexed item.

@@ -425,7 +425,8 @@ func (ix *Index) prefixQuery(prefix string, limit int) query.Query {
 	return bleve.NewDisjunctionQuery(qs...)
 }
 
-// codeSequence matches code tokens next to each other in the code field.
+// codeSequence matches code tokens next to each other in the code field
+// (codePhraseQuery).
 func codeSequence(tokens []string) query.Query {
 	switch len(tokens) {
 	case 0:
@@ -435,8 +436,7 @@ func codeSequence(tokens []string) query.Query {
 		tq.SetField(fieldCode)
 		return tq
 	}
-	pq := bleve.NewPhraseQuery(tokens, fieldCode)
-	return pq
+	return &codePhraseQuery{terms: tokens}
 }
 
 func (ix *Index) codeTokens(text string) []string {
