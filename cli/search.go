@@ -98,6 +98,14 @@ func (a *app) search(f searchFlags, text string) error {
 		defer collectLess()()
 	}
 	res, err := ix.Search(a.ctx, text, search.SearchOptions{Limit: f.limit, Roots: roots})
+	if errors.Is(err, search.ErrDamaged) {
+		// Found by the query: the sync sets the index aside and builds it
+		// again (and says so), and the query runs on the new one.
+		if _, err := syncIndex(a.ctx, ix, false, stderr); err != nil {
+			return err
+		}
+		res, err = ix.Search(a.ctx, text, search.SearchOptions{Limit: f.limit, Roots: roots})
+	}
 	if err != nil {
 		var qe *search.QueryError
 		if errors.As(err, &qe) {

@@ -176,3 +176,44 @@ func TestCollectLessRestores(t *testing.T) {
 		t.Errorf("memory limit %d after restore, want %d", got, int64(1<<40))
 	}
 }
+
+// A damaged index (a segment with a bit flipped) is set aside and built
+// again by search and search --reindex, with one line on stderr saying
+// so; the query is answered.
+func TestSearchSetsADamagedIndexAside(t *testing.T) {
+	state, vault := searchEnv(t)
+	args := []string{"search", "--state-dir", state, "-v", vault, "postgresql"}
+	if _, errOut, code := runCLI(t, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, reindex := range []bool{false, true} {
+		segs, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "clawvault-tui", "search", "*", "store", "*.zap"))
+		if len(segs) == 0 {
+			t.Fatal("no segment in the cache")
+		}
+		data, err := os.ReadFile(segs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 0x04
+		os.WriteFile(segs[0], data, 0o600)
+		run := args
+		if reindex {
+			run = append([]string{"search", "--reindex"}, args[1:]...)
+		}
+		out, errOut, code := runCLI(t, run...)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != 0 || !strings.Contains(out, "postgres") && !strings.Contains(out, "PostgreSQL") {
+			t.Fatalf("reindex %v: exit %d, stdout %q, stderr %q", reindex, code, out, errOut)
+		}
+		var notes []string
+		for _, l := range lines {
+			if strings.Contains(l, "damaged") {
+				notes = append(notes, l)
+			}
+		}
+		if len(notes) != 1 || !strings.Contains(notes[0], "fails its checksum") || !strings.Contains(notes[0], "set aside as ") {
+			t.Errorf("reindex %v: stderr %q, want one line saying the index was set aside", reindex, errOut)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"clawvault-tui/model"
 	"clawvault-tui/store"
+	"clawvault-tui/store/search"
 	"clawvault-tui/store/vaultfs"
 )
 
@@ -805,5 +806,30 @@ func TestSearchEnterLeavesTheInput(t *testing.T) {
 	press(t, a, "1")
 	if a.screen != screenSessions {
 		t.Errorf("1 left the screen at %d", a.screen)
+	}
+}
+
+// The Search screen says why the index is being built again (damaged, or
+// made by another version), and a query that finds the index damaged
+// starts the sync that sets it aside and builds it again.
+func TestSearchSaysTheIndexIsBuiltAgain(t *testing.T) {
+	a := searchApp(t, 100, 30)
+	a.search.opened(indexOpenedMsg{note: "the index was damaged (x): set aside"})
+	if v := viewText(a); !strings.Contains(v, "the index was damaged (x): set aside") {
+		t.Errorf("the note is not shown:\n%s", v)
+	}
+	cmd := sendKey(a, "z")
+	if cmd == nil || !a.search.running {
+		t.Fatal("the key did not start a search")
+	}
+	damaged := &search.DamagedError{Dir: "idx", Reason: "the search library failed on it"}
+	next := a.search.Handle(memorySearchMsg{job: a.search.runJob, query: "z", err: damaged})
+	msg, ok := resultOf[indexDamagedMsg](next)
+	if !ok {
+		t.Fatal("a damaged index did not ask for a sync")
+	}
+	a.Update(msg)
+	if a.search.syncJob == 0 || !strings.Contains(viewText(a), "is damaged") {
+		t.Errorf("no sync started (%d), or the error is not shown:\n%s", a.search.syncJob, viewText(a))
 	}
 }

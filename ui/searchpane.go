@@ -29,8 +29,17 @@ import (
 const searchLimit = 50
 
 type (
-	// indexOpenedMsg says the search index is open (or why not).
-	indexOpenedMsg struct{ err error }
+	// indexOpenedMsg says the search index is open (or why not), and
+	// why the index on disk is being built again, if it is (damaged, or
+	// made by another version).
+	indexOpenedMsg struct {
+		err  error
+		note string
+	}
+	// indexDamagedMsg asks the root to bring the index up to date: a
+	// query found it damaged, and the sync sets it aside and builds it
+	// again.
+	indexDamagedMsg struct{}
 	// memorySearchMsg is the answer to one query.
 	memorySearchMsg struct {
 		job   int
@@ -56,6 +65,7 @@ type searchPane struct {
 
 	opening, ready bool
 	openErr        error
+	note           string // why the index is being built again
 	// syncJob is the job that brings the index in step with the files
 	// (0 when none runs); syncErr its failure.
 	syncJob int
@@ -91,8 +101,11 @@ func (p *searchPane) activate() tea.Cmd {
 		p.opening, p.openErr = true, nil
 		h := p.c.index
 		cmds = append(cmds, func() tea.Msg {
-			_, err := h.get()
-			return indexOpenedMsg{err: err}
+			ix, err := h.get()
+			if err != nil {
+				return indexOpenedMsg{err: err}
+			}
+			return indexOpenedMsg{note: ix.RebuildReason()}
 		})
 	}
 	if !p.typing && p.res == nil {
@@ -110,7 +123,7 @@ func (p *searchPane) opened(msg indexOpenedMsg) (tea.Cmd, bool) {
 		p.openErr = msg.err
 		return nil, false
 	}
-	p.ready = true
+	p.ready, p.note = true, msg.note
 	return p.run(), true
 }
 
@@ -183,6 +196,9 @@ func (p *searchPane) Handle(msg memorySearchMsg) tea.Cmd {
 	switch {
 	case errors.As(msg.err, &qe):
 		p.err = msg.err // keep the last hits while the query is unfinished
+	case errors.Is(msg.err, search.ErrDamaged):
+		p.err, p.res, p.rerun = msg.err, nil, true
+		return func() tea.Msg { return indexDamagedMsg{} }
 	case msg.err != nil:
 		p.err, p.res = msg.err, nil
 	default:
@@ -369,6 +385,9 @@ func (p *searchPane) statusLine() string {
 	}
 	if p.running {
 		parts = append(parts, "searching…")
+	}
+	if p.note != "" {
+		parts = append(parts, t.Error.Render(inert(p.note)))
 	}
 	if p.syncJob != 0 {
 		parts = append(parts, "indexing changed files (searching what is indexed so far)")

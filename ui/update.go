@@ -34,7 +34,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.updateNavigation(msg)
 	case openEditorMsg, editorLoadedMsg, editorSavedMsg, editorDoneMsg, fileSavedMsg:
 		return a, a.updateEditor(msg)
-	case indexOpenedMsg, reindexedMsg, memorySearchMsg:
+	case indexOpenedMsg, reindexedMsg, memorySearchMsg, indexDamagedMsg:
 		return a, a.updateSearch(msg)
 	case vaultListMsg, vaultFileMsg, vaultRenderMsg:
 		return a, a.vault.Handle(msg)
@@ -212,6 +212,7 @@ func (a *App) updateEditor(msg tea.Msg) tea.Cmd {
 }
 
 // updateSearch follows the search index: opened, re-read after a save,
+// found damaged by a query (the sync sets it aside and builds it again),
 // and the memory search's results.
 func (a *App) updateSearch(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -228,6 +229,8 @@ func (a *App) updateSearch(msg tea.Msg) tea.Cmd {
 		return a.search.refresh()
 	case memorySearchMsg:
 		return a.search.Handle(msg)
+	case indexDamagedMsg:
+		return a.startIndexSync()
 	}
 	return nil
 }

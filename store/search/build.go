@@ -115,6 +115,8 @@ type offlineBuild struct {
 	an       analyzers
 	// batchDocs is buildBatchDocs, or what a test set.
 	batchDocs int
+	// stopped, gcRestored: stopWorkers and restoreGC ran.
+	stopped, gcRestored bool
 }
 
 type segmentBatch struct {
@@ -152,7 +154,7 @@ func (ob *offlineBuild) work() {
 		if ob.failed() {
 			continue // drain: the build is lost
 		}
-		err := buildSegment(append(b.docs, ob.an.everyField()), ob.segmentPath(b.n))
+		err := safely(func() error { return buildSegment(append(b.docs, ob.an.everyField()), ob.segmentPath(b.n)) })
 		ob.mu.Lock()
 		if err != nil && ob.err == nil {
 			ob.err = err
@@ -245,9 +247,8 @@ func (ob *offlineBuild) empty() bool { return ob.next == 0 && len(ob.pending) ==
 // manifest and folder records) in its root.
 func (ob *offlineBuild) finish(internal map[string][]byte) error {
 	ob.flush()
-	close(ob.batches)
-	ob.workers.Wait()
-	defer restoreGCAfterBuild()
+	ob.stopWorkers()
+	defer ob.restoreGC()
 	err := ob.err
 	if err == nil {
 		for k, v := range internal {
@@ -321,7 +322,7 @@ func (ob *offlineBuild) writeStore() error {
 	for i, part := range parts {
 		merges.Go(func() {
 			merged := filepath.Join(ob.dir, fmt.Sprintf("merged-%d.zap", i))
-			if errs[i] = mergeSegments(part, merged); errs[i] == nil {
+			if errs[i] = safely(func() error { return mergeSegments(part, merged) }); errs[i] == nil {
 				errs[i] = os.Rename(merged, filepath.Join(store, names[i]))
 			}
 		})
@@ -421,10 +422,27 @@ const segmentKeyMax = 0x88 + 109
 
 // abort drops the build.
 func (ob *offlineBuild) abort() {
-	close(ob.batches)
-	ob.workers.Wait()
-	restoreGCAfterBuild()
+	ob.stopWorkers()
+	ob.restoreGC()
 	os.RemoveAll(ob.dir)
+}
+
+// stopWorkers ends the workers, once (a build that panicked after its
+// finish began is aborted too).
+func (ob *offlineBuild) stopWorkers() {
+	if !ob.stopped {
+		ob.stopped = true
+		close(ob.batches)
+		ob.workers.Wait()
+	}
+}
+
+// restoreGC puts the collector's target back, once.
+func (ob *offlineBuild) restoreGC() {
+	if !ob.gcRestored {
+		ob.gcRestored = true
+		restoreGCAfterBuild()
+	}
 }
 
 // install replaces the index's store with the one built, and opens it.

@@ -88,9 +88,12 @@ type Index struct {
 	buildBatchDocs int
 	// readOnly: idx was opened to search only (see runtimeConfig).
 	readOnly bool
-	// outdated says why the index found on disk was not used, when
-	// another version of the program built it (RebuildReason).
-	outdated string
+	// note says why the index found on disk was not used, when another
+	// version of the program built it or it was damaged (RebuildReason).
+	note string
+	// damage is why a search found the index damaged (damagedBy), for
+	// the next sync to set it aside; nil when it did not.
+	damage atomic.Pointer[string]
 }
 
 // Internal keys of the bleve index.
@@ -192,7 +195,7 @@ func init() {
 }
 
 func (ix *Index) openOrCreate() error {
-	if _, err := os.Stat(filepath.Join(ix.storePath(), "root.bolt")); err == nil || !ix.opt.ReadOnlyUntilWrite {
+	if ix.indexThere() || !ix.opt.ReadOnlyUntilWrite {
 		if ok, err := ix.openExisting(ix.opt.ReadOnlyUntilWrite); ok || err != nil {
 			return err
 		}
@@ -201,22 +204,60 @@ func (ix *Index) openOrCreate() error {
 }
 
 // openExisting opens the index in the folder and adopts it. ok is false
-// when there is none, or it has another schema or a damaged manifest
-// (closed again: the caller starts over).
+// when there is none, or it has another schema (closed again: the caller
+// starts over), or it was damaged: then it is set aside first, and the
+// note says so (RebuildReason).
 func (ix *Index) openExisting(readOnly bool) (ok bool, err error) {
-	idx, err := bleve.OpenUsing(ix.opt.Dir, ix.runtimeConfig(readOnly))
+	if reason := ix.checkStore(); reason != "" {
+		return false, ix.setAsideNoted(reason)
+	}
+	idx, err := openBleve(ix.opt.Dir, ix.runtimeConfig(readOnly))
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
 		return false, &BusyError{Dir: ix.opt.Dir}
+	case err != nil && ix.indexThere():
+		return false, ix.setAsideNoted(err.Error())
 	case err != nil:
 		return false, nil
 	}
-	if !ix.adopt(idx) {
+	adopted, damage := ix.adoptSafely(idx)
+	if !adopted {
 		idx.Close()
+		if damage != "" {
+			return false, ix.setAsideNoted(damage)
+		}
 		return false, nil
 	}
 	ix.readOnly = readOnly
 	return true, nil
+}
+
+// openBleve is bleve.OpenUsing, a panic of the library's an error.
+func openBleve(dir string, config map[string]any) (idx bleve.Index, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			idx, err = nil, fmt.Errorf("the search library failed to open it: %v", r)
+		}
+	}()
+	return bleve.OpenUsing(dir, config)
+}
+
+// indexThere says whether the folder holds an index (bleve's metadata),
+// whole or not.
+func (ix *Index) indexThere() bool {
+	_, err := os.Lstat(filepath.Join(ix.opt.Dir, "index_meta.json"))
+	return err == nil
+}
+
+// setAsideNoted sets the damaged index aside and notes it for
+// RebuildReason.
+func (ix *Index) setAsideNoted(reason string) error {
+	d, err := ix.setAside(reason)
+	if err != nil {
+		return err
+	}
+	ix.note = d.Error()
+	return nil
 }
 
 // reopenToWrite closes the index opened read-only and opens it to write,
@@ -230,35 +271,65 @@ func (ix *Index) reopenToWrite() error {
 	})
 }
 
-// adopt takes an opened index if it has our schema and a readable manifest.
-func (ix *Index) adopt(idx bleve.Index) bool {
-	stamp, err := idx.GetInternal(keySchema)
-	if err != nil || string(stamp) != schemaStamp(ix.m) {
-		if err == nil && len(stamp) > 0 {
-			ix.outdated = fmt.Sprintf("the search index in %s was built by another version of clawvault-tui (schema %s, this one reads %s): it is built again", ix.opt.Dir, stamp, schemaStamp(ix.m))
+// adoptSafely is adopt, a panic of the library's damage.
+func (ix *Index) adoptSafely(idx bleve.Index) (ok bool, damage string) {
+	defer func() {
+		if r := recover(); r != nil {
+			ok, damage = false, fmt.Sprintf("the search library failed to read it: %v", r)
 		}
-		return false
+	}()
+	return ix.adopt(idx)
+}
+
+// adopt takes an opened index if it has our schema and a readable
+// manifest. damage says why an index of our schema cannot be used; an
+// index of another version, or one a run left unfinished, is not
+// damaged: it is built again, without a copy.
+func (ix *Index) adopt(idx bleve.Index) (ok bool, damage string) {
+	stamp, err := idx.GetInternal(keySchema)
+	if err != nil {
+		return false, err.Error()
+	}
+	if string(stamp) != schemaStamp(ix.m) {
+		if len(stamp) > 0 {
+			ix.note = fmt.Sprintf("the search index in %s was built by another version of clawvault-tui (schema %s, this one reads %s): it is built again", ix.opt.Dir, stamp, schemaStamp(ix.m))
+		}
+		return false, ""
 	}
 	value, err := idx.GetInternal(keyManifest)
 	if err != nil {
-		return false
+		return false, err.Error()
 	}
 	raw, m, id, err := ix.openManifest(value)
 	// Not decoded (see manRaw). The marker of a run in progress, or
 	// another format, is found here; other damage by the first sync,
-	// which reads it through, and then builds the index again.
+	// which reads it through, and then sets it aside.
 	if err != nil || !bytes.HasPrefix(raw, []byte(manifestMagic)) {
+		damage := manifestDamage(raw, err) // before raw is unmapped
 		if m != nil {
 			m.Unmap()
 		}
-		return false
+		return false, damage
 	}
 	ix.dropManifestMap()
 	ix.idx, ix.man, ix.manRaw, ix.manMap, ix.manID = idx, nil, raw, m, id
 	if raw, err := idx.GetInternal(keyFolders); err == nil && raw != nil {
 		ix.folders, _ = decodeFolders(raw) // damaged: every file is stat'ed
 	}
-	return true
+	return true, ""
+}
+
+// manifestDamage says why a manifest cannot be used when that is damage:
+// not for the marker of a run left unfinished, nor a manifest of another
+// format (an earlier version's).
+func manifestDamage(raw []byte, err error) string {
+	switch {
+	case err != nil:
+		return err.Error()
+	case string(raw) == manifestInProgress, bytes.HasPrefix(raw, []byte(manifestMagic[:4])):
+		return ""
+	}
+	return errManifest.Error()
 }
 
 // create makes an empty index in opt.Dir, removing what was there. The
@@ -345,7 +416,7 @@ func (ix *Index) Dir() string { return ix.opt.Dir }
 // RebuildReason says, after Open, why the index on disk is being built
 // again when another version of the program made it (its documents are
 // not what this version searches); empty otherwise.
-func (ix *Index) RebuildReason() string { return ix.outdated }
+func (ix *Index) RebuildReason() string { return ix.note }
 
 // Progress reports an index run: files and bytes read so far out of those
 // that changed, and the file at hand.
@@ -469,9 +540,39 @@ const batchBytes = 64 << 10
 // reconcile lists the scopes, compares with the manifest, and applies the
 // differences in batches. With all, manifest entries of roots the index no
 // longer has are removed too.
+//
+// A damaged index (found by this run, or by a search before it) is set
+// aside and built again, and Stats.Problems says so.
 func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progress ProgressFunc) (Stats, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	var notes []string
+	for attempt := 0; ; attempt++ {
+		if reason := ix.damageFound(); reason != "" {
+			d, err := ix.replaceDamaged(reason)
+			if err != nil {
+				return Stats{}, err
+			}
+			notes = append(notes, d.Error())
+			scopes, all = ix.allScopes(), true
+		}
+		st, err := ix.reconcileOnce(ctx, scopes, all, progress)
+		if errors.Is(err, ErrDamaged) && ix.damageFound() != "" && attempt == 0 {
+			continue
+		}
+		st.Problems = append(notes, st.Problems...)
+		return st, err
+	}
+}
+
+// reconcileOnce is one run of reconcile, with mu held; a panic of the
+// search library is damage (damagedBy).
+func (ix *Index) reconcileOnce(ctx context.Context, scopes []scope, all bool, progress ProgressFunc) (st Stats, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, err = Stats{}, ix.damagedBy(r)
+		}
+	}()
 	if all && !ix.damaged && ix.idx != nil {
 		if st, ok := ix.quickSync(time.Now()); ok {
 			return st, nil
@@ -496,11 +597,10 @@ func (ix *Index) reconcile(ctx context.Context, scopes []scope, all bool, progre
 // have written in between).
 func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, progress ProgressFunc) (Stats, error) {
 	if err := ix.loadManifest(); err != nil {
-		// Damaged: the index is built again.
-		if err := ix.recreateLocked(); err != nil {
-			return Stats{}, err
-		}
-		scopes, all = ix.allScopes(), true
+		// Damaged: reconcile sets it aside and builds it again.
+		reason := err.Error()
+		ix.damage.Store(&reason)
+		return Stats{}, &DamagedError{Dir: ix.opt.Dir, Reason: reason}
 	}
 	var st Stats
 	l, err := ix.listScopes(&st, scopes, all, time.Now())
@@ -669,38 +769,23 @@ func (ix *Index) write(ctx context.Context, st *Stats, gone []string, changed []
 	}
 	w := ix.newWriter(st)
 	w.ctx = ctx
+	defer func() {
+		if r := recover(); r != nil {
+			w.abandon()
+			built, err = "", ix.damagedBy(r)
+		}
+	}()
 	if len(ix.man) == 0 && len(gone) == 0 && len(changed) > 0 {
 		if w.build, err = ix.startBuild(); err != nil {
 			return "", err
 		}
 	}
-	for _, key := range gone {
-		if err := w.remove(key); err != nil {
-			return "", w.fail(err)
-		}
-	}
-	for _, f := range changed {
-		if err := ctx.Err(); err != nil {
-			return "", w.fail(err)
-		}
-		if progress != nil {
-			p.Path = f.path()
-			progress(*p)
-		}
-		if err := w.index(f); err != nil {
-			return "", w.fail(err)
-		}
-		p.Files++
-		p.Bytes += f.size
-		if w.pending >= batchBytes {
-			if err := w.commit(false); err != nil {
-				return "", err
-			}
-		}
+	if err := w.apply(ctx, gone, changed, p, progress); err != nil {
+		return "", err
 	}
 	if folders != nil {
 		if len(st.Problems) > 0 {
-			*folders = folderRecords{} // as above: a file could not be read
+			*folders = folderRecords{} // as in reconcileLocked: a file could not be read
 		}
 		if !folders.equal(ix.folders) {
 			w.folders = folders
@@ -719,6 +804,48 @@ func (ix *Index) write(ctx context.Context, st *Stats, gone []string, changed []
 		}
 	}
 	return "", nil
+}
+
+// apply removes the gone files' documents and indexes the changed files,
+// committing batches as they fill; a failure ends the run (w.fail).
+func (w *writer) apply(ctx context.Context, gone []string, changed []fileRef, p *Progress, progress ProgressFunc) error {
+	for _, key := range gone {
+		if err := w.remove(key); err != nil {
+			return w.fail(err)
+		}
+	}
+	for _, f := range changed {
+		if err := ctx.Err(); err != nil {
+			return w.fail(err)
+		}
+		if progress != nil {
+			p.Path = f.path()
+			progress(*p)
+		}
+		if err := w.index(f); err != nil {
+			return w.fail(err)
+		}
+		p.Files++
+		p.Bytes += f.size
+		if w.pending >= batchBytes {
+			if err := w.commit(false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// abandon ends a run the search library panicked in: a full build is
+// dropped, the batches in the background are waited for, the stores
+// closed.
+func (w *writer) abandon() {
+	if w.build != nil {
+		w.build.abort()
+		w.build = nil
+	}
+	w.inflight.Wait()
+	w.closeStores()
 }
 
 // writer accumulates one batch of changes.
@@ -1226,6 +1353,12 @@ func (w *writer) commit(last bool) error {
 		w.inflight.Add(1)
 		go func() {
 			defer w.inflight.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					err := w.ix.damagedBy(r)
+					w.failed.Store(&err)
+				}
+			}()
 			if err := w.ix.idx.Batch(b); err != nil {
 				w.failed.Store(&err)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/blevesearch/mmap-go"
 
 	"clawvault-tui/store"
+	"clawvault-tui/store/regfile"
 )
 
 // The manifest is kept in a file beside the index's store, named by a
@@ -72,7 +73,7 @@ func (ix *Index) openManifest(value []byte) (raw []byte, m mmap.MMap, id string,
 	if _, err := hex.DecodeString(id); err != nil || len(id) != 32 {
 		return nil, nil, "", errManifestRef
 	}
-	f, err := os.Open(ix.manifestPath(id))
+	f, err := regfile.Open(ix.manifestPath(id))
 	if err != nil {
 		return nil, nil, "", err
 	}

@@ -9,19 +9,22 @@ import (
 	"clawvault-tui/store/regfile"
 )
 
-// readFile reads the whole of a vault file whose listing gave its size, in
-// five system calls (open, fstat, read, the read that finds the end, close).
-// os.ReadFile spends ten: os.Open hands every file to the runtime's poller
-// (four fcntls and an epoll_ctl that a regular file refuses) and ReadFile
-// stats it for a size the listing already has. A full build reads every
-// file of the vault (9,267 at scale 100, 46,000 calls fewer). A file that
-// grew since it was listed is read to its end all the same.
+// readFile reads the whole of a vault file whose listing gave its size, if
+// it is a regular file, in five system calls (open, fstat, read, the read
+// that finds the end, close). os.ReadFile spends ten: os.Open hands every
+// file to the runtime's poller (four fcntls and an epoll_ctl that a
+// regular file refuses) and ReadFile stats it for a size the listing
+// already has. A full build reads every file of the vault (9,267 at scale
+// 100, 46,000 calls fewer). A file that grew since it was listed is read
+// to its end all the same.
+//
+// The listing saw a regular file, but another may be in its place by now:
+// the open does not block (a FIFO would wait for a writer) and the fstat
+// refuses anything but a regular file, as store/regfile does.
 func readFile(path string, size int64) ([]byte, error) {
 	var fd int
 	var err error
 	for {
-		// O_NONBLOCK: a FIFO swapped in since the listing is opened
-		// without waiting for a writer, then refused below.
 		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 		if err != syscall.EINTR {
 			break
@@ -35,8 +38,8 @@ func readFile(path string, size int64) ([]byte, error) {
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG { // a device would be read forever
-		return nil, &fs.PathError{Op: "open", Path: path, Err: regfile.ErrNotRegular}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: &regfile.NotRegularError{Mode: fileMode(uint32(st.Mode))}}
 	}
 	// One byte more than the size listed, so that a file that did not
 	// grow is read whole by the first read and the second finds the end.
@@ -57,4 +60,24 @@ func readFile(path string, size int64) ([]byte, error) {
 		}
 		data = data[:len(data)+n]
 	}
+}
+
+// fileMode is the type of a file as fs.FileMode has it, from the mode an
+// fstat gives.
+func fileMode(mode uint32) fs.FileMode {
+	switch mode & syscall.S_IFMT {
+	case syscall.S_IFDIR:
+		return fs.ModeDir
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket
+	case syscall.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFBLK:
+		return fs.ModeDevice
+	case syscall.S_IFLNK:
+		return fs.ModeSymlink
+	}
+	return fs.ModeIrregular
 }

@@ -124,20 +124,43 @@ func (h Hit) Place() string {
 type Span struct{ Start, End int }
 
 // Search runs a query. A malformed query is a *QueryError; an empty one
-// is an error too, except while typing, where it has no hits.
-func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*Results, error) {
+// is an error too, except while typing, where it has no hits. A search
+// that finds the index damaged (the search library panicked on it) is a
+// *DamagedError, and the next sync sets the index aside and builds it
+// again.
+func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (res *Results, err error) {
 	start := time.Now()
 	q, err := ParseQuery(text, opt.AsYouType)
 	if err != nil {
 		return nil, err
 	}
-	res := &Results{Query: q}
+	res = &Results{Query: q}
 	if q.Empty() {
 		if opt.AsYouType {
 			return res, nil
 		}
 		return nil, &QueryError{1, `nothing to search for: give words, a "phrase", or a filter such as type:decision or path:memory`}
 	}
+	ix.idxMu.RLock()
+	defer ix.idxMu.RUnlock()
+	if ix.idx == nil {
+		return nil, bleve.ErrorIndexClosed
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, ix.damagedBy(r)
+		}
+	}()
+	if err := ix.runQuery(ctx, res, opt); err != nil {
+		return nil, err
+	}
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+// runQuery finds res.Query's hits. The caller holds idxMu.
+func (ix *Index) runQuery(ctx context.Context, res *Results, opt SearchOptions) error {
+	q := res.Query
 	limit := opt.Limit
 	if limit <= 0 {
 		limit = 20
@@ -148,11 +171,6 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 		req.Fields = hitFields
 		req.SortBy(sortBy)
 		return req
-	}
-	ix.idxMu.RLock()
-	defer ix.idxMu.RUnlock()
-	if ix.idx == nil {
-		return nil, bleve.ErrorIndexClosed
 	}
 	runIn := func(ctx context.Context, req *bleve.SearchRequest) (*bleve.SearchResult, error) {
 		sr, err := ix.idx.SearchInContext(ctx, req)
@@ -171,23 +189,21 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 	// 100, a third of the query's time); scoreThenID looks up only those
 	// of the hits that tie at the cut, in the one query.
 	var sr *bleve.SearchResult
-	if len(q.Want.Terms) == 0 {
+	var err error
+	switch {
+	case len(q.Want.Terms) == 0:
 		// Filters only: the most important observations first.
-		if sr, err = ix.byImportance(bq, limit, opt.how, request, run); err != nil {
-			return nil, err
+		sr, err = ix.byImportance(bq, limit, opt.how, request, run)
+	case opt.how.bleveSortsTies:
+		sr, err = run(request(limit, "-_score", "_id"))
+	default:
+		sr, err = runIn(context.WithValue(ctx, search.MakeDocumentMatchHandlerKey, scoreThenID(limit)), request(limit, "-_score"))
+		if err == nil {
+			sortHits(sr.Hits)
 		}
-	} else {
-		if !opt.how.bleveSortsTies {
-			sr, err = runIn(context.WithValue(ctx, search.MakeDocumentMatchHandlerKey, scoreThenID(limit)), request(limit, "-_score"))
-			if err == nil {
-				sortHits(sr.Hits)
-			}
-		} else {
-			sr, err = run(request(limit, "-_score", "_id"))
-		}
-		if err != nil {
-			return nil, err
-		}
+	}
+	if err != nil {
+		return err
 	}
 	res.Total = sr.Total
 	loc := ix.newLocator(q)
@@ -196,8 +212,7 @@ func (ix *Index) Search(ctx context.Context, text string, opt SearchOptions) (*R
 			res.Hits = append(res.Hits, h)
 		}
 	}
-	res.Took = time.Since(start)
-	return res, nil
+	return nil
 }
 
 // hitFields are the stored fields a hit is made of.

@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"clawvault-tui/store/agentdb"
+	"clawvault-tui/store/regfile"
 )
 
 // A SQLite root is an agent's openclaw-agent.sqlite: each session
@@ -29,7 +32,7 @@ func sqliteSessionRel(sessionID string) string { return sessionID + ".jsonl" }
 // every event.
 func (o *Options) listSQLite(root *Root) (listing, error) {
 	var out listing
-	db, err := agentdb.Open(context.Background(), root.Store)
+	db, err := openStore(root.Store)
 	if err != nil {
 		out.unreadable = append(out.unreadable, root.ID+":")
 		out.problems = append(out.problems, err.Error())
@@ -68,12 +71,30 @@ func (o *Options) listSQLite(root *Root) (listing, error) {
 	return out, nil
 }
 
+// openStore opens a SQLite-era store, once its file and its log are seen
+// to be regular files: SQLite's own open of a FIFO would wait for a
+// writer.
+func openStore(path string) (*agentdb.DB, error) {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(p)
+		if err == nil {
+			err = regfile.Check(p, fi)
+		} else if errors.Is(err, fs.ErrNotExist) && p != path {
+			err = nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return agentdb.Open(context.Background(), path)
+}
+
 // store returns the writer's open handle on a root's store.
 func (w *writer) store(root *Root) (*agentdb.DB, error) {
 	if db := w.stores[root.Store]; db != nil {
 		return db, nil
 	}
-	db, err := agentdb.Open(context.Background(), root.Store)
+	db, err := openStore(root.Store)
 	if err != nil {
 		return nil, err
 	}
