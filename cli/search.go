@@ -160,13 +160,23 @@ func (a *app) searchOptions(f *searchFlags) (search.Options, []string, error) {
 }
 
 // syncIndex brings the index up to date (rebuilds it, with reindex),
-// printing progress and the files it could not read to stderr.
+// printing progress and the files it could not read to stderr. An index
+// another process holds (building it again, say), and that misses changed
+// files, is searched all the same, with one line saying so.
 func syncIndex(ctx context.Context, ix *search.Index, reindex bool, stderr io.Writer) (search.Stats, error) {
 	sync := ix.Sync
 	if reindex {
 		sync = ix.Rebuild
 	}
 	st, err := sync(ctx, buildProgress(stderr, ix.Dir()))
+	var busy *search.BusyError
+	switch {
+	case errors.As(err, &busy) && reindex:
+		return st, &search.BusyError{Dir: busy.Dir, Building: busy.Building}
+	case errors.As(err, &busy) && busy.Stale > 0:
+		fmt.Fprintf(stderr, "clawvault-tui: %s\n", esc(err.Error()))
+		err = nil
+	}
 	if err != nil {
 		return st, err
 	}

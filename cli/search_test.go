@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"clawvault-tui/store/search"
 )
 
 // searchEnv is the shared demo the search tests read. They build its index
@@ -215,5 +217,37 @@ func TestSearchSetsADamagedIndexAside(t *testing.T) {
 		if len(notes) != 1 || !strings.Contains(notes[0], "fails its checksum") || !strings.Contains(notes[0], "set aside as ") {
 			t.Errorf("reindex %v: stderr %q, want one line saying the index was set aside", reindex, errOut)
 		}
+	}
+}
+
+// A search whose index another process holds (here, this one) answers
+// from the last complete index, with one line saying what it misses.
+func TestSearchAnswersFromAnIndexOthersHold(t *testing.T) {
+	state, vault := searchEnv(t)
+	args := []string{"search", "--state-dir", state, "-v", vault, "postgresql"}
+	if _, errOut, code := runCLI(t, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "clawvault-tui", "search", "*"))
+	var idx string
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			idx = d
+		}
+	}
+	holder, err := search.Open(search.Options{Dir: idx, ReadOnlyUntilWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	if err := os.WriteFile(filepath.Join(vault, "new-note.md"), []byte("# New\nPostgreSQL again\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, args...)
+	if code != 0 || !strings.Contains(out, "PostgreSQL") || strings.Contains(out, "new-note.md") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "index busy: another clawvault-tui has the search index") || !strings.Contains(errOut, "misses the changes to 1 file(s)") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("stderr %q, want one line saying the index misses a change", errOut)
 	}
 }

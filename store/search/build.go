@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -13,8 +14,10 @@ import (
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/util"
 	index "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
@@ -115,6 +118,7 @@ type offlineBuild struct {
 	an       analyzers
 	// batchDocs is buildBatchDocs, or what a test set.
 	batchDocs int
+	m         *mapping.IndexMappingImpl
 	// stopped, gcRestored: stopWorkers and restoreGC ran.
 	stopped, gcRestored bool
 }
@@ -138,7 +142,7 @@ func (ix *Index) startBuild() (*offlineBuild, error) {
 	}
 	// Written into the store's root at the end, with the manifest (finish).
 	internal := map[string][]byte{string(util.MappingInternalKey): mappingJSON, string(keySchema): []byte(schemaStamp(ix.m))}
-	ob := &offlineBuild{batches: make(chan segmentBatch), internal: internal, dir: dir, analysis: newBuildAnalysis(ix.an), an: ix.an, batchDocs: ix.buildBatchDocs}
+	ob := &offlineBuild{batches: make(chan segmentBatch), internal: internal, dir: dir, analysis: newBuildAnalysis(ix.an), an: ix.an, m: ix.m, batchDocs: ix.buildBatchDocs}
 	raiseGCForBuild()
 	for range buildWorkers {
 		ob.workers.Add(1)
@@ -238,9 +242,28 @@ func (ob *offlineBuild) flush() {
 	ob.pending = make([]*document.Document, 0, ob.batchDocs)
 }
 
-// empty reports a build that was given no document: there is nothing to
-// build (finish would fail), and the online index takes the manifest.
-func (ob *offlineBuild) empty() bool { return ob.next == 0 && len(ob.pending) == 0 }
+// writeEmptyStore makes the store of a build that was given no document
+// (its files hold no section): an empty index's, with the internal
+// values in its root.
+func (ob *offlineBuild) writeEmptyStore() error {
+	dir := filepath.Join(ob.dir, "empty")
+	idx, err := bleve.NewUsing(dir, ob.m, scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return err
+	}
+	b := idx.NewBatch()
+	for k, v := range ob.internal {
+		b.SetInternal([]byte(k), v)
+	}
+	err = idx.Batch(b)
+	if cerr := idx.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(filepath.Join(dir, "store"), filepath.Join(ob.dir, "store"))
+}
 
 // finish builds the last segment, merges them all into the store's one
 // segment, and leaves the built store in ob.dir/store with internal (the
@@ -251,10 +274,13 @@ func (ob *offlineBuild) finish(internal map[string][]byte) error {
 	defer ob.restoreGC()
 	err := ob.err
 	if err == nil {
-		for k, v := range internal {
-			ob.internal[k] = v
+		maps.Copy(ob.internal, internal)
+		if ob.next == 0 {
+			// Files without a section: no segment to build.
+			err = ob.writeEmptyStore()
+		} else {
+			err = ob.writeStore()
 		}
-		err = ob.writeStore()
 	}
 	if err != nil {
 		os.RemoveAll(ob.dir)
@@ -445,8 +471,10 @@ func (ob *offlineBuild) restoreGC() {
 	}
 }
 
-// install replaces the index's store with the one built, and opens it.
-// Called with mu held and idxMu not held.
+// install replaces the index's store with the one built, and opens it as
+// the index was open (to search only, or to write). Other processes that
+// have the old store open go on searching it (on Unix a file removed
+// stays while it is open). Called with mu held and idxMu not held.
 func (ix *Index) install(built string) error {
 	return ix.reopen(func() error {
 		store := ix.storePath()
@@ -457,7 +485,7 @@ func (ix *Index) install(built string) error {
 			return fmt.Errorf("cannot replace the search index: %w", err)
 		}
 		os.RemoveAll(built)
-		ok, err := ix.openExisting(false)
+		ok, err := ix.openExisting(ix.readOnly)
 		if err == nil && !ok {
 			err = errors.New("the index just built does not open")
 		}
@@ -465,6 +493,9 @@ func (ix *Index) install(built string) error {
 			ix.damaged = true
 			return fmt.Errorf("cannot open the search index just built in %s: %w", ix.opt.Dir, err)
 		}
+		// Whatever was wrong with the index it replaces is gone with it.
+		ix.damaged = false
+		ix.damage.Store(nil)
 		return nil
 	})
 }

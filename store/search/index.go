@@ -88,6 +88,8 @@ type Index struct {
 	buildBatchDocs int
 	// readOnly: idx was opened to search only (see runtimeConfig).
 	readOnly bool
+	// rebuilding: a Rebuild runs (a full build even of no file).
+	rebuilding bool
 	// note says why the index found on disk was not used, when another
 	// version of the program built it or it was damaged (RebuildReason).
 	note string
@@ -101,18 +103,6 @@ var (
 	keySchema   = []byte("clawvault-tui/schema")
 	keyManifest = []byte("clawvault-tui/manifest")
 )
-
-// BusyError says another process has the index open.
-type BusyError struct{ Dir string }
-
-func (e *BusyError) Error() string {
-	return fmt.Sprintf("index busy: another clawvault-tui has the search index %s open; close it (or search from its Search screen) and try again", e.Dir)
-}
-
-// ErrBusy matches a *BusyError with errors.Is.
-var ErrBusy = errors.New("index busy")
-
-func (e *BusyError) Is(target error) bool { return target == ErrBusy }
 
 // Open opens the index in opt.Dir, creating it if needed. An index built
 // with another schema, or damaged, is rebuilt from scratch (it is a cache);
@@ -214,7 +204,7 @@ func (ix *Index) openExisting(readOnly bool) (ok bool, err error) {
 	idx, err := openBleve(ix.opt.Dir, ix.runtimeConfig(readOnly))
 	switch {
 	case errors.Is(err, bolterrors.ErrTimeout):
-		return false, &BusyError{Dir: ix.opt.Dir}
+		return false, &BusyError{Dir: ix.opt.Dir, Building: ix.buildRunning()}
 	case err != nil && ix.indexThere():
 		return false, ix.setAsideNoted(err.Error())
 	case err != nil:
@@ -261,14 +251,36 @@ func (ix *Index) setAsideNoted(reason string) error {
 }
 
 // reopenToWrite closes the index opened read-only and opens it to write,
-// reading its manifest again. Called with mu held.
-func (ix *Index) reopenToWrite() error {
-	return ix.reopen(func() error {
-		if ok, err := ix.openExisting(false); ok || err != nil {
+// reading its manifest again; stale is how many files changed since it was
+// written. When another process has it open, or is building it again, it
+// stays open read-only, and the *BusyError says how stale it is (a search
+// still answers from it). Called with mu held.
+func (ix *Index) reopenToWrite(stale int) error {
+	if ix.buildRunning() {
+		return &BusyError{Dir: ix.opt.Dir, Building: true, Stale: stale}
+	}
+	err := ix.reopen(func() error {
+		ok, err := ix.openExisting(false)
+		var busy *BusyError
+		if errors.As(err, &busy) {
+			if ok, rerr := ix.openExisting(true); !ok || rerr != nil {
+				return errors.Join(err, rerr)
+			}
+			busy.Stale = stale
+			return busy
+		}
+		if ok || err != nil {
 			return err
 		}
 		return ix.create()
 	})
+	return err
+}
+
+// fullBuild says whether a run of these changes builds the index anew
+// (build.go): it is empty and files are to be read (or a Rebuild runs).
+func (ix *Index) fullBuild(gone []string, changed []fileRef) bool {
+	return len(ix.man) == 0 && len(gone) == 0 && (len(changed) > 0 || ix.rebuilding)
 }
 
 // adoptSafely is adopt, a panic of the library's damage.
@@ -461,18 +473,48 @@ func (ix *Index) allScopes() []scope {
 	return scopes
 }
 
-// Rebuild drops the index and builds it again from every file.
+// Rebuild builds the index again from every file. The index as it was
+// stays on disk, and open to searches here and in other processes, until
+// the new one is complete and takes its place: a rebuild that fails, or
+// is cancelled, leaves it as it was.
 func (ix *Index) Rebuild(ctx context.Context, progress ProgressFunc) (Stats, error) {
-	if err := ix.recreate(); err != nil {
-		return Stats{}, err
-	}
-	return ix.Sync(ctx, progress)
-}
-
-func (ix *Index) recreate() error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	return ix.recreateLocked()
+	if ix.idx == nil {
+		return Stats{}, bleve.ErrorIndexClosed
+	}
+	old, kept := ix.idx, ix.forgetManifest()
+	ix.rebuilding = true
+	st, err := ix.reconcileLocked(ctx, ix.allScopes(), true, progress)
+	ix.rebuilding = false
+	if ix.idx == old {
+		ix.restoreManifest(kept) // not replaced: it is still the index
+	} else if kept.m != nil {
+		kept.m.Unmap()
+	}
+	return st, err
+}
+
+// manifestState is what an Index knows of its manifest and folders.
+type manifestState struct {
+	man     manifest
+	raw     []byte
+	m       mmap.MMap
+	id      string
+	folders folderRecords
+}
+
+// forgetManifest makes the index look empty to a run (all its files are
+// new: a full build), and returns what it knew. Called with mu held.
+func (ix *Index) forgetManifest() manifestState {
+	kept := manifestState{ix.man, ix.manRaw, ix.manMap, ix.manID, ix.folders}
+	ix.man, ix.manRaw, ix.manMap, ix.folders = manifest{}, nil, nil, folderRecords{}
+	return kept
+}
+
+// restoreManifest puts back what forgetManifest returned.
+func (ix *Index) restoreManifest(kept manifestState) {
+	ix.man, ix.manRaw, ix.manMap, ix.manID, ix.folders = kept.man, kept.raw, kept.m, kept.id, kept.folders
 }
 
 // recreateLocked is recreate with mu held.
@@ -613,9 +655,17 @@ func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, 
 		// time: no folder is trusted.
 		*l.folders = folderRecords{}
 	}
-	if ix.readOnly && (len(d.changed) > 0 || len(d.gone) > 0 || l.folders != nil && !l.folders.equal(ix.folders)) {
-		if err := ix.reopenToWrite(); err != nil {
-			return Stats{}, err
+	if full := ix.fullBuild(d.gone, d.changed); full {
+		// Built beside the index, which stays searchable meanwhile: no
+		// write lock on it, the build lock instead.
+		release, err := ix.lockBuild(len(d.changed) + len(d.gone))
+		if err != nil {
+			return st, err
+		}
+		defer release()
+	} else if ix.readOnly && (len(d.changed) > 0 || len(d.gone) > 0 || l.folders != nil && !l.folders.equal(ix.folders)) {
+		if err := ix.reopenToWrite(len(d.changed) + len(d.gone)); err != nil {
+			return st, err
 		}
 		return ix.reconcileLocked(ctx, scopes, all, progress)
 	}
@@ -775,7 +825,7 @@ func (ix *Index) write(ctx context.Context, st *Stats, gone []string, changed []
 			built, err = "", ix.damagedBy(r)
 		}
 	}()
-	if len(ix.man) == 0 && len(gone) == 0 && len(changed) > 0 {
+	if ix.fullBuild(gone, changed) {
 		if w.build, err = ix.startBuild(); err != nil {
 			return "", err
 		}
@@ -1386,12 +1436,6 @@ func (w *writer) backgroundErr() error {
 // is on disk.
 func (w *writer) finish() error {
 	defer w.closeStores()
-	if w.build != nil && w.build.empty() {
-		// Files without a section: no segment to build; the empty index
-		// takes the manifest.
-		w.build.abort()
-		w.build, w.dirty = nil, true
-	}
 	if w.build != nil {
 		ref, _, err := w.ix.saveManifest(w.ix.man.encode())
 		if err != nil {
