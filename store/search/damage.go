@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -43,6 +44,7 @@ const keepSetAside = 3
 // removes all but the newest keepSetAside such folders. The caller holds
 // the folder's lock (lockOpen) and has closed its own index.
 func (ix *Index) setAside(reason string) (*DamagedError, error) {
+	reason = oneLine(reason)
 	ix.dropManifestMap()
 	release, err := lockStoreRoot(filepath.Join(ix.storePath(), "root.bolt"))
 	if err != nil {
@@ -57,6 +59,10 @@ func (ix *Index) setAside(reason string) (*DamagedError, error) {
 	pruneSetAside(ix.opt.Dir)
 	return &DamagedError{Dir: ix.opt.Dir, Reason: reason, SetAside: aside}, nil
 }
+
+// oneLine is a reason as one line (the library's errors hold line
+// breaks).
+func oneLine(reason string) string { return strings.Join(strings.Fields(reason), " ") }
 
 // pruneSetAside removes the set-aside copies of dir but the newest
 // keepSetAside (their names sort by time).
@@ -82,7 +88,7 @@ func safely(fn func() error) (err error) {
 // damagedBy records a panic recovered from the search library as damage
 // to the index, for the next sync to act on, and returns it as an error.
 func (ix *Index) damagedBy(r any) error {
-	reason := fmt.Sprintf("the search library failed on it: %v", r)
+	reason := oneLine(fmt.Sprintf("the search library failed on it: %v", r))
 	ix.damage.Store(&reason)
 	return &DamagedError{Dir: ix.opt.Dir, Reason: reason}
 }

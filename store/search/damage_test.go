@@ -84,6 +84,7 @@ var damages = map[string]func(t *testing.T, dir string){
 		rewrite(t, segments(t, dir)[0], func(b []byte) []byte { b[len(b)-20] ^= 0x01; return b })
 	},
 	"a FIFO in place of a segment": func(t *testing.T, dir string) { mkfifo(t, segments(t, dir)[0]) },
+	"a segment gone":               func(t *testing.T, dir string) { os.Remove(segments(t, dir)[0]) },
 	"a FIFO in place of the root":  func(t *testing.T, dir string) { mkfifo(t, filepath.Join(dir, "store", "root.bolt")) },
 	"a zeroed root": func(t *testing.T, dir string) {
 		rewrite(t, filepath.Join(dir, "store", "root.bolt"), func(b []byte) []byte { clear(b); return b })

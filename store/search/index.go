@@ -299,13 +299,15 @@ func (ix *Index) adoptSafely(idx bleve.Index) (ok bool, damage string) {
 // damaged: it is built again, without a copy.
 func (ix *Index) adopt(idx bleve.Index) (ok bool, damage string) {
 	stamp, err := idx.GetInternal(keySchema)
-	if err != nil {
+	switch {
+	case err != nil:
 		return false, err.Error()
-	}
-	if string(stamp) != schemaStamp(ix.m) {
-		if len(stamp) > 0 {
-			ix.note = fmt.Sprintf("the search index in %s was built by another version of clawvault-tui (schema %s, this one reads %s): it is built again", ix.opt.Dir, stamp, schemaStamp(ix.m))
-		}
+	case len(stamp) == 0:
+		// Every index is made with its stamp (create, a build): bleve
+		// found no snapshot it could load, a segment or the root gone.
+		return false, "it holds no snapshot that loads"
+	case string(stamp) != schemaStamp(ix.m):
+		ix.note = fmt.Sprintf("the search index in %s was built by another version of clawvault-tui (schema %s, this one reads %s): it is built again", ix.opt.Dir, stamp, schemaStamp(ix.m))
 		return false, ""
 	}
 	value, err := idx.GetInternal(keyManifest)
