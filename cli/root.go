@@ -46,6 +46,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, endSignals...)
 	defer signal.Stop(sigs)
+	defer quietLibraryLogs(stderr)()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	hurry := make(chan struct{})
