@@ -154,7 +154,7 @@ func (a *app) searchOptions(f *searchFlags) (search.Options, []string, error) {
 		if !slicesContainsAgent(ws, a) {
 			return search.Options{}, nil, fmt.Errorf("agent %q has no folder in %s", a, ws.StateDir)
 		}
-		roots = []string{"vault", "workspace/" + a, "sessions/" + a}
+		roots = []string{"vault", "workspace/" + a, "sessions/" + a, "sqlite/" + a}
 	}
 	return opt, roots, nil
 }

@@ -190,4 +190,9 @@ func TestSearchHitInSQLiteSession(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(text, want) {
 		t.Errorf("exit %d %s:\n%s\nwant it to start with %q", code, errOut, text, want)
 	}
+	// --agent keeps the hits of that agent's store too.
+	text, errOut, code = runCLI(t, "search", "--transcripts", "--agent", "ops", "--state-dir", state, "-v", vault, "riskier one")
+	if code != 0 || !strings.HasPrefix(text, want) {
+		t.Errorf("--agent ops: exit %d %s:\n%s\nwant it to start with %q", code, errOut, text, want)
+	}
 }
