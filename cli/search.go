@@ -332,13 +332,17 @@ type searchHit struct {
 	// store, line the seq + 1 (the line the event would be in JSONL).
 	SessionID string `json:"sessionId,omitempty"`
 	Seq       *int64 `json:"seq,omitempty"`
+	// LineBytes is the length of the hit's line when only its first 64 KiB
+	// were indexed (the snippet ends by saying so).
+	LineBytes int `json:"lineBytes,omitempty"`
 }
 
 func searchJSON(text string, res *search.Results) searchDoc {
 	doc := searchDoc{Query: text, Total: res.Total, Hits: []searchHit{}}
 	for _, h := range res.Hits {
 		sh := searchHit{Path: h.Path, Line: h.Line, Score: h.Score, Snippet: h.Snippet, Highlights: [][2]int{},
-			Source: h.Root, Agent: h.Agent, RelPath: h.Rel, Kind: h.Kind.String(), SectionLine: h.SectionLine, Heading: h.Heading}
+			Source: h.Root, Agent: h.Agent, RelPath: h.Rel, Kind: h.Kind.String(), SectionLine: h.SectionLine, Heading: h.Heading,
+			LineBytes: h.LineBytes}
 		for _, s := range h.Highlights {
 			sh.Highlights = append(sh.Highlights, [2]int{s.Start, s.End})
 		}

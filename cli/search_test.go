@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -249,5 +250,32 @@ func TestSearchAnswersFromAnIndexOthersHold(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "index busy: another clawvault-tui has the search index") || !strings.Contains(errOut, "misses the changes to 1 file(s)") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 		t.Errorf("stderr %q, want one line saying the index misses a change", errOut)
+	}
+}
+
+// A line over the 64 KiB indexed of a line: the sync warns about it once,
+// and its hit says it was cut (lineBytes, and the snippet's end).
+func TestSearchSaysALineWasCut(t *testing.T) {
+	state, vault := searchEnv(t)
+	line := "longlineword " + strings.Repeat("x", 70000)
+	if err := os.WriteFile(filepath.Join(vault, "long.md"), []byte("# Long\n"+line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "search", "--json", "--state-dir", state, "-v", vault, "longlineword")
+	var doc struct {
+		Hits []struct {
+			Line, LineBytes int
+			Snippet         string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil || len(doc.Hits) != 1 {
+		t.Fatalf("exit %d %v: %s %s", code, err, out, errOut)
+	}
+	h := doc.Hits[0]
+	if h.Line != 2 || h.LineBytes != len(line) || !strings.HasSuffix(h.Snippet, "[line cut: 68.4 KiB, of which the first 64 KiB are searched]") {
+		t.Errorf("hit %+v", h)
+	}
+	if want := fmt.Sprintf("long.md:2: the line is %d bytes; only its first 65536 are searched", len(line)); !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q, want the line named", errOut)
 	}
 }

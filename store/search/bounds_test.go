@@ -178,3 +178,25 @@ func TestALongTokenInASQLiteEvent(t *testing.T) {
 	alloc, st := syncAllocates(t, e)
 	checkLinear(t, alloc, st, store+" seq 1:")
 }
+
+// FuzzCutsRoundTrip: what encodeCuts stores, cutOf reads back, and any
+// stored value (the index is a file on disk) reads without a panic.
+func FuzzCutsRoundTrip(f *testing.F) {
+	f.Add(0, 70000, "0:70000,3:1048576")
+	f.Add(5, 65537, "")
+	f.Add(-1, 0, ":,,1:x,2:-4,99999999999999999999:1")
+	f.Fuzz(func(t *testing.T, index, bytes int, stored string) {
+		cutOf(stored, index)
+		if index < 0 || bytes <= 0 {
+			return
+		}
+		cuts := []lineCut{{index: index, bytes: bytes}, {index: index + 1, bytes: bytes + 1}}
+		enc := string(encodeCuts(cuts))
+		if got := cutOf(enc, index); got != bytes {
+			t.Fatalf("%q: line %d cut from %d, want %d", enc, index, got, bytes)
+		}
+		if got := cutOf(enc, index+2); got != 0 {
+			t.Fatalf("%q: line %d not cut reads %d", enc, index+2, got)
+		}
+	})
+}

@@ -105,8 +105,9 @@ var (
 )
 
 // Open opens the index in opt.Dir, creating it if needed. An index built
-// with another schema, or damaged, is rebuilt from scratch (it is a cache);
-// one that another process holds gives a *BusyError after
+// with another schema is rebuilt from scratch (it is a cache), a damaged
+// one set aside first (damage.go); RebuildReason says which. One that
+// another process holds to write gives a *BusyError after
 // opt.BusyTimeout. Open reads no memory file: call Sync next.
 func Open(opt Options) (*Index, error) {
 	if opt.BusyTimeout <= 0 {
@@ -427,9 +428,10 @@ func (ix *Index) Close() error {
 // Dir is the index's folder.
 func (ix *Index) Dir() string { return ix.opt.Dir }
 
-// RebuildReason says, after Open, why the index on disk is being built
-// again when another version of the program made it (its documents are
-// not what this version searches); empty otherwise.
+// RebuildReason says, after Open, in one line, why the index on disk is
+// being built again: another version of the program made it (its
+// documents are not what this version searches), or it was damaged and
+// set aside; empty otherwise.
 func (ix *Index) RebuildReason() string { return ix.note }
 
 // Progress reports an index run: files and bytes read so far out of those

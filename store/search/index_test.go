@@ -127,6 +127,9 @@ const notes = "---\n" + // 1
 func TestMain(m *testing.M) {
 	code := demotest.Main(m)
 	removeSharedDemo()
+	if pristine.dir != "" {
+		os.RemoveAll(pristine.dir)
+	}
 	os.Exit(code)
 }
 
