@@ -103,19 +103,44 @@ func (l *locator) find(text string) []match {
 	return out
 }
 
-// textTokens are a text's tokens and, for each term, the indexes of the
-// tokens that are it.
+// textTokens are a text's tokens and, once a query asks for more terms
+// than a few passes over them are worth, for each term the indexes of the
+// tokens that are it (a query of a few words, the usual one, allocates no
+// table: a hit of a query typed is located in a few microseconds).
 type textTokens struct {
 	tokens analysis.TokenStream
 	at     map[string][]int
+	passes int // the passes made over tokens for one term each
 }
 
+// tablePasses is how many passes over the tokens, one per term, are made
+// before the table by term is built.
+const tablePasses = 8
+
 func newTextTokens(tokens analysis.TokenStream) *textTokens {
-	t := &textTokens{tokens: tokens, at: make(map[string][]int)}
-	for k, tok := range tokens {
-		t.at[string(tok.Term)] = append(t.at[string(tok.Term)], k)
+	return &textTokens{tokens: tokens}
+}
+
+// each calls fn with the index of every token that is term, in order.
+func (t *textTokens) each(term string, fn func(k int)) {
+	if t.at == nil && t.passes < tablePasses {
+		t.passes++
+		for k, tok := range t.tokens {
+			if string(tok.Term) == term {
+				fn(k)
+			}
+		}
+		return
 	}
-	return t
+	if t.at == nil {
+		t.at = make(map[string][]int)
+		for k, tok := range t.tokens {
+			t.at[string(tok.Term)] = append(t.at[string(tok.Term)], k)
+		}
+	}
+	for _, k := range t.at[term] {
+		fn(k)
+	}
 }
 
 // appendMatches adds the spans where the pattern occurs among tokens.
@@ -128,9 +153,9 @@ func (p pattern) appendMatches(out []match, t *textTokens, term int) []match {
 			}
 		}
 	case len(p.terms) == 1:
-		for _, k := range t.at[p.terms[0]] {
+		t.each(p.terms[0], func(k int) {
 			out = append(out, match{Span{t.tokens[k].Start, t.tokens[k].End}, term})
-		}
+		})
 	default:
 		out = p.appendSequences(out, t, term)
 	}
@@ -143,9 +168,6 @@ func (p pattern) appendSequences(out []match, t *textTokens, term int) []match {
 	idOf := make(map[string]int32, len(p.terms))
 	ids := make([]int32, len(p.terms))
 	for k, w := range p.terms {
-		if len(t.at[w]) == 0 {
-			return out // a word the text does not have
-		}
 		id, seen := idOf[w]
 		if !seen {
 			id = int32(len(idOf))
