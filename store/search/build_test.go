@@ -48,17 +48,22 @@ func noEveryField(t *testing.T, ix *Index) {
 }
 
 // writeNotes writes n notes of one section each (and a few observation
-// lines) into a new vault folder.
+// lines) into a new vault folder, ten to a file, notes-NNN.md (creating a
+// file costs more than all else here).
 func writeNotes(t *testing.T, n int) string {
 	t.Helper()
 	dir := t.TempDir()
+	var b strings.Builder
 	for i := range n {
-		text := fmt.Sprintf("# Note %d\n\nnote%d mentions the warehouse\n", i, i)
+		fmt.Fprintf(&b, "# Note %d\n\nnote%d mentions the warehouse\n", i, i)
 		if i%3 == 0 {
-			text += fmt.Sprintf("\n## 2026-11-%02d\n\n- [decision|c=0.90|i=0.%d0] 10:00 decided note%d\n", i%28+1, i%9+1, i)
+			fmt.Fprintf(&b, "\n## 2026-11-%02d\n\n- [decision|c=0.90|i=0.%d0] 10:00 decided note%d\n", i%28+1, i%9+1, i)
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("note-%03d.md", i)), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+		if i%10 == 9 || i == n-1 {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("notes-%03d.md", i/10)), []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b.Reset()
 		}
 	}
 	return dir
@@ -97,7 +102,13 @@ func TestFullBuildLeavesTwoSegments(t *testing.T) {
 	if got := rootSegmentsOf(t, ix); got != 2 {
 		t.Fatalf("reopened with %d segments, want 2", got)
 	}
-	if err := os.WriteFile(filepath.Join(vault, "note-007.md"), []byte("# Note 7\n\nnote7 moved to the harbour\n"), 0o644); err != nil {
+	first := filepath.Join(vault, "notes-000.md")
+	data, err := os.ReadFile(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := strings.Replace(string(data), "note7 mentions the warehouse", "note7 moved to the harbour", 1)
+	if err := os.WriteFile(first, []byte(moved), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(vault, "new.md"), []byte("# New\n\nharbour crane\n"), 0o644); err != nil {
