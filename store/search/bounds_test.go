@@ -115,11 +115,8 @@ func syncAllocates(t *testing.T, e *testEnv) (uint64, Stats) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	st, err := ix.Sync(context.Background(), nil)
-	runtime.ReadMemStats(&after)
+	var st Stats
+	alloc := allocatedBy(func() { st, err = ix.Sync(context.Background(), nil) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +126,18 @@ func syncAllocates(t *testing.T, e *testEnv) (uint64, Stats) {
 			t.Errorf("%.20s: %+v, want one hit on the cut line", w, hits)
 		}
 	}
-	return after.TotalAlloc - before.TotalAlloc, st
+	return alloc, st
+}
+
+// allocatedBy is what the process allocated while fn ran: tests that use
+// it are not parallel.
+func allocatedBy(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
 
 // checkLinear fails unless indexing the one-token text allocated a small

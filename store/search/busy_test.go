@@ -14,15 +14,22 @@ import (
 	"time"
 )
 
+// keptNotes is a vault of n notes with the word keptword, indexed (and
+// the index closed).
+func keptNotes(t *testing.T, n int) *testEnv {
+	e := newEnv(t)
+	for i := range n {
+		e.write(fmt.Sprintf("vault/n%02d.md", i), fmt.Sprintf("# N%d\nkeptword n%dword\n", i, i))
+	}
+	e.open().Close()
+	return e
+}
+
 // A rebuild builds beside the index, which stays searchable in this
 // process and others meanwhile; a rebuild cancelled leaves it as it was.
 func TestARebuildKeepsTheIndexSearchable(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	for i := range 30 {
-		e.write(fmt.Sprintf("vault/n%02d.md", i), fmt.Sprintf("# N%d\nkeptword n%dword\n", i, i))
-	}
-	e.open().Close()
+	e := keptNotes(t, 30)
 	opt := e.opt
 	opt.ReadOnlyUntilWrite = true
 	ix, err := Open(opt)
@@ -115,11 +122,7 @@ func TestASearchAnswersFromAnIndexOthersHold(t *testing.T) {
 // changed, and with one line saying how stale it is when some did.
 func TestASearchDuringAnotherProcesssRebuild(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	for i := range 5 {
-		e.write(fmt.Sprintf("vault/n%02d.md", i), fmt.Sprintf("# N%d\nkeptword n%dword\n", i, i))
-	}
-	e.open().Close()
+	e := keptNotes(t, 5)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRebuild$")
 	cmd.Env = append(os.Environ(), "CVTUI_REBUILD_INDEX="+e.opt.Dir, "CVTUI_REBUILD_VAULT="+e.opt.Roots[0].Dir)
 	stdin, _ := cmd.StdinPipe()

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,15 +31,6 @@ func withDeadline(t *testing.T, what string, fn func()) {
 	case <-done:
 	case <-time.After(time.Minute):
 		t.Fatalf("%s did not return: something blocked", what)
-	}
-}
-
-// mkfifo puts a FIFO at path, in place of what was there.
-func mkfifo(t *testing.T, path string) {
-	t.Helper()
-	os.RemoveAll(path)
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Skip("no FIFOs here:", err)
 	}
 }
 

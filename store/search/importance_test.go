@@ -16,15 +16,8 @@ import (
 	"clawvault-tui/store/demo/demotest"
 )
 
-// demoOptions index the demo workspace (vault, workspaces and
-// transcripts) into a fresh folder.
-func demoOptions(t *testing.T) Options {
-	t.Helper()
-	return demoOptionsIn(t, t.TempDir())
-}
-
-// demoOptionsIn is demoOptions with the index (and the home and working
-// folders) in dir.
+// demoOptionsIn index the demo workspace (vault, workspaces and
+// transcripts) into dir (also the home and working folders).
 func demoOptionsIn(t *testing.T, dir string) Options {
 	t.Helper()
 	m := demotest.Shared(t, demotest.Spec{Options: demo.ScaleOptions(1, 1, time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))})
