@@ -493,8 +493,10 @@ func (ix *Index) install(built string) error {
 			ix.damaged = true
 			return fmt.Errorf("cannot open the search index just built in %s: %w", ix.opt.Dir, err)
 		}
-		// Whatever was wrong with the index it replaces is gone with it.
-		ix.damaged = false
+		// Whatever was wrong with the index it replaces is gone with it,
+		// and the note of why it was built again has served (under serve,
+		// later sessions share this index).
+		ix.damaged, ix.note = false, ""
 		ix.damage.Store(nil)
 		return nil
 	})

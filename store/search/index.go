@@ -431,7 +431,8 @@ func (ix *Index) Dir() string { return ix.opt.Dir }
 // RebuildReason says, after Open, in one line, why the index on disk is
 // being built again: another version of the program made it (its
 // documents are not what this version searches), or it was damaged and
-// set aside; empty otherwise.
+// set aside; empty otherwise, and once the index built again is in
+// place.
 func (ix *Index) RebuildReason() string { return ix.note }
 
 // Progress reports an index run: files and bytes read so far out of those
