@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"clawvault-tui/store/demo/demotest"
 	"clawvault-tui/store/search"
 )
 
@@ -21,6 +22,16 @@ func searchEnv(t *testing.T) (state, vault string) {
 	t.Helper()
 	dir := conformanceDemo(t)
 	return filepath.Join(dir, "state"), filepath.Join(dir, "vault")
+}
+
+// searchEnvToChange is searchEnv on a copy of the demo, for a test that
+// writes into its vault.
+func searchEnvToChange(t *testing.T) (state, vault string) {
+	t.Helper()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	m := demotest.Copy(t, conformanceSpec(t))
+	return m.StateDir, m.VaultDir
 }
 
 // lineOf is the 1-based line of the first line of a file containing s.
@@ -224,7 +235,7 @@ func TestSearchSetsADamagedIndexAside(t *testing.T) {
 // A search whose index another process holds (here, this one) answers
 // from the last complete index, with one line saying what it misses.
 func TestSearchAnswersFromAnIndexOthersHold(t *testing.T) {
-	state, vault := searchEnv(t)
+	state, vault := searchEnvToChange(t)
 	args := []string{"search", "--state-dir", state, "-v", vault, "postgresql"}
 	if _, errOut, code := runCLI(t, args...); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -256,7 +267,7 @@ func TestSearchAnswersFromAnIndexOthersHold(t *testing.T) {
 // A line over the 64 KiB indexed of a line: the sync warns about it once,
 // and its hit says it was cut (lineBytes, and the snippet's end).
 func TestSearchSaysALineWasCut(t *testing.T) {
-	state, vault := searchEnv(t)
+	state, vault := searchEnvToChange(t)
 	line := "longlineword " + strings.Repeat("x", 70000)
 	if err := os.WriteFile(filepath.Join(vault, "long.md"), []byte("# Long\n"+line+"\n"), 0o644); err != nil {
 		t.Fatal(err)
