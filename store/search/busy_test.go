@@ -85,6 +85,7 @@ func TestASearchAnswersFromAnIndexOthersHold(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/a.md", "# A\noldword\n")
+	e.backdate(time.Now().Add(-72 * time.Hour)) // folders old enough to be recorded
 	e.open().Close()
 	opt := e.opt
 	opt.ReadOnlyUntilWrite = true
@@ -93,13 +94,20 @@ func TestASearchAnswersFromAnIndexOthersHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer holder.Close()
-	e.write("vault/a.md", "# A\nnewword\n")
-	e.write("vault/b.md", "# B\nnewword\n")
 	ix, err := Open(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
+	// A folder's mtime moved, no file changed: only the folder records
+	// would be written, and they wait; the index is current.
+	moved := time.Now().Add(-48 * time.Hour)
+	os.Chtimes(e.path("vault"), moved, moved)
+	if st, err := ix.Sync(context.Background(), nil); err != nil || st.Unchanged != 1 {
+		t.Fatalf("no file changed: %+v %v", st, err)
+	}
+	e.write("vault/a.md", "# A\nnewword\n")
+	e.write("vault/b.md", "# B\nnewword\n")
 	_, err = ix.Sync(context.Background(), nil)
 	var busy *BusyError
 	if !errors.As(err, &busy) || busy.Stale != 2 || busy.Building || !strings.Contains(err.Error(), "misses the changes to 2 file(s)") {

@@ -668,8 +668,13 @@ func (ix *Index) reconcileLocked(ctx context.Context, scopes []scope, all bool, 
 			return st, err
 		}
 		defer release()
-	} else if ix.readOnly && (len(d.changed) > 0 || len(d.gone) > 0 || l.folders != nil && !l.folders.equal(ix.folders)) {
-		if err := ix.reopenToWrite(len(d.changed) + len(d.gone)); err != nil {
+	} else if n := len(d.changed) + len(d.gone); ix.readOnly && (n > 0 || l.folders != nil && !l.folders.equal(ix.folders)) {
+		var busy *BusyError
+		if err := ix.reopenToWrite(n); n == 0 && errors.As(err, &busy) && ix.idx != nil {
+			// Only the folder records would have been written: the index
+			// is current, and they wait for a run that can write.
+			return ix.finalStats(st), nil
+		} else if err != nil {
 			return st, err
 		}
 		return ix.reconcileLocked(ctx, scopes, all, progress)
