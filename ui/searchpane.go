@@ -149,9 +149,6 @@ func syncWork(h *indexHolder) func(ctx context.Context, progress observer.Progre
 // searched again over the complete index.
 func (p *searchPane) synced(err error) tea.Cmd {
 	p.syncJob, p.syncErr = 0, err
-	if err == nil {
-		p.note = "" // the index it spoke of is built again
-	}
 	p.rerun = true
 	return p.run()
 }

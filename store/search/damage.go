@@ -30,7 +30,9 @@ func (e *DamagedError) Error() string {
 	if e.SetAside == "" {
 		return fmt.Sprintf("the search index in %s is damaged (%s): it is set aside and built again by the next sync", e.Dir, e.Reason)
 	}
-	return fmt.Sprintf("the search index in %s was damaged (%s): it was set aside as %s and is built again", e.Dir, e.Reason, e.SetAside)
+	// What happened first, then where: the Search screen's status line
+	// shows what fits of it.
+	return fmt.Sprintf("the search index was damaged (%s): it was set aside as %s and is built again", e.Reason, e.SetAside)
 }
 
 func (e *DamagedError) Is(target error) bool { return target == ErrDamaged }
