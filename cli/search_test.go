@@ -259,7 +259,7 @@ func TestSearchAnswersFromAnIndexOthersHold(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "PostgreSQL") || strings.Contains(out, "new-note.md") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "index busy: another clawvault-tui has the search index") || !strings.Contains(errOut, "misses the changes to 1 file(s)") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+	if !strings.Contains(errOut, "index busy: another clawvault-tui has the search index") || !strings.Contains(errOut, "misses the changes to 1 file\n") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
 		t.Errorf("stderr %q, want one line saying the index misses a change", errOut)
 	}
 }

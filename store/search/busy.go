@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"clawvault-tui/model"
 	"clawvault-tui/store/lockfile"
 	"clawvault-tui/store/regfile"
 )
@@ -42,7 +43,7 @@ func (e *BusyError) Error() string {
 	}
 	switch {
 	case e.Stale > 0:
-		return fmt.Sprintf("index busy: %s; this search answers from the last complete index, which misses the changes to %d file(s)", who, e.Stale)
+		return fmt.Sprintf("index busy: %s; this search answers from the last complete index, which misses the changes to %s", who, model.Plural(e.Stale, "file", "files"))
 	case e.Building:
 		return "index busy: " + who + "; try again when it is done"
 	}

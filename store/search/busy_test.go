@@ -110,7 +110,7 @@ func TestASearchAnswersFromAnIndexOthersHold(t *testing.T) {
 	e.write("vault/b.md", "# B\nnewword\n")
 	_, err = ix.Sync(context.Background(), nil)
 	var busy *BusyError
-	if !errors.As(err, &busy) || busy.Stale != 2 || busy.Building || !strings.Contains(err.Error(), "misses the changes to 2 file(s)") {
+	if !errors.As(err, &busy) || busy.Stale != 2 || busy.Building || !strings.Contains(err.Error(), "misses the changes to 2 files") {
 		t.Fatalf("sync: %v", err)
 	}
 	if hits := find(t, ix, "oldword"); len(hits) != 1 {
