@@ -16,23 +16,8 @@ import (
 	"github.com/blevesearch/bleve/v2"
 
 	"clawvault-tui/store/regfile"
+	"clawvault-tui/store/regfile/regfiletest"
 )
-
-// withDeadline runs fn and fails the test if it has not returned in a
-// minute: a FIFO that blocks an open would otherwise hang the suite.
-func withDeadline(t *testing.T, what string, fn func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		fn()
-	}()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("%s did not return: something blocked", what)
-	}
-}
 
 // segments are the index's segment files.
 func segments(t *testing.T, dir string) []string {
@@ -74,13 +59,13 @@ var damages = map[string]func(t *testing.T, dir string){
 	"a bit flipped in a segment's footer": func(t *testing.T, dir string) {
 		rewrite(t, segments(t, dir)[0], func(b []byte) []byte { b[len(b)-20] ^= 0x01; return b })
 	},
-	"a FIFO in place of a segment": func(t *testing.T, dir string) { mkfifo(t, segments(t, dir)[0]) },
+	"a FIFO in place of a segment": func(t *testing.T, dir string) { regfiletest.FIFO(t, segments(t, dir)[0]) },
 	"a segment gone":               func(t *testing.T, dir string) { os.Remove(segments(t, dir)[0]) },
-	"a FIFO in place of the root":  func(t *testing.T, dir string) { mkfifo(t, filepath.Join(dir, "store", "root.bolt")) },
+	"a FIFO in place of the root":  func(t *testing.T, dir string) { regfiletest.FIFO(t, filepath.Join(dir, "store", "root.bolt")) },
 	"a zeroed root": func(t *testing.T, dir string) {
 		rewrite(t, filepath.Join(dir, "store", "root.bolt"), func(b []byte) []byte { clear(b); return b })
 	},
-	"a FIFO in place of the metadata": func(t *testing.T, dir string) { mkfifo(t, filepath.Join(dir, "index_meta.json")) },
+	"a FIFO in place of the metadata": func(t *testing.T, dir string) { regfiletest.FIFO(t, filepath.Join(dir, "index_meta.json")) },
 	"damaged metadata": func(t *testing.T, dir string) {
 		rewrite(t, filepath.Join(dir, "index_meta.json"), func([]byte) []byte { return []byte("{") })
 	},
@@ -91,10 +76,10 @@ var damages = map[string]func(t *testing.T, dir string){
 	"a manifest cut short": func(t *testing.T, dir string) {
 		rewrite(t, manifestFiles(t, dir)[0], func(b []byte) []byte { return b[:len(b)-3] })
 	},
-	"a FIFO in place of the manifest": func(t *testing.T, dir string) { mkfifo(t, manifestFiles(t, dir)[0]) },
+	"a FIFO in place of the manifest": func(t *testing.T, dir string) { regfiletest.FIFO(t, manifestFiles(t, dir)[0]) },
 	// Not damage: the list of segments checked is read only if it is a
 	// regular file, and written anew (all are checked again).
-	"a FIFO in place of the checklist": func(t *testing.T, dir string) { mkfifo(t, filepath.Join(dir, checkedSegmentsFile)) },
+	"a FIFO in place of the checklist": func(t *testing.T, dir string) { regfiletest.FIFO(t, filepath.Join(dir, checkedSegmentsFile)) },
 }
 
 // entryPoints open and search an index as the search command, search
@@ -201,7 +186,7 @@ func TestADamagedIndexIsSetAsideAndBuiltAgain(t *testing.T) {
 				apply(t, opt.Dir)
 				var hits []Hit
 				var note string
-				withDeadline(t, entry, func() { hits, note = run(t, opt) })
+				regfiletest.Within(t, entry, func() { hits, note = run(t, opt) })
 				if len(hits) != 20 {
 					t.Fatalf("%d hits after the damage, want 20", len(hits))
 				}
@@ -327,17 +312,17 @@ func TestFIFOsInPlaceOfFilesDoNotHang(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.write("vault/a.md", "# A\nsurvivor\n")
-	mkfifo(t, e.path("vault/fifo.md"))
-	mkfifo(t, e.path("workspace/MEMORY.md"))
-	mkfifo(t, e.path("workspace/memory/2026-11-20.md"))
-	mkfifo(t, e.path("sessions/s1.jsonl"))
+	regfiletest.FIFO(t, e.path("vault/fifo.md"))
+	regfiletest.FIFO(t, e.path("workspace/MEMORY.md"))
+	regfiletest.FIFO(t, e.path("workspace/memory/2026-11-20.md"))
+	regfiletest.FIFO(t, e.path("sessions/s1.jsonl"))
 	store := e.path("state/agents/ops/agent/openclaw-agent.sqlite")
 	os.MkdirAll(filepath.Dir(store), 0o700)
-	mkfifo(t, store)
+	regfiletest.FIFO(t, store)
 	e.opt.Roots = append(e.opt.Roots, Root{ID: "sqlite/ops", Kind: SQLiteRoot, Agent: "ops", Dir: filepath.Dir(store), Store: store})
-	mkfifo(t, e.opt.Dir+".lock")
+	regfiletest.FIFO(t, e.opt.Dir+".lock")
 	var st Stats
-	withDeadline(t, "a sync over FIFOs", func() {
+	regfiletest.Within(t, "a sync over FIFOs", func() {
 		ix, err := Open(e.opt)
 		if err != nil {
 			t.Errorf("open: %v", err)
@@ -356,7 +341,7 @@ func TestFIFOsInPlaceOfFilesDoNotHang(t *testing.T) {
 	}
 	// A file swapped for a FIFO after the listing saw a regular file.
 	ix := e.open()
-	withDeadline(t, "reading FIFOs", func() {
+	regfiletest.Within(t, "reading FIFOs", func() {
 		_, err := readFile(e.path("vault/fifo.md"), 10)
 		if !errors.Is(err, regfile.ErrNotRegular) || !strings.Contains(err.Error(), e.path("vault/fifo.md")) {
 			t.Errorf("a vault file: %v", err)
