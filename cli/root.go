@@ -195,7 +195,8 @@ func (a *app) rootCommand() *cobra.Command {
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentPreRun = a.warnConfig
 	root.AddCommand(a.statusCommand(), a.treeCommand(), a.observeCommand(), a.retentionCommand(),
-		a.searchCommand(), a.promoteCommand(), a.demoCommand(), a.configCommand(), a.serveCommand(), a.fleetCommand(), a.spaceCommand())
+		a.searchCommand(), a.promoteCommand(), a.demoCommand(), a.configCommand(), a.serveCommand(), a.fleetCommand(), a.spaceCommand(),
+		a.memoryCommand())
 	return root
 }
 

@@ -197,9 +197,15 @@ func (db *DB) checkSchema(ctx context.Context) error {
 	// costs a status of a small store more than its sessions do.
 	tables := map[string]bool{}
 	have := map[string]map[string]bool{}
-	rows, err := db.db.QueryContext(ctx, `SELECT m.name, coalesce(p.name, '') FROM sqlite_master m
-LEFT JOIN pragma_table_info(m.name) p ON m.name IN ('session_nodes', 'session_windows', 'transcript_events', 'transcript_event_identities')
-WHERE m.type = 'table'`)
+	// The columns are asked of the four tables by name: asking SQLite for
+	// the columns of every table fails on a virtual table whose module is
+	// not loaded here (sqlite-vec's memory_index_chunks_vec: "no such
+	// module: vec0"), which every memory index built with it has.
+	rows, err := db.db.QueryContext(ctx, `SELECT name, '' FROM sqlite_master WHERE type = 'table'
+UNION ALL SELECT 'session_nodes', name FROM pragma_table_info('session_nodes')
+UNION ALL SELECT 'session_windows', name FROM pragma_table_info('session_windows')
+UNION ALL SELECT 'transcript_events', name FROM pragma_table_info('transcript_events')
+UNION ALL SELECT 'transcript_event_identities', name FROM pragma_table_info('transcript_event_identities')`)
 	if err != nil {
 		return db.explain(err)
 	}
