@@ -70,8 +70,8 @@ func sqliteFixture(t *testing.T) (state, vault, current, old string) {
 				Entry: []byte(`{"sessionId":"` + current + `","updatedAt":1795262400000,"compactionCount":3,"memoryFlushCompactionCount":1}`)},
 		},
 		Memory: []demo.StoreMemorySource{
-			{Path: "MEMORY.md", Content: []byte("# Memory\n"), MTime: sqliteNow.Add(-48 * time.Hour), Chunks: 1, Model: "m"},
-			{Path: "memory/2026-11-19.md", Content: []byte("gone\n"), MTime: sqliteNow.Add(-48 * time.Hour), Chunks: 1, Model: "m"},
+			{Path: "MEMORY.md", Content: []byte("# Memory\n"), MTime: sqliteNow.Add(-48 * time.Hour)},
+			{Path: "memory/2026-11-19.md", Content: []byte("gone\n"), MTime: sqliteNow.Add(-48 * time.Hour)},
 		},
 	})
 	if err != nil {

@@ -134,7 +134,7 @@ func writeStore(path string) error {
 		},
 		Archives: []demo.StoreArchive{{SessionID: "44444444-4444-4444-8444-444444444444", Key: keyMain, Reason: "deleted", At: now.Add(-48 * time.Hour),
 			Lines: [][]byte{header("44444444-4444-4444-8444-444444444444"), msg("e0000001", "", "user", "Deleted long ago.", 1)}, Zstd: true}},
-		Memory: []demo.StoreMemorySource{{Path: "MEMORY.md", Content: []byte("# Memory\n"), MTime: now, Chunks: 2, Model: "text-embedding-3-small"}},
+		Memory: []demo.StoreMemorySource{{Path: "MEMORY.md", Content: []byte("# Memory\n"), MTime: now}},
 	})
 	if err != nil {
 		return err
@@ -357,7 +357,7 @@ func TestMemoryIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !mi.Present || len(mi.Sources) != 1 || mi.Sources[0].Path != "MEMORY.md" || mi.Sources[0].Size != 9 ||
-		mi.Chunks["memory"] != 2 || mi.Models["text-embedding-3-small"] != 2 || mi.Meta["provider"] != "openai" {
+		mi.Chunks["memory"] != 1 || mi.Models["text-embedding-3-small"] != 1 || mi.Meta["provider"] != "openai" || mi.Meta["dims"] != "64" {
 		t.Errorf("memory index %+v", mi)
 	}
 	sum := sha256.Sum256([]byte("# Memory\n"))

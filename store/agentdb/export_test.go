@@ -62,3 +62,6 @@ func (db *DB) CachedStats(ctx context.Context, cachePath string, after map[strin
 	}
 	return db.CachedStatsOf(ctx, cachePath, windows, after)
 }
+
+// DecodeEmbedding is decodeEmbedding, for the tests.
+var DecodeEmbedding = decodeEmbedding

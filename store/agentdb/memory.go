@@ -3,6 +3,9 @@ package agentdb
 import (
 	"context"
 	"database/sql"
+	"fmt"
+
+	"clawvault-tui/model/recall"
 )
 
 // IndexedSource is one memory_index_sources row: a file as the memory
@@ -82,6 +85,13 @@ func (db *DB) MemoryIndex(ctx context.Context) (MemoryIndex, error) {
 		var v sql.NullString
 		if rows.Scan(&k, &v) == nil {
 			mi.Meta[k] = v.String
+		}
+	}
+	// OpenClaw 2026.9 keeps the index identity as one JSON row.
+	if m := recall.ParseIndexMeta(mi.Meta["memory_index_meta_v1"]); m != nil {
+		mi.Meta["provider"], mi.Meta["model"] = m.Provider, m.Model
+		if m.VectorDims != nil {
+			mi.Meta["dims"] = fmt.Sprint(*m.VectorDims)
 		}
 	}
 	return mi, db.explain(rows.Err())

@@ -75,13 +75,12 @@ type StoreArchive struct {
 	Zstd           bool
 }
 
-// StoreMemorySource is one memory_index_sources row, with its chunks.
+// StoreMemorySource is one memory_index_sources row; its chunks are cut
+// from Content (memoryindex.go).
 type StoreMemorySource struct {
 	Path    string // relative to the workspace
 	Content []byte // what was indexed (the hash and size come from it)
 	MTime   time.Time
-	Chunks  int
-	Model   string
 }
 
 // AgentStore is everything WriteAgentStore writes.
@@ -254,36 +253,6 @@ func writeEvents(enc *zstd.Encoder, ins eventInserts, ss StoreSession, now int64
 		seq++
 		return nil
 	})
-}
-
-// writeMemoryIndex writes the memory search index: a source row per file,
-// its chunks (evenly spread over its lines, zero embeddings) and the meta.
-func writeMemoryIndex(tx *sql.Tx, memory []StoreMemorySource) error {
-	for _, m := range memory {
-		sum := sha256.Sum256(m.Content)
-		hash := hex.EncodeToString(sum[:])
-		if _, err := tx.Exec(`INSERT INTO memory_index_sources (path, source, hash, mtime, size) VALUES (?, 'memory', ?, ?, ?)`,
-			m.Path, hash, float64(m.MTime.UnixNano())/1e6, len(m.Content)); err != nil {
-			return err
-		}
-		lines := bytes.Count(m.Content, []byte("\n")) + 1
-		for c := range m.Chunks {
-			from := 1 + c*lines/m.Chunks
-			to := max(from, (c+1)*lines/m.Chunks)
-			id := sha256.Sum256(fmt.Appendf(nil, "memory:%s:%d:%d:%s:%s", m.Path, from, to, hash, m.Model))
-			if _, err := tx.Exec(`INSERT INTO memory_index_chunks (id, path, source, start_line, end_line, hash, model, text, embedding, updated_at)
-VALUES (?, ?, 'memory', ?, ?, ?, ?, ?, zeroblob(64), ?)`, hex.EncodeToString(id[:]), m.Path, from, to, hash, m.Model,
-				fmt.Sprintf("(chunk %d of %s)", c+1, m.Path), m.MTime.UnixMilli()); err != nil {
-				return err
-			}
-		}
-	}
-	if len(memory) > 0 {
-		if _, err := tx.Exec(`INSERT INTO memory_index_meta (key, value) VALUES ('provider', 'openai'), ('model', ?), ('dims', '1536')`, memory[0].Model); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func nullable(s string) any {

@@ -26,13 +26,16 @@ type Options struct {
 	// (0 ⇒ 1): WithSessions uses it to make many more sessions without
 	// making the transcripts they hold grow with them.
 	FillerScale float64
+	// MemoryNotes adds daily notes to the SQLite agent's workspace, all in
+	// its memory search index (about ten chunks each): 1,050 at scale 100.
+	MemoryNotes int
 }
 
 // GeneratorVersion names what this generator writes. Benchmark workspaces
 // are kept between runs under a name that includes it, so bump it whenever
 // the output changes (new files, a new store layout): a benchmark must not
 // measure a workspace an older generator wrote.
-const GeneratorVersion = 2
+const GeneratorVersion = 3
 
 const (
 	// BaseSessions is the size of the base demo: the special cases plus some filler.
@@ -52,6 +55,7 @@ func ScaleOptions(scale int, seed int64, now time.Time) Options {
 	opt.Sessions = max(BaseSessions, 100*scale)
 	opt.HeartbeatBytes = 3 * mib * int64(scale)
 	opt.VaultBytes = 150 * kib * int64(scale)
+	opt.MemoryNotes = 21 * scale / 2
 	return opt
 }
 

@@ -109,7 +109,11 @@ func opsMainScript(start, end time.Time) func(c *convo) {
 // memory search index last saw it: before the latest edit of MEMORY.md.
 func (g *generator) writeOpsStore() error {
 	ws := g.opsWorkspace
-	for _, rel := range []string{"MEMORY.md", filepath.Join("memory", day(g.now.AddDate(0, 0, -1))+".md")} {
+	rels := []string{"MEMORY.md", filepath.Join("memory", day(g.now.AddDate(0, 0, -1))+".md")}
+	for age := 2; age < 2+g.opt.MemoryNotes; age++ {
+		rels = append(rels, filepath.Join("memory", day(startOfDay(g.now.AddDate(0, 0, -age)))+".md"))
+	}
+	for _, rel := range rels {
 		path := filepath.Join(ws, rel)
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -119,12 +123,11 @@ func (g *generator) writeOpsStore() error {
 		if err != nil {
 			return err
 		}
-		src := StoreMemorySource{Path: filepath.ToSlash(rel), Content: data, MTime: fi.ModTime(), Chunks: 2, Model: "text-embedding-3-small"}
+		src := StoreMemorySource{Path: filepath.ToSlash(rel), Content: data, MTime: fi.ModTime()}
 		if rel == "MEMORY.md" {
 			// Indexed before the last line was added: the index is stale for this file.
 			src.Content = bytes.TrimSuffix(data, []byte(opsMemoryLastLine))
 			src.MTime = fi.ModTime().Add(-26 * time.Hour)
-			src.Chunks = 1
 		}
 		g.opsStore.Memory = append(g.opsStore.Memory, src)
 	}

@@ -32,6 +32,9 @@ func (g *generator) writeWorkspaces() error {
 	g.file(filepath.Join(g.opsWorkspace, "AGENTS.md"), []byte("# AGENTS.md (ops)\n\nYou watch backups, certificates and the billing database. Page Jonas only for data loss.\n"), setup)
 	g.file(filepath.Join(g.opsWorkspace, "MEMORY.md"), []byte(g.opsMemoryMD()), g.ago(40*minute))
 	g.dailyNote(g.opsWorkspace, 1, "ops")
+	for age := 2; age < 2+g.opt.MemoryNotes; age++ {
+		g.dailyNote(g.opsWorkspace, age, "ops")
+	}
 	return g.err
 }
 

@@ -6,12 +6,11 @@ package embedtest
 
 import (
 	"encoding/json"
-	"hash/fnv"
-	"math"
 	"net/http"
 	"strings"
 	"sync/atomic"
-	"unicode"
+
+	"clawvault-tui/store/demo"
 )
 
 // Embedder makes the vectors.
@@ -30,54 +29,19 @@ func (e Embedder) dims() int {
 	return e.Dims
 }
 
-// Vector embeds text: every lower-cased word adds ±1 to a hashed
-// coordinate, and each of its character trigrams ±0.35 to another, so
-// near-duplicates (a word changed, a typo) stay close. A text with no word
-// gets a small constant vector, never a zero one.
+// Vector embeds text with the demo's embedding model (demo.Embed):
+// texts that share words get near vectors. Raw scales each vector by a
+// factor that depends on the text.
 func (e Embedder) Vector(text string) []float64 {
-	n := e.dims()
-	v := make([]float64, n)
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '_'
-	})
-	add := func(s string, w float64) {
-		h := fnv.New64a()
-		h.Write([]byte(s))
-		x := h.Sum64()
-		sign := 1.0
-		if x>>63 == 1 {
-			sign = -1
-		}
-		v[x%uint64(n)] += sign * w
-	}
-	for _, word := range words {
-		add("w:"+word, 1)
-		r := []rune(" " + word + " ")
-		for i := 0; i+3 <= len(r); i++ {
-			add("t:"+string(r[i:i+3]), 0.35)
-		}
-	}
-	if len(words) == 0 {
-		for i := range v {
-			v[i] = 0.01
-		}
-	}
+	v := demo.Embed(text, e.dims())
 	if e.Raw {
 		// A length that varies with the text, so that cosine and the dot
-		// product disagree as they would on such an endpoint.
-		scale := 1 + float64(len(words)%7)
+		// product (and sqlite-vec's L2 preselection) disagree as they
+		// would on such an endpoint.
+		scale := 1 + float64(len(strings.Fields(text))%7)
 		for i := range v {
 			v[i] *= scale
 		}
-		return v
-	}
-	var sum float64
-	for _, x := range v {
-		sum += x * x
-	}
-	norm := math.Sqrt(sum)
-	for i := range v {
-		v[i] /= norm
 	}
 	return v
 }
