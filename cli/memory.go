@@ -175,6 +175,57 @@ func writeEntries(w io.Writer, entries []*recall.Entry) {
 }
 
 func (a *app) memoryStatusCommand() *cobra.Command {
-	return &cobra.Command{Use: "status", Short: "The memory search index's health, per agent", Args: noArgs,
-		RunE: func(c *cobra.Command, args []string) error { return fmt.Errorf("not yet") }}
+	var noProbe bool
+	var timeout time.Duration
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "The memory search index's health, per agent",
+		Long: `For each agent (or --agent), in one place: the index in its SQLite store
+(files, chunks, tokenizer), its identity against the settings (a mismatch
+pauses memory_search), sqlite-vec's state, the memory files it misses or
+holds an old version of, the embedding provider and whether it answers (one
+small embedding request; --no-probe skips it), and the temp databases an
+interrupted reindex left beside the store.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.memoryStatus(!noProbe, timeout)
+		},
+	}
+	c.Flags().BoolVar(&noProbe, "no-probe", false, "do not send the provider a test embedding")
+	c.Flags().DurationVar(&timeout, "timeout", 5*time.Second, "how long to wait for the provider's answer")
+	return c
+}
+
+func (a *app) memoryStatus(probe bool, timeout time.Duration) error {
+	ws, err := a.common.workspace()
+	if err != nil {
+		return err
+	}
+	s := memsearch.NewSession()
+	s.Timeout = timeout
+	var out []*memsearch.Health
+	for _, ag := range ws.Agents {
+		if a.common.locate.Agent != "" && ag.ID != a.common.locate.Agent {
+			continue
+		}
+		if a.common.locate.Agent == "" && ag.SQLitePath == "" {
+			continue // only agents of the SQLite era have the index
+		}
+		h, err := s.Status(a.ctx, memsearch.StatusRequest{Agent: ag, ConfigPath: ws.ConfigPath, Getenv: os.Getenv, Probe: probe})
+		if err != nil {
+			return err
+		}
+		out = append(out, h)
+	}
+	if len(out) == 0 {
+		if a.common.locate.Agent != "" {
+			return fmt.Errorf("agent %q has no folder in %s", a.common.locate.Agent, ws.StateDir)
+		}
+		return fmt.Errorf("no agent in %s has a SQLite store, where OpenClaw 2026.8 and later keep the memory search index", ws.StateDir)
+	}
+	if a.common.json {
+		return writeJSON(a.stdout, map[string]any{"agents": healthJSON(out)})
+	}
+	writeHealthText(a.human(), out)
+	return nil
 }

@@ -206,7 +206,11 @@ func (e Explanation) returned(c *ChunkFacts, sc Scene) Explanation {
 	e = e.set(Returned, fmt.Sprintf("returned at rank %d of %d, lines %d-%d, score %.3f: %s", c.ResultRank, len(sc.Results),
 		c.StartLine, c.EndLine, scoreShown(en), breakdown(en, sc.Settings)))
 	if en.Score < sc.Settings.MinScore && en.Specificity == 0 {
-		e.Notes = append(e.Notes, fmt.Sprintf("below the minimum score %g, kept because keyword matches without a vector part fill the results up", sc.Settings.MinScore))
+		if slices.ContainsFunc(sc.Results, func(r *Entry) bool { return r.Score >= sc.Settings.MinScore }) {
+			e.Notes = append(e.Notes, fmt.Sprintf("below the minimum score %g, kept because keyword matches without a vector part fill the results up", sc.Settings.MinScore))
+		} else {
+			e.Notes = append(e.Notes, fmt.Sprintf("below the minimum score %g: nothing reached the minimum, so memory_search returns the keyword matches instead", sc.Settings.MinScore))
+		}
 	}
 	return e
 }

@@ -251,7 +251,7 @@ func Refine(q []float64, cands []Scored, exact func(row int) []float64, score fu
 }
 
 // Related are the chunks nearest to row by cosine of the stored vectors,
-// other than those skip rejects, best first.
+// other than those skip rejects, best first (ties in table order).
 func (t *VectorTable) Related(row, limit int, skip func(i int) bool) []Scored {
 	v := t.Vector(row)
 	q := make([]float64, len(v))
@@ -259,13 +259,25 @@ func (t *VectorTable) Related(row, limit int, skip func(i int) bool) []Scored {
 		q[i] = float64(x)
 	}
 	qn := l2(q)
-	var out []Scored
+	top := make([]Scored, 0, limit+1)
 	for i := range t.IDs {
 		if i == row || (skip != nil && skip(i)) {
 			continue
 		}
-		out = append(out, Scored{i, t.Cosine(q, qn, i)})
+		s := t.Cosine(q, qn, i)
+		if len(top) == limit && s <= top[limit-1].Score {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(top, s, func(e Scored, target float64) int {
+			if e.Score >= target {
+				return -1
+			}
+			return 1
+		})
+		top = slices.Insert(top, at, Scored{i, s})
+		if len(top) > limit {
+			top = top[:limit]
+		}
 	}
-	slices.SortStableFunc(out, func(a, b Scored) int { return cmp.Compare(b.Score, a.Score) })
-	return out[:min(len(out), limit)]
+	return top
 }

@@ -20,7 +20,9 @@ import (
 // ask: store/embedding/embedtest serves the same vectors.
 
 // Memory index identity of the demo: OpenClaw's default provider and
-// model (no memory.search settings in openclaw.json), 64 dimensions.
+// model (no memory.search settings in openclaw.json), 64 dimensions, and
+// the memory source alone (the demo isolates direct messages per peer,
+// so OpenClaw does not index sessions for cross-conversation recall).
 const (
 	MemoryModel = "text-embedding-3-small"
 	MemoryDims  = 64
@@ -84,7 +86,7 @@ func writeMemoryIndex(tx *sql.Tx, sources []StoreMemorySource) error {
 		chunks += n
 	}
 	meta := `{"model":"` + MemoryModel + `","provider":"openai","providerKey":"` + sha256Hex([]byte(memoryProviderKey)) +
-		`","sources":["memory","sessions"],"scopeHash":"` + sha256Hex([]byte(memoryScope)) +
+		`","sources":["memory"],"scopeHash":"` + sha256Hex([]byte(memoryScope)) +
 		`","chunkTokens":400,"chunkOverlap":80,"chunkingVersion":5,"ftsTokenizer":"unicode61","provenanceVersion":1,"vectorDims":` +
 		fmt.Sprint(MemoryDims) + `}`
 	_, err := tx.Exec(`INSERT INTO memory_index_meta (key, value) VALUES ('memory_index_meta_v1', ?)`, meta)
