@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -14,6 +15,10 @@ import (
 	"clawvault-tui/store"
 	"clawvault-tui/store/memsearch"
 )
+
+// memoryHTTPClient, when set, carries the memory commands' embedding
+// requests (the tests point it at their own endpoint).
+var memoryHTTPClient *http.Client
 
 // memoryFlags are the flags of `clawvault-tui memory search`.
 type memoryFlags struct {
@@ -114,7 +119,7 @@ func (a *app) memorySearch(c *cobra.Command, f memoryFlags, query string) error 
 		req.MinScore = &f.minScore
 	}
 	s := memsearch.NewSession()
-	s.Timeout = f.timeout
+	s.Timeout, s.HTTP = f.timeout, memoryHTTPClient
 	if !a.common.json {
 		req.Progress = func(p memsearch.Progress) {
 			if p.Stage == "embedding" {
@@ -202,7 +207,7 @@ func (a *app) memoryStatus(probe bool, timeout time.Duration) error {
 		return err
 	}
 	s := memsearch.NewSession()
-	s.Timeout = timeout
+	s.Timeout, s.HTTP = timeout, memoryHTTPClient
 	var out []*memsearch.Health
 	for _, ag := range ws.Agents {
 		if a.common.locate.Agent != "" && ag.ID != a.common.locate.Agent {

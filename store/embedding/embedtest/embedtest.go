@@ -55,9 +55,11 @@ type Server struct {
 	// Inputs receives every input text, when set (tests read the query
 	// the client sent).
 	Inputs chan<- string
-	// Fail makes every answer bad: "500" an HTTP error, "garbage" a body
-	// that is not JSON, "nan" a vector of nulls, "short" one vector too
-	// few; "hang" never answers until the request is cancelled.
+	// Fail makes every answer bad: "500" an HTTP error, "echo" a 401 whose
+	// body repeats the Authorization header (as some servers do),
+	// "garbage" a body that is not JSON, "nan" a vector of nulls, "short"
+	// one vector too few; "hang" never answers until the request is
+	// cancelled.
 	Fail string
 	// Auth, when set, is the Authorization header every request must carry.
 	Auth string
@@ -108,6 +110,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch s.Fail {
 	case "hang":
 		<-r.Context().Done()
+		return
+	case "echo":
+		http.Error(w, "invalid credentials: "+r.Header.Get("Authorization"), http.StatusUnauthorized)
 		return
 	case "500":
 		http.Error(w, `{"error":{"message":"upstream exploded"}}`, http.StatusInternalServerError)
