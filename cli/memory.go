@@ -119,6 +119,7 @@ func (a *app) memorySearch(c *cobra.Command, f memoryFlags, query string) error 
 		req.MinScore = &f.minScore
 	}
 	s := memsearch.NewSession()
+	defer s.Close()
 	s.Timeout, s.HTTP = f.timeout, memoryHTTPClient
 	if !a.common.json {
 		req.Progress = func(p memsearch.Progress) {
@@ -207,6 +208,7 @@ func (a *app) memoryStatus(probe bool, timeout time.Duration) error {
 		return err
 	}
 	s := memsearch.NewSession()
+	defer s.Close()
 	s.Timeout, s.HTTP = timeout, memoryHTTPClient
 	var out []*memsearch.Health
 	for _, ag := range ws.Agents {

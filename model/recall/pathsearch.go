@@ -41,6 +41,13 @@ type PathSearch struct {
 	FirstPlanFailed bool
 }
 
+// NeedsLive reports whether the exact-path candidates come from Live (the
+// first plan cannot preselect them).
+func (s PathSearch) NeedsLive() bool {
+	return len(ExactPathPatterns(s.ExactQuery)) > 0 &&
+		!(len(s.Plans) > 0 && isASCII(s.ExactQuery) && !s.Plans[0].Plan.Empty() && !s.FirstPlanFailed)
+}
+
 // Hits selects the path hits (snippets are filled in by the caller).
 func (s PathSearch) Hits() []Hit {
 	match := NewExactPath(s.ExactQuery)
@@ -100,7 +107,7 @@ func (s PathSearch) exactRows(match ExactPath) []PathRow {
 		return nil
 	}
 	candidates := s.Live
-	if len(s.Plans) > 0 && isASCII(s.ExactQuery) && !s.Plans[0].Plan.Empty() && !s.FirstPlanFailed {
+	if !s.NeedsLive() {
 		candidates = s.Plans[0].Rows
 	}
 	var out []PathRow

@@ -118,15 +118,16 @@ func mmr(items []*Entry, lambda float64) []*Entry {
 	}
 	type prep struct {
 		e         *Entry
-		tokens    map[string]bool
+		tokens    []int32 // interned, sorted
 		emptyText string
 		relevance float64
 		maxSim    float64
 	}
+	ids := map[string]int32{}
 	ps := make([]*prep, len(items))
 	hi, lo := math.Inf(-1), math.Inf(1)
 	for i, e := range items {
-		p := &prep{e: e, tokens: mmrTokens(e.Snippet)}
+		p := &prep{e: e, tokens: internTokens(mmrTokens(e.Snippet), ids)}
 		if len(p.tokens) == 0 {
 			p.emptyText = lower(jscompat.JSTrim(e.Snippet))
 		}
@@ -140,7 +141,7 @@ func mmr(items []*Entry, lambda float64) []*Entry {
 		}
 	}
 	out := make([]*Entry, 0, len(items))
-	remaining := ps
+	remaining := slices.Clone(ps)
 	for len(remaining) > 0 {
 		best, bestScore := -1, math.Inf(-1)
 		for i, c := range remaining {
@@ -151,7 +152,7 @@ func mmr(items []*Entry, lambda float64) []*Entry {
 		}
 		chosen := remaining[best]
 		out = append(out, chosen.e)
-		remaining = slices.Delete(slices.Clone(remaining), best, best+1)
+		remaining = slices.Delete(remaining, best, best+1)
 		for _, c := range remaining {
 			var sim float64
 			if len(c.tokens) == 0 && len(chosen.tokens) == 0 {
@@ -159,7 +160,7 @@ func mmr(items []*Entry, lambda float64) []*Entry {
 					sim = 1
 				}
 			} else {
-				sim = jaccard(c.tokens, chosen.tokens)
+				sim = jaccardSorted(c.tokens, chosen.tokens)
 			}
 			if sim > c.maxSim {
 				c.maxSim = sim
@@ -199,6 +200,46 @@ func mmrTokens(text string) map[string]bool {
 		tokens[u] = true
 	}
 	return tokens
+}
+
+// internTokens numbers a token set (ids shared by one MMR run), sorted,
+// so that Jaccard is a merge of two short slices.
+func internTokens(tokens map[string]bool, ids map[string]int32) []int32 {
+	out := make([]int32, 0, len(tokens))
+	for t := range tokens {
+		id, ok := ids[t]
+		if !ok {
+			id = int32(len(ids))
+			ids[t] = id
+		}
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// jaccardSorted is jaccard over interned sorted sets.
+func jaccardSorted(a, b []int32) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 1
+	}
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			inter++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
 func jaccard(a, b map[string]bool) float64 {

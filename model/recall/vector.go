@@ -22,7 +22,16 @@ type VectorTable struct {
 	offsets []int
 	data    []float32
 	norms   []float64
+	// exact keeps the stored float64 vectors too while they fit in
+	// ExactBudget bytes: then Exact needs no read of the store.
+	exact       []float64
+	exactOff    bool
+	ExactBudget int
 }
+
+// DefaultExactBudget is how many bytes of float64 vectors a table keeps
+// (10,000 chunks of 1,536 dimensions take 123 MB: those are re-read).
+const DefaultExactBudget = 64 << 20
 
 // Append adds a chunk.
 func (t *VectorTable) Append(rowid int64, id, path, source, model string, start, end int, vec []float64) {
@@ -41,6 +50,13 @@ func (t *VectorTable) Append(rowid int64, id, path, source, model string, start,
 		t.data = append(t.data, float32(x))
 		sum += float64(float32(x)) * float64(float32(x))
 	}
+	if !t.exactOff {
+		if 8*(len(t.exact)+len(vec)) <= t.ExactBudget {
+			t.exact = append(t.exact, vec...)
+		} else {
+			t.exact, t.exactOff = nil, true
+		}
+	}
 	t.norms = append(t.norms, math.Sqrt(sum))
 	t.offsets = append(t.offsets, len(t.data))
 }
@@ -50,6 +66,14 @@ func (t *VectorTable) Len() int { return len(t.IDs) }
 
 // Bytes is the memory the vectors take.
 func (t *VectorTable) Bytes() int { return 4*len(t.data) + 8*len(t.norms) }
+
+// Exact is row i's stored (float64) embedding, when the table kept them.
+func (t *VectorTable) Exact(i int) ([]float64, bool) {
+	if t.exactOff {
+		return nil, false
+	}
+	return t.exact[t.offsets[i]:t.offsets[i+1]], true
+}
 
 // Vector is row i's (float32) embedding.
 func (t *VectorTable) Vector(i int) []float32 { return t.data[t.offsets[i]:t.offsets[i+1]] }
@@ -151,16 +175,24 @@ func (t *VectorTable) Candidates(q []float64, vq VectorQuery, margin float64) []
 			scored = append(scored, Scored{i, s})
 		}
 	}
+	if len(scored) > vq.Limit {
+		// Only the rows near the top are ordered: the limit-th best score
+		// (less the margin) is the cut.
+		cut := kthLargest(scored, vq.Limit) - margin
+		scored = slices.DeleteFunc(scored, func(s Scored) bool { return s.Score < cut })
+	}
 	slices.SortStableFunc(scored, func(a, b Scored) int { return cmp.Compare(b.Score, a.Score) })
-	if len(scored) <= vq.Limit {
-		return scored
+	return scored
+}
+
+// kthLargest is the k-th largest score (1-based).
+func kthLargest(s []Scored, k int) float64 {
+	scores := make([]float64, len(s))
+	for i, x := range s {
+		scores[i] = x.Score
 	}
-	cut := scored[vq.Limit-1].Score - margin
-	n := vq.Limit
-	for n < len(scored) && scored[n].Score >= cut {
-		n++
-	}
-	return scored[:n]
+	slices.Sort(scores)
+	return scores[len(scores)-k]
 }
 
 // eligibleRows are the rows the query reads, in table order: all it may
@@ -186,30 +218,31 @@ func (t *VectorTable) eligibleRows(q []float64, vq VectorQuery, eligible func(in
 	return rows
 }
 
-// nearestL2 is the eligible rows among the k nearest to q by L2 distance.
+// nearestL2 is the eligible rows among the k nearest to q by L2 distance
+// (squared), in table order.
 func (t *VectorTable) nearestL2(q []float64, k int, eligible func(int) bool) []int {
-	type d struct {
-		row  int
-		dist float64
-	}
-	ds := make([]d, t.Len())
-	for i := range ds {
+	dist := make([]float64, t.Len())
+	for i := range dist {
 		v := t.Vector(i)
 		var s float64
 		for j := 0; j < len(v) && j < len(q); j++ {
 			x := float64(float32(q[j])) - float64(v[j])
 			s += x * x
 		}
-		ds[i] = d{i, s}
+		dist[i] = s
 	}
-	slices.SortStableFunc(ds, func(a, b d) int { return cmp.Compare(a.dist, b.dist) })
+	bound := math.Inf(1)
+	if k < len(dist) {
+		sorted := slices.Clone(dist)
+		slices.Sort(sorted)
+		bound = sorted[k-1]
+	}
 	var out []int
-	for _, x := range ds[:min(k, len(ds))] {
-		if eligible(x.row) {
-			out = append(out, x.row)
+	for i, d := range dist {
+		if d <= bound && eligible(i) {
+			out = append(out, i)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 

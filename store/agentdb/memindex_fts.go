@@ -1,9 +1,12 @@
 package agentdb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
+	"strings"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -137,7 +140,7 @@ func (m *MemIndex) PathRows(ctx context.Context, plan recall.Plan, sources []str
 }
 
 func (m *MemIndex) pathRows(ctx context.Context, match string, terms, sources []string) ([]recall.PathRow, error) {
-	first, err := m.firstChunks(ctx)
+	first, err := m.FirstChunks(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -171,18 +174,34 @@ func (m *MemIndex) pathRows(ctx context.Context, match string, terms, sources []
 	return out, m.queryErr(rs.Err())
 }
 
-// LivePaths are every indexed file of the given sources that has a
-// chunk, with its first chunk (the exact-path candidates).
+// LivePaths are every file of the given sources that has a chunk, with
+// its first chunk (the exact-path candidates when the query's words
+// cannot preselect them).
 func (m *MemIndex) LivePaths(ctx context.Context, sources []string) ([]recall.PathRow, error) {
-	if !m.Layout.PathFTS {
-		return nil, nil
+	first, err := m.FirstChunks(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return m.pathRows(ctx, "", nil, sources)
+	var out []recall.PathRow
+	for _, r := range first {
+		if len(sources) == 0 || slices.Contains(sources, r.Source) {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b recall.PathRow) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Source, b.Source))
+	})
+	return out, nil
 }
 
-// firstChunks maps source NUL path to the file's first chunk (by start
-// line, end line, id), read once per MemIndex.
-func (m *MemIndex) firstChunks(ctx context.Context) (map[string]recall.PathRow, error) {
+// UseFirstChunks gives the read FirstChunks's map of an earlier read of
+// the same index (unchanged: the caller checked its revision).
+func (m *MemIndex) UseFirstChunks(first map[string]recall.PathRow) { m.first = first }
+
+// FirstChunks maps source NUL path to each file's first chunk (by start
+// line, end line, id): the files that have a chunk. Read once per
+// MemIndex.
+func (m *MemIndex) FirstChunks(ctx context.Context) (map[string]recall.PathRow, error) {
 	if m.first != nil {
 		return m.first, nil
 	}

@@ -37,20 +37,8 @@ func (m *MemIndex) RecallMeta(ctx context.Context, ids []string) (map[string]rec
 			if err := rs.Scan(&id, &importance, &triggers, &project, &origin, &kind, &observed, &supersedes); err != nil {
 				return m.db.explain(err)
 			}
-			var md recall.Meta
-			if importance.Valid {
-				v := importance.Float64
-				md.Importance = &v
-			}
-			md.Triggers, md.ProjectKey = jsTrimmed(triggers), jsTrimmed(project)
-			if originClasses[origin.String] && sessionKinds[kind.String] && observed.Valid {
-				md.Provenance = &recall.Provenance{OriginClass: origin.String, SessionKind: kind.String,
-					ObservedAt: int64(observed.Float64), SupersedesKey: jsTrimmed(supersedes)}
-				if md.Provenance.SupersedesKey != "" {
-					md.Provenance.SupersedesKey = supersedes.String
-				}
-			}
-			out[id] = md
+			out[id] = recall.Meta{Importance: importanceOf(importance), Triggers: jsTrimmed(triggers),
+				ProjectKey: jsTrimmed(project), Provenance: provenanceOf(origin, kind, observed, supersedes)}
 		}
 		return m.db.explain(rs.Err())
 	})
@@ -62,6 +50,101 @@ func jsTrimmed(s sql.NullString) string {
 		return ""
 	}
 	return recall.TrimJS(s.String)
+}
+
+// AllRecallMeta reads the recall metadata of every chunk: the chunks' ids
+// and the two small tables beside them.
+func (m *MemIndex) AllRecallMeta(ctx context.Context) (map[string]recall.Meta, error) {
+	out := map[string]recall.Meta{}
+	// SQLite reads the ids from their unique index, not the table.
+	rs, err := m.tx.QueryContext(ctx, `SELECT id FROM memory_index_chunks`)
+	if err != nil {
+		return nil, m.db.explain(err)
+	}
+	defer rs.Close()
+	var ids []string
+	for rs.Next() {
+		var id string
+		if err := rs.Scan(&id); err != nil {
+			return nil, m.db.explain(err)
+		}
+		out[id] = recall.Meta{}
+		ids = append(ids, id)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, m.db.explain(err)
+	}
+	if m.Layout.RecallMeta {
+		if err := m.eachRow(ctx, `SELECT chunk_id, importance, triggers, project_key FROM memory_index_chunk_recall_metadata`, func(rs *sql.Rows) error {
+			var id string
+			var importance sql.NullFloat64
+			var triggers, project sql.NullString
+			if err := rs.Scan(&id, &importance, &triggers, &project); err != nil {
+				return err
+			}
+			if md, ok := out[id]; ok {
+				md.Importance, md.Triggers, md.ProjectKey = importanceOf(importance), jsTrimmed(triggers), jsTrimmed(project)
+				out[id] = md
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if m.Layout.Provenance {
+		if err := m.eachRow(ctx, `SELECT chunk_id, origin_class, session_kind, observed_at, supersedes_key FROM memory_index_chunk_provenance`, func(rs *sql.Rows) error {
+			var id string
+			var observed sql.NullFloat64
+			var origin, kind, supersedes sql.NullString
+			if err := rs.Scan(&id, &origin, &kind, &observed, &supersedes); err != nil {
+				return err
+			}
+			if md, ok := out[id]; ok {
+				md.Provenance = provenanceOf(origin, kind, observed, supersedes)
+				out[id] = md
+			}
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// eachRow runs a query and hands every row to fn.
+func (m *MemIndex) eachRow(ctx context.Context, q string, fn func(*sql.Rows) error) error {
+	rs, err := m.tx.QueryContext(ctx, q)
+	if err != nil {
+		return m.db.explain(err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		if err := fn(rs); err != nil {
+			return m.db.explain(err)
+		}
+	}
+	return m.db.explain(rs.Err())
+}
+
+func importanceOf(v sql.NullFloat64) *float64 {
+	if !v.Valid {
+		return nil
+	}
+	x := v.Float64
+	return &x
+}
+
+// provenanceOf is OpenClaw's decodeChunkProvenance: nil unless the
+// class, kind and time are all valid.
+func provenanceOf(origin, kind sql.NullString, observed sql.NullFloat64, supersedes sql.NullString) *recall.Provenance {
+	if !originClasses[origin.String] || !sessionKinds[kind.String] || !observed.Valid {
+		return nil
+	}
+	p := &recall.Provenance{OriginClass: origin.String, SessionKind: kind.String, ObservedAt: int64(observed.Float64)}
+	if jsTrimmed(supersedes) != "" {
+		p.SupersedesKey = supersedes.String
+	}
+	return p
 }
 
 // SourceMtimes reads memory_index_sources' mtime (ms) of the given paths

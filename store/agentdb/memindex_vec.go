@@ -49,7 +49,7 @@ func (m *MemIndex) Vectors(ctx context.Context, progress func(done, total int)) 
 		return nil, m.db.explain(err)
 	}
 	defer rs.Close()
-	t := &recall.VectorTable{}
+	t := &recall.VectorTable{ExactBudget: recall.DefaultExactBudget}
 	for rs.Next() {
 		var rowid int64
 		var id, path, source, model string

@@ -71,11 +71,13 @@ func (r *replay) pathHits(ctx context.Context, q, exactQuery string, limit int) 
 			ps.FirstPlanFailed = failed
 		}
 	}
-	live, err := r.mi.LivePaths(ctx, sources)
-	if err != nil {
-		return nil, err
+	if ps.NeedsLive() {
+		live, err := r.mi.LivePaths(ctx, sources)
+		if err != nil {
+			return nil, err
+		}
+		ps.Live = live
 	}
-	ps.Live = live
 	hits := ps.Hits()
 	return r.withSnippets(ctx, hits)
 }
@@ -111,7 +113,7 @@ func (r *replay) attach(ctx context.Context, hits []recall.Hit) ([]recall.Hit, e
 			sessionPaths = append(sessionPaths, h.Path)
 		}
 	}
-	meta, err := r.mi.RecallMeta(ctx, ids)
+	meta, err := r.s.recallMeta(ctx, r.cache, r.mi)
 	if err != nil {
 		return nil, err
 	}
@@ -167,15 +169,11 @@ func (r *replay) vectorHits(ctx context.Context) ([]recall.Hit, error) {
 		}
 		top = recall.Refine(r.qvec, cands, nil, func(row int) float64 { return t.CosineVec(q32, row) }, limit)
 	} else {
-		rowids := make([]int64, len(cands))
-		for i, c := range cands {
-			rowids[i] = t.Rowids[c.Row]
-		}
-		exact, err := r.mi.ExactEmbeddings(ctx, rowids)
+		exact, err := r.exactVectors(ctx, t, cands)
 		if err != nil {
 			return nil, err
 		}
-		top = recall.Refine(r.qvec, cands, func(row int) []float64 { return exact[t.Rowids[row]] }, nil, limit)
+		top = recall.Refine(r.qvec, cands, exact, nil, limit)
 	}
 	hits := make([]recall.Hit, len(top))
 	for i, sc := range top {
@@ -188,12 +186,29 @@ func (r *replay) vectorHits(ctx context.Context) ([]recall.Hit, error) {
 	return r.attach(ctx, hits)
 }
 
+// exactVectors gives the candidates' stored vectors: from the table when
+// it kept them, else read from the store.
+func (r *replay) exactVectors(ctx context.Context, t *recall.VectorTable, cands []recall.Scored) (func(row int) []float64, error) {
+	if _, kept := t.Exact(0); kept || t.Len() == 0 {
+		return func(row int) []float64 { v, _ := t.Exact(row); return v }, nil
+	}
+	rowids := make([]int64, len(cands))
+	for i, c := range cands {
+		rowids[i] = t.Rowids[c.Row]
+	}
+	exact, err := r.mi.ExactEmbeddings(ctx, rowids)
+	if err != nil {
+		return nil, err
+	}
+	return func(row int) []float64 { return exact[t.Rowids[row]] }, nil
+}
+
 // vectors is the index's vector table (from the session when unchanged).
 func (r *replay) vectors(ctx context.Context) (*recall.VectorTable, error) {
 	if r.table != nil {
 		return r.table, nil
 	}
-	t, err := r.s.table(ctx, r.req.Agent.SQLitePath, r.mi, r.rev, r.rep.Chunks, func(done, total int) {
+	t, err := r.s.table(ctx, r.cache, r.mi, func(done, total int) {
 		r.req.progress(Progress{Stage: "vectors", Done: done, Total: total})
 	})
 	r.table = t

@@ -36,6 +36,7 @@ func newFixture(t *testing.T, fail string) *fixture {
 	hs := httptest.NewServer(f.srv)
 	t.Cleanup(hs.Close)
 	f.s = &Session{HTTP: embedClient(hs), Timeout: 300 * time.Millisecond}
+	t.Cleanup(func() { f.s.Close() })
 	return f
 }
 

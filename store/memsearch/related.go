@@ -32,11 +32,10 @@ type RelatedHit struct {
 // Related lists the chunks of other files nearest to the request's chunk
 // or file, best first: near-duplicates across MEMORY.md and daily notes.
 func (s *Session) Related(ctx context.Context, req RelatedRequest) ([]RelatedHit, error) {
-	db, err := openStore(ctx, req.Agent)
+	db, err := s.open(ctx, req.Agent)
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
 	mi, err := db.OpenMemIndex(ctx)
 	if err != nil {
 		return nil, err
@@ -46,11 +45,7 @@ func (s *Session) Related(ctx context.Context, req RelatedRequest) ([]RelatedHit
 	if err != nil {
 		return nil, err
 	}
-	chunks, _, err := mi.Counts(ctx)
-	if err != nil {
-		return nil, err
-	}
-	t, err := s.table(ctx, req.Agent.SQLitePath, mi, rev, chunks, nil)
+	t, err := s.table(ctx, s.index(req.Agent.SQLitePath, rev), mi, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -72,6 +72,7 @@ type replay struct {
 	cfg    map[string]any
 	qvec   []float64
 	table  *recall.VectorTable
+	cache  *indexCache
 	vecOK  bool
 	vstate string
 	rev    int64
@@ -104,11 +105,10 @@ func (s *Session) Replay(ctx context.Context, req Request) (*Report, error) {
 	if req.MinScore != nil {
 		r.rep.Settings.MinScore = *req.MinScore
 	}
-	db, err := openStore(ctx, req.Agent)
+	db, err := s.open(ctx, req.Agent)
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
 	if r.mi, err = db.OpenMemIndex(ctx); err != nil {
 		return nil, err
 	}
@@ -168,15 +168,19 @@ func (r *replay) readIndex(ctx context.Context) error {
 		return err
 	}
 	r.rep.Meta, r.vstate = meta, vstate
-	chunks, semantic, err := r.mi.Counts(ctx)
+	if r.rev, err = r.mi.Revision(ctx); err != nil {
+		return err
+	}
+	r.cache = r.s.index(r.req.Agent.SQLitePath, r.rev)
+	chunks, semantic, err := r.s.counts(ctx, r.cache, r.mi)
 	if err != nil {
 		return err
 	}
 	r.rep.Chunks = chunks
-	if r.rev, err = r.mi.Revision(ctx); err != nil {
+	r.vecOK = semantic > 0 && r.rep.Config.Vector
+	if err := r.s.firstChunks(ctx, r.cache, r.mi); err != nil {
 		return err
 	}
-	r.vecOK = semantic > 0 && r.rep.Config.Vector
 	if chunks == 0 {
 		r.rep.Status = StatusEmpty
 		r.rep.Reason = "the index holds no chunk: memory_search finds nothing until OpenClaw indexes the memory files (`openclaw memory index`)"

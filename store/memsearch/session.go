@@ -14,10 +14,11 @@ import (
 	"clawvault-tui/store/fileid"
 )
 
-// Session keeps what searches of one process share: each store's vectors
-// (while its index revision and chunk count stay the same) and one
-// embedding client per provider (which remembers the queries it embedded).
-// Safe for concurrent use.
+// Session keeps what searches of one process share: each agent store
+// open (reopened when the file is replaced), each index's vectors and
+// files (while its revision and chunk count stay the same), and one
+// embedding client per provider (which remembers the queries it
+// embedded). Safe for concurrent use; Close releases the stores.
 type Session struct {
 	// HTTP is the client embedding requests go through (nil: the
 	// default); Timeout bounds one (0: embedding.DefaultTimeout).
@@ -25,15 +26,27 @@ type Session struct {
 	Timeout time.Duration
 
 	mu      sync.Mutex
-	vectors map[string]*vectorCache
+	stores  map[string]*openDB
+	indexes map[string]*indexCache
 	clients map[string]*embedding.Client
 }
 
-type vectorCache struct {
-	file     fileid.ID
-	revision int64
-	chunks   int
-	table    *recall.VectorTable
+// openDB is a store kept open, and the file it was opened on.
+type openDB struct {
+	db   *agentdb.DB
+	file fileid.ID
+}
+
+// indexCache is what a session keeps of one index, read on first use
+// and valid while the index's revision stays the same.
+type indexCache struct {
+	file             fileid.ID
+	revision         int64
+	counted          bool
+	chunks, semantic int
+	table            *recall.VectorTable
+	first            map[string]recall.PathRow
+	meta             map[string]recall.Meta
 }
 
 // NewSession starts an empty session.
@@ -96,30 +109,148 @@ func (s *Session) client(p *embedding.Provider) *embedding.Client {
 	return c
 }
 
-// table returns the store's vectors, read again when the index changed.
-func (s *Session) table(ctx context.Context, path string, mi *agentdb.MemIndex, revision int64, chunks int, progress func(done, total int)) (*recall.VectorTable, error) {
+// Close closes the stores the session kept open.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var first error
+	for path, o := range s.stores {
+		if err := o.db.Close(); err != nil && first == nil {
+			first = err
+		}
+		delete(s.stores, path)
+	}
+	return first
+}
+
+// open returns the agent's store, kept open between searches; a store
+// replaced since (OpenClaw rebuilt it into a new file) is reopened.
+func (s *Session) open(ctx context.Context, a store.Agent) (*agentdb.DB, error) {
+	if a.SQLitePath == "" {
+		return openStore(ctx, a)
+	}
+	var id fileid.ID
+	if fi, err := os.Stat(a.SQLitePath); err == nil {
+		id = fileid.Of(fi)
+	}
+	s.mu.Lock()
+	o := s.stores[a.SQLitePath]
+	s.mu.Unlock()
+	if o != nil && o.file.Exists() && id.Exists() && o.file.SameFile(id) {
+		return o.db, nil
+	}
+	db, err := openStore(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stores == nil {
+		s.stores = map[string]*openDB{}
+	}
+	if old := s.stores[a.SQLitePath]; old != nil {
+		old.db.Close()
+	}
+	s.stores[a.SQLitePath] = &openDB{db: db, file: id}
+	return db, nil
+}
+
+// index returns the session's cache of the index at path for this read,
+// emptied when the index changed (its revision) or the file was
+// replaced. An index without a revision counter is not cached.
+func (s *Session) index(path string, revision int64) *indexCache {
 	var id fileid.ID
 	if fi, err := os.Stat(path); err == nil {
 		id = fileid.Of(fi)
 	}
+	if revision == 0 {
+		return &indexCache{file: id}
+	}
 	s.mu.Lock()
-	c := s.vectors[path]
+	defer s.mu.Unlock()
+	c := s.indexes[path]
+	if c == nil || c.revision != revision || !c.file.SameFile(id) {
+		c = &indexCache{file: id, revision: revision}
+		if s.indexes == nil {
+			s.indexes = map[string]*indexCache{}
+		}
+		s.indexes[path] = c
+	}
+	return c
+}
+
+// counts are the index's chunks and semantic chunks, counted once (a
+// scan of the chunks table).
+func (s *Session) counts(ctx context.Context, c *indexCache, mi *agentdb.MemIndex) (chunks, semantic int, err error) {
+	s.mu.Lock()
+	if c.counted {
+		defer s.mu.Unlock()
+		return c.chunks, c.semantic, nil
+	}
 	s.mu.Unlock()
-	// The revision moves with every change of the index; the file's
-	// identity tells a store replaced by a rebuilt one (OpenClaw
-	// reindexes into a new file and swaps it in).
-	if c != nil && c.revision == revision && c.chunks == chunks && c.file.SameFile(id) {
-		return c.table, nil
+	chunks, semantic, err = mi.Counts(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	s.mu.Lock()
+	c.chunks, c.semantic, c.counted = chunks, semantic, true
+	s.mu.Unlock()
+	return chunks, semantic, nil
+}
+
+// recallMeta is every chunk's recall metadata (a chunk missing from it
+// no longer exists), read once.
+func (s *Session) recallMeta(ctx context.Context, c *indexCache, mi *agentdb.MemIndex) (map[string]recall.Meta, error) {
+	s.mu.Lock()
+	m := c.meta
+	s.mu.Unlock()
+	if m != nil {
+		return m, nil
+	}
+	m, err := mi.AllRecallMeta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	c.meta = m
+	s.mu.Unlock()
+	return m, nil
+}
+
+// table returns the index's vectors, read on first use.
+func (s *Session) table(ctx context.Context, c *indexCache, mi *agentdb.MemIndex, progress func(done, total int)) (*recall.VectorTable, error) {
+	s.mu.Lock()
+	t := c.table
+	s.mu.Unlock()
+	if t != nil {
+		return t, nil
 	}
 	t, err := mi.Vectors(ctx, progress)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
-	if s.vectors == nil {
-		s.vectors = map[string]*vectorCache{}
-	}
-	s.vectors[path] = &vectorCache{file: id, revision: revision, chunks: chunks, table: t}
+	c.table = t
 	s.mu.Unlock()
 	return t, nil
+}
+
+// firstChunks hands the index's files (and their first chunks) to mi,
+// read once per index.
+func (s *Session) firstChunks(ctx context.Context, c *indexCache, mi *agentdb.MemIndex) error {
+	s.mu.Lock()
+	first := c.first
+	s.mu.Unlock()
+	if first != nil {
+		mi.UseFirstChunks(first)
+		return nil
+	}
+	first, err := mi.FirstChunks(ctx)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	c.first = first
+	s.mu.Unlock()
+	return nil
 }

@@ -83,12 +83,11 @@ func (s *Session) Status(ctx context.Context, req StatusRequest) (*Health, error
 		return h, nil
 	}
 	h.Warnings = warns
-	db, err := openStore(ctx, req.Agent)
+	db, err := s.open(ctx, req.Agent)
 	if err != nil {
 		h.Problem = err.Error()
 		return h, nil
 	}
-	defer db.Close()
 	mi, err := db.OpenMemIndex(ctx)
 	if err != nil {
 		h.Problem = err.Error()

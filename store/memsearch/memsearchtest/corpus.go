@@ -67,6 +67,16 @@ var Queries = []Query{
 	{"coffee-wide", "coffee", 12, 0.05},
 	{"router-low", "router", 3, 0.1},
 	{"standup", "standup notes", 0, -1},
+	// Words matched one at a time (the whole query matches nothing): the
+	// lexical boost does not saturate, and words in paths count.
+	{"mixed-words", "alice postgres router billing", 0, -1},
+	{"alice-postgres", "what does alice think about postgres", 0, -1},
+	{"billing-router", "billing router", 0, -1},
+	{"vlan-lisbon", "vlan trunk management lisbon", 0, -1},
+	{"path-words", "people alice", 0, -1},
+	{"projects-credit", "projects billing credit", 0, -1},
+	{"exact-name", "router.md", 0, -1},
+	{"exact-upper", "USER.MD", 0, -1},
 }
 
 // file is one file of the workspace: its age in days sets its mtime.
