@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"time"
@@ -55,6 +56,21 @@ type Options struct {
 	// Scan lists the sessions (nil: store.Scan); serve hands its sessions
 	// one scanner, so that they share their snapshots.
 	Scan func(ctx context.Context, fsys store.FS, ws *store.Workspace, opt store.ScanOptions) (*store.Snapshot, error)
+	// MemoryHTTP carries the embedding requests of the search as the
+	// agent recalls (nil: the default client; tests point it at theirs).
+	MemoryHTTP *http.Client
+}
+
+// recallOptionsOf is what the search as the agent recalls reads: the
+// agents that keep a SQLite store (and so the memory index).
+func recallOptionsOf(opt Options) recallOptions {
+	ro := recallOptions{configPath: opt.Workspace.ConfigPath, getenv: opt.Getenv, now: opt.Now, http: opt.MemoryHTTP}
+	for _, ag := range opt.Workspace.Agents {
+		if ag.SQLitePath != "" {
+			ro.agents = append(ro.agents, ag)
+		}
+	}
+	return ro
 }
 
 type screen int
@@ -174,7 +190,7 @@ func New(opt Options) *App {
 	cache := transcript.NewCache()
 	a.transcript = newTranscriptPane(c, func(row model.SessionRow) transcript.Reader { return store.TranscriptReader(cache, row) }, &a.jobCounter)
 	a.vault = newVaultPane(c, &a.jobCounter)
-	a.search = newSearchPane(c, &a.jobCounter)
+	a.search = newSearchPane(c, &a.jobCounter, recallOptionsOf(opt))
 	a.jobs = newJobsPane(c, opt.Jobs)
 	a.configProblems = append(a.configProblems, c.Keys.Conflicts(a.keyScopes())...)
 	if len(a.configProblems) > 0 {
@@ -196,7 +212,11 @@ func (a *App) Close() error {
 	if a.watcher != nil {
 		a.watcher.Close()
 	}
-	return a.c.index.close()
+	err := a.c.index.close()
+	if rerr := a.search.recall.close(); err == nil {
+		err = rerr
+	}
+	return err
 }
 
 // keyScopes are the sets of bindings that answer together: each screen's
@@ -211,6 +231,11 @@ func (a *App) keyScopes() []keyScope {
 		}
 		scopes = append(scopes, keyScope{"the " + screenNames[s] + " screen", b})
 	}
+	recalling := k.globalKeys()
+	for _, g := range a.search.recall.FullHelp() {
+		recalling = append(recalling, g...)
+	}
+	scopes = append(scopes, keyScope{"the Search screen as the agent recalls", recalling})
 	return append(scopes, keyScope{"a confirmation", []key.Binding{k.Confirm, k.Deny}})
 }
 

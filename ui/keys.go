@@ -33,6 +33,8 @@ type KeyMap struct {
 	DryRun, Sweep, Retention, Space, IndexBuild, Cancel, Confirm, Deny key.Binding
 	// vault and search: curating memory
 	ExternalEdit, Promote, Source, FilterType, FilterImportance, FilterSource, Expand, Collapse key.Binding
+	// search as the agent recalls (memory_search replayed)
+	RecallMode, RecallFiles, Related key.Binding
 	// the built-in editor, and its choices when the file changed on disk
 	Save, Undo, Redo, Reload, Diff, Merge key.Binding
 }
@@ -55,6 +57,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"cancel": &k.Cancel, "confirm": &k.Confirm, "deny": &k.Deny,
 		"external_edit": &k.ExternalEdit, "promote": &k.Promote, "source": &k.Source, "filter_type": &k.FilterType,
 		"filter_importance": &k.FilterImportance, "filter_source": &k.FilterSource, "expand": &k.Expand, "collapse": &k.Collapse,
+		"recall_mode": &k.RecallMode, "recall_files": &k.RecallFiles, "related": &k.Related,
 		"save": &k.Save, "undo": &k.Undo, "redo": &k.Redo, "reload": &k.Reload, "diff": &k.Diff, "merge": &k.Merge,
 	}
 }
@@ -138,6 +141,10 @@ func DefaultKeyMap() *KeyMap {
 		FilterSource:     bind("filter by source", "s"),
 		Expand:           bind("open the folder", "right", "l"),
 		Collapse:         bind("close it, or go up", "left", "h"),
+
+		RecallMode:  bind("as the agent recalls, or by keyword", "ctrl+r"),
+		RecallFiles: bind("every file, and why (not) recalled", "f"),
+		Related:     bind("related memories", "r"),
 
 		Save:   bind("save", "ctrl+s"),
 		Undo:   bind("undo", "ctrl+z"),

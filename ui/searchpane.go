@@ -82,10 +82,32 @@ type searchPane struct {
 
 	cursor, offset int
 	width, height  int
+
+	// recalling: the screen shows recall, the "as the agent recalls"
+	// mode (recall.go), whose input typing then means.
+	recalling bool
+	recall    *recallPane
 }
 
-func newSearchPane(c *Common, jobs *int) *searchPane {
-	return &searchPane{c: c, jobs: jobs, input: steadyInput(c.Theme, "search: ", `words, "a phrase", path:memory type:decision i>=0.8`)}
+func newSearchPane(c *Common, jobs *int, ro recallOptions) *searchPane {
+	return &searchPane{c: c, jobs: jobs, input: steadyInput(c.Theme, "search: ", `words, "a phrase", path:memory type:decision i>=0.8`),
+		recall: newRecallPane(c, jobs, ro)}
+}
+
+// toggleRecall switches between the keyword search and the search as
+// the agent recalls; the words typed carry over to an empty input.
+func (p *searchPane) toggleRecall() tea.Cmd {
+	p.recalling = !p.recalling
+	from, to := &p.input, &p.recall.input
+	if !p.recalling {
+		from, to = to, from
+	}
+	if to.Value() == "" {
+		to.SetValue(from.Value())
+	}
+	from.Blur()
+	p.typing = true
+	return to.Focus()
 }
 
 func (p *searchPane) nextJob() int {
@@ -214,6 +236,7 @@ func (p *searchPane) Handle(msg memorySearchMsg) tea.Cmd {
 func (p *searchPane) SetSize(w, h int) {
 	p.width, p.height = w, h
 	p.input.SetWidth(max(10, w-10))
+	p.recall.SetSize(w, h)
 	p.clamp()
 }
 
@@ -245,6 +268,12 @@ func (p *searchPane) Selected() (search.Hit, bool) {
 
 func (p *searchPane) Update(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	k := p.c.Keys
+	if key.Matches(msg, k.RecallMode) {
+		return p.toggleRecall(), true
+	}
+	if p.recalling {
+		return p.recall.Update(msg, &p.typing)
+	}
 	if p.typing {
 		switch msg.String() {
 		case "up", "down", "pgup", "pgdown":
@@ -333,21 +362,34 @@ func (p *searchPane) open(external bool) tea.Cmd {
 
 func (p *searchPane) ShortHelp() []key.Binding {
 	k := p.c.Keys
+	if p.recalling {
+		if p.typing {
+			arrows := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
+			return []key.Binding{arrows, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "recall")), k.Back, k.RecallMode}
+		}
+		return p.recall.ShortHelp()
+	}
 	if p.typing {
 		// j and k are letters of the query here: only the arrows move.
 		arrows := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
 		return []key.Binding{arrows, k.Open, k.Back, k.Help}
 	}
-	return []key.Binding{k.Down, k.Open, k.ExternalEdit, k.Promote, k.Search, k.Copy, k.Help}
+	return []key.Binding{k.Down, k.Open, k.ExternalEdit, k.Promote, k.Search, k.Copy, k.RecallMode, k.Help}
 }
 
 func (p *searchPane) FullHelp() [][]key.Binding {
 	k := p.c.Keys
-	return [][]key.Binding{k.listKeys(), {k.Search, k.Open, k.Edit, k.ExternalEdit, k.Promote, k.Source, k.Copy}}
+	if p.recalling {
+		return p.recall.FullHelp()
+	}
+	return [][]key.Binding{k.listKeys(), {k.Search, k.Open, k.Edit, k.ExternalEdit, k.Promote, k.Source, k.Copy, k.RecallMode}}
 }
 
 func (p *searchPane) View() string {
 	t := p.c.Theme
+	if p.recalling {
+		return p.recall.View()
+	}
 	if p.width <= 0 || p.height <= 0 {
 		return ""
 	}
@@ -357,7 +399,7 @@ func (p *searchPane) View() string {
 		lines = append(lines, p.hitLines(hits[i], i == p.cursor)...)
 	}
 	if len(hits) == 0 && p.err == nil && p.ready && strings.TrimSpace(p.shown) == "" {
-		lines = append(lines, "", t.Muted.Render(wrap(`Type to search the vault and every agent's MEMORY.md and memory/: words (all must occur in one section), "a phrase", -word to leave out, path:decisions, type:decision,lesson, i>=0.8. enter opens the hit in the editor at its line; esc leaves the input for j/k, E ($EDITOR), p (promote to MEMORY.md), y (copy path:line).`, p.width)))
+		lines = append(lines, "", t.Muted.Render(wrap(`Type to search the vault and every agent's MEMORY.md and memory/: words (all must occur in one section), "a phrase", -word to leave out, path:decisions, type:decision,lesson, i>=0.8. enter opens the hit in the editor at its line; esc leaves the input for j/k, E ($EDITOR), p (promote to MEMORY.md), y (copy path:line). ctrl+r searches as the agent recalls: OpenClaw's memory_search, replayed and explained.`, p.width)))
 	}
 	return block(strings.Join(lines, "\n"), p.width, p.height)
 }

@@ -36,6 +36,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.updateEditor(msg)
 	case indexOpenedMsg, reindexedMsg, memorySearchMsg, indexDamagedMsg:
 		return a, a.updateSearch(msg)
+	case recallProgressMsg, recallDoneMsg, relatedDoneMsg:
+		return a, a.search.recall.Handle(msg)
 	case vaultListMsg, vaultFileMsg, vaultRenderMsg:
 		return a, a.vault.Handle(msg)
 	case promoteReadyMsg, promoteDoneMsg:
