@@ -359,3 +359,34 @@ func TestEndToEndCurating(t *testing.T) {
 		tm.waitText("EXIT:0")
 	})
 }
+
+// The search as the agent recalls, on the demo's SQLite agent without
+// its provider's key: memory_search gives nothing, the keyword-only
+// ranking is offered under its label, every file says why, and enter
+// edits the hit at its line.
+func TestEndToEndRecall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end flows are not short")
+	}
+	bin := builtBinary(t)
+	state, vault := demoCopy(t)
+	command := fmt.Sprintf("env -u OPENAI_API_KEY -u VISUAL -u EDITOR XDG_CONFIG_HOME=%s XDG_DATA_HOME=%s TERM=xterm-256color %s --state-dir %s -v %s; echo EXIT:$?; sleep 60",
+		filepath.Join(t.TempDir(), "config"), filepath.Join(t.TempDir(), "data"), bin, state, vault)
+	tm := startTerminal(t, command, 80, 24)
+	tm.waitText("1 Sessions")
+	tm.keys("4")
+	tm.waitText("search: ")
+	tm.keys("C-r")
+	tm.waitText("recall: ")
+	tm.keys("VPN gateway", "Enter")
+	tm.waitText("NOT what the agent gets")
+	tm.waitText("provider-unavailable")
+	tm.keys("f")
+	tm.waitText("memory/2026-11-20.md")
+	tm.keys("f", "Enter")
+	tm.waitText("ctrl+s")
+	tm.keys("Escape")
+	tm.waitText("recall: ")
+	tm.keys("q")
+	tm.waitText("EXIT:0")
+}
