@@ -14,8 +14,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
-
 	"clawvault-tui/store/embedding/embedtest"
 	"clawvault-tui/store/memsearch/memsearchtest"
 )
@@ -45,19 +43,11 @@ func memoryState(t *testing.T) string {
 	if err := memsearchtest.WriteState(state, memsearchtest.BaseURL); err != nil {
 		t.Fatal(err)
 	}
-	packed, err := os.ReadFile(filepath.Join("testdata", "conformance", "memsearch", "2026.9.6", "openclaw-agent.sqlite.zst"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, _ := zstd.NewReader(nil)
-	raw, err := dec.DecodeAll(packed, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.MkdirAll(filepath.Join(state, "agents", "main", "sessions"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite"), raw, 0o600); err != nil {
+	db := filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite")
+	if err := memsearchtest.UnpackStore(filepath.Join("testdata", "conformance", "memsearch", "2026.9.6"), db); err != nil {
 		t.Fatal(err)
 	}
 	return state

@@ -37,13 +37,13 @@ var (
 
 func stopSets() (all, korean map[string]bool) {
 	stopOnce.Do(func() {
-		stopWords = make(map[string]bool, len(queryStopWords))
+		stopWords = make(map[string]bool, len(queryStopWords)+len(koreanStopWords))
+		koreanSet = make(map[string]bool, len(koreanStopWords))
 		for _, w := range queryStopWords {
 			stopWords[w] = true
 		}
-		koreanSet = make(map[string]bool, len(koreanStopWords))
 		for _, w := range koreanStopWords {
-			koreanSet[w] = true
+			stopWords[w], koreanSet[w] = true, true
 		}
 	})
 	return stopWords, koreanSet

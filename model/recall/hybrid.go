@@ -220,6 +220,11 @@ func compareRanking(a, b *Entry) int {
 	if c := cmpDesc(a.LexicalRank, b.LexicalRank); c != 0 {
 		return c
 	}
+	return comparePlace(a, b)
+}
+
+// comparePlace orders by path (localeCompare), start and end line.
+func comparePlace(a, b *Entry) int {
 	if c := localeCompare(a.Path, b.Path); c != 0 {
 		return c
 	}

@@ -215,8 +215,6 @@ func (b *Booster) Score(path, text string, fts float64) float64 {
 	for _, m := range b.matchers {
 		if m.substring.MatchString(p) {
 			pathBoost += .18
-		} else {
-			pathBoost += 0
 		}
 	}
 	lengthBoost := math.Min(float64(utf16Len(text))/160, .18)

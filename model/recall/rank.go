@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -374,18 +375,7 @@ func VectorOnly(hits []Hit, s Settings, ts Timestamps, limit int) []*Entry {
 			out = append(out, e)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *Entry) int {
-		if c := cmpDesc(a.Score, b.Score); c != 0 {
-			return c
-		}
-		if c := localeCompare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		if a.StartLine != b.StartLine {
-			return a.StartLine - b.StartLine
-		}
-		return a.EndLine - b.EndLine
-	})
+	slices.SortStableFunc(out, func(a, b *Entry) int { return cmp.Or(cmpDesc(a.Score, b.Score), comparePlace(a, b)) })
 	for i, e := range out {
 		e.PreMMR, e.Position = i, i
 	}

@@ -57,22 +57,13 @@ func jsTrimmed(s sql.NullString) string {
 func (m *MemIndex) AllRecallMeta(ctx context.Context) (map[string]recall.Meta, error) {
 	out := map[string]recall.Meta{}
 	// SQLite reads the ids from their unique index, not the table.
-	rs, err := m.tx.QueryContext(ctx, `SELECT id FROM memory_index_chunks`)
-	if err != nil {
-		return nil, m.db.explain(err)
-	}
-	defer rs.Close()
-	var ids []string
-	for rs.Next() {
+	if err := m.eachRow(ctx, `SELECT id FROM memory_index_chunks`, func(rs *sql.Rows) error {
 		var id string
-		if err := rs.Scan(&id); err != nil {
-			return nil, m.db.explain(err)
-		}
+		err := rs.Scan(&id)
 		out[id] = recall.Meta{}
-		ids = append(ids, id)
-	}
-	if err := rs.Err(); err != nil {
-		return nil, m.db.explain(err)
+		return err
+	}); err != nil {
+		return nil, err
 	}
 	if m.Layout.RecallMeta {
 		if err := m.eachRow(ctx, `SELECT chunk_id, importance, triggers, project_key FROM memory_index_chunk_recall_metadata`, func(rs *sql.Rows) error {

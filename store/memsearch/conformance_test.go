@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
-
 	"clawvault-tui/model/recall"
 	"clawvault-tui/store"
 	"clawvault-tui/store/embedding/embedtest"
@@ -63,18 +61,9 @@ func conformanceState(t *testing.T, dir string) store.Agent {
 	if err := memsearchtest.WriteState(state, memsearchtest.BaseURL); err != nil {
 		t.Fatal(err)
 	}
-	packed, err := os.ReadFile(filepath.Join(dir, "openclaw-agent.sqlite.zst"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, _ := zstd.NewReader(nil)
-	raw, err := dec.DecodeAll(packed, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	agentDir := filepath.Join(state, "agents", "main")
 	db := filepath.Join(agentDir, "agent", "openclaw-agent.sqlite")
-	if err := os.WriteFile(db, raw, 0o600); err != nil {
+	if err := memsearchtest.UnpackStore(dir, db); err != nil {
 		t.Fatal(err)
 	}
 	return store.Agent{ID: "main", Dir: agentDir, Workspace: filepath.Join(state, "workspace"), SQLitePath: db}

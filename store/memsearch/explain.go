@@ -1,6 +1,7 @@
 package memsearch
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -140,15 +141,7 @@ func (r *replay) vectorRanks() map[string]vectorRank {
 			all = append(all, sc{t.IDs[i], t.Cosine(q, math.Sqrt(n), i)})
 		}
 	}
-	slices.SortStableFunc(all, func(a, b sc) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(all, func(a, b sc) int { return cmp.Compare(b.score, a.score) })
 	out := make(map[string]vectorRank, len(all))
 	for i, s := range all {
 		out[s.id] = vectorRank{s.score, i + 1, len(all), true}

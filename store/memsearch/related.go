@@ -1,9 +1,11 @@
 package memsearch
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"clawvault-tui/model/recall"
 	"clawvault-tui/store"
@@ -104,13 +106,7 @@ func nearest(t *recall.VectorTable, req RelatedRequest) ([]RelatedHit, error) {
 			EndLine: int(t.EndLine[row]), Score: sc.Score, Of: fmt.Sprintf("%s:%d-%d", t.Paths[of], t.StartLine[of], t.EndLine[of])})
 	}
 	slices.SortFunc(out, func(a, b RelatedHit) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return slices.Compare([]string{a.Path, a.ID}, []string{b.Path, b.ID})
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Path, b.Path), strings.Compare(a.ID, b.ID))
 	})
 	return out[:min(len(out), limit)], nil
 }

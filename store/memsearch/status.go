@@ -2,8 +2,6 @@ package memsearch
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -16,7 +14,6 @@ import (
 	"clawvault-tui/store"
 	"clawvault-tui/store/agentdb"
 	"clawvault-tui/store/embedding"
-	"clawvault-tui/store/regfile"
 )
 
 // Health is one agent's memory search index, checked against its files,
@@ -94,14 +91,14 @@ func (s *Session) Status(ctx context.Context, req StatusRequest) (*Health, error
 		return h, nil
 	}
 	defer mi.Close()
-	if err := h.readIndex(ctx, mi, c, req.Agent.Workspace); err != nil {
+	if err := h.readIndex(ctx, mi, req.Agent.Workspace); err != nil {
 		return nil, err
 	}
 	h.checkProvider(ctx, s, c, raw, req)
 	return h, nil
 }
 
-func (h *Health) readIndex(ctx context.Context, mi *agentdb.MemIndex, c recall.Config, workspace string) error {
+func (h *Health) readIndex(ctx context.Context, mi *agentdb.MemIndex, workspace string) error {
 	meta, vstate, err := mi.Meta(ctx)
 	if err != nil {
 		return err
@@ -117,8 +114,7 @@ func (h *Health) readIndex(ctx context.Context, mi *agentdb.MemIndex, c recall.C
 		return err
 	}
 	h.Files = len(sources)
-	h.Stale = compareFiles(workspace, c, sources)
-	h.Stale.Chunks = chunks
+	h.Stale = compareFiles(workspace, sources, chunks)
 	return nil
 }
 
@@ -170,31 +166,11 @@ func (h *Health) checkProvider(ctx context.Context, s *Session, c recall.Config,
 	}
 }
 
-// compareFiles is memory-index-stale's comparison with OpenClaw 2026.9's
-// memory files: MEMORY.md (or memory.md), USER.md, memory/**/*.md.
-func compareFiles(workspace string, c recall.Config, sources []agentdb.IndexedSource) model.MemoryIndexHealth {
-	var indexed []model.IndexedFile
-	for _, s := range sources {
-		indexed = append(indexed, model.IndexedFile{Rel: s.Path, Hash: s.Hash, MTimeMs: s.MTimeMs, Size: s.Size})
-	}
-	var disk []model.DiskMemoryFile
-	files, _ := store.WorkspaceMemory(store.OS, workspace)
-	for _, f := range files {
-		if rel := filepath.ToSlash(f.Rel); rel != "DREAMS.md" && !strings.HasPrefix(rel, "memory/.dreams/") {
-			disk = append(disk, model.DiskMemoryFile{Rel: rel, Size: f.Size, ModTime: f.ModTime})
-		}
-	}
-	if fi, err := store.OS.Lstat(filepath.Join(workspace, "USER.md")); err == nil && fi.Mode().IsRegular() {
-		disk = append(disk, model.DiskMemoryFile{Rel: "USER.md", Size: fi.Size(), ModTime: fi.ModTime()})
-	}
-	hashes := map[string]string{}
-	for _, rel := range model.MemoryFilesToHash(indexed, disk) {
-		if data, err := regfile.ReadFile(filepath.Join(workspace, filepath.FromSlash(rel))); err == nil {
-			sum := sha256.Sum256([]byte(strings.ToValidUTF8(string(data), "\uFFFD")))
-			hashes[rel] = hex.EncodeToString(sum[:])
-		}
-	}
-	return model.CompareMemoryIndex(indexed, disk, hashes)
+// compareFiles is memory-index-stale's comparison of the index's memory
+// sources with the workspace's memory files.
+func compareFiles(workspace string, sources []agentdb.IndexedSource, chunks int) model.MemoryIndexHealth {
+	mi := agentdb.MemoryIndex{Present: true, Sources: sources, Chunks: map[string]int{"memory": chunks}, Models: map[string]int{}, Meta: map[string]string{}}
+	return store.MemoryIndexHealth(store.OS, workspace, mi)
 }
 
 // reindexFiles lists the temp databases a reindex writes beside the store

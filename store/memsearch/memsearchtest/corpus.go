@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // Now is the clock the corpus is indexed and searched at.
@@ -220,4 +222,26 @@ func WriteState(state, baseURL string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(state, "openclaw.json"), []byte(Config(ws, baseURL)), 0o644)
+}
+
+// UnpackStore writes the store make conformance kept in dir
+// (openclaw-agent.sqlite.zst) to path.
+func UnpackStore(dir, path string) error {
+	packed, err := os.ReadFile(filepath.Join(dir, "openclaw-agent.sqlite.zst"))
+	if err != nil {
+		return err
+	}
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		return err
+	}
+	defer dec.Close()
+	raw, err := dec.DecodeAll(packed, nil)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, raw, 0o600)
 }
