@@ -38,11 +38,6 @@ func (o ordered) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// jsNumber is a number JSON.stringify writes.
-type jsNumber float64
-
-func (n jsNumber) MarshalJSON() ([]byte, error) { return jscompat.AppendJSNumber(nil, float64(n)), nil }
-
 func marshalJS(v any) ([]byte, error) {
 	switch x := v.(type) {
 	case string:

@@ -101,7 +101,8 @@ func TestAgreesWithOpenClawFunctions(t *testing.T) {
 		}
 	}
 	for _, j := range c.Jaccard {
-		if got := jaccard(set(j.A), set(j.B)); got != j.J {
+		ids := map[string]int32{}
+		if got := jaccardSorted(internTokens(set(j.A), ids), internTokens(set(j.B), ids)); got != j.J {
 			t.Errorf("jaccard(%q, %q) = %v, OpenClaw says %v", j.A, j.B, got, j.J)
 		}
 	}

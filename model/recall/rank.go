@@ -243,30 +243,6 @@ func jaccardSorted(a, b []int32) float64 {
 	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
-func jaccard(a, b map[string]bool) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 1
-	}
-	if len(a) == 0 || len(b) == 0 {
-		return 0
-	}
-	small, large := a, b
-	if len(a) > len(b) {
-		small, large = b, a
-	}
-	inter := 0
-	for t := range small {
-		if large[t] {
-			inter++
-		}
-	}
-	union := len(a) + len(b) - inter
-	if union == 0 {
-		return 0
-	}
-	return float64(inter) / float64(union)
-}
-
 // SelectHybrid is OpenClaw's selectHybridSearchResults: the entries at or
 // above minScore in order, up to limit; when fewer, keyword matches
 // without a vector part that fell below it fill up, in order (all keyword
