@@ -85,12 +85,15 @@ func (a *app) memoryAgent() (*store.Workspace, store.Agent, error) {
 		return nil, store.Agent{}, err
 	}
 	id := a.common.locate.Agent
+	if id == "" {
+		id = memsearch.DefaultAgent(ws.ConfigPath) // as OpenClaw's memory commands choose
+	}
 	for _, ag := range ws.Agents {
-		if ag.ID == id || (id == "" && ag.ID == ws.ObserverAgent) {
+		if ag.ID == id {
 			return ws, ag, nil
 		}
 	}
-	if id == "" {
+	if a.common.locate.Agent == "" {
 		return ws, ws.Agents[0], nil
 	}
 	return nil, store.Agent{}, fmt.Errorf("agent %q has no folder in %s", id, ws.StateDir)

@@ -458,3 +458,35 @@ func sha256Hex(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
 }
+
+// DefaultAgentID is OpenClaw's resolveDefaultAgentId: among
+// agents.entries (else agents.list), the one marked default, else the
+// first; main when there is none.
+func DefaultAgentID(cfg object, normalize func(string) string) string {
+	var ids []string
+	var def string
+	if entries, ok := get(cfg, "agents", "entries").(object); ok {
+		for _, id := range Keys(entries) {
+			ids = append(ids, id)
+			if b, _ := get(objectOf(entries[id]), "default").(bool); b && def == "" {
+				def = id
+			}
+		}
+	} else {
+		list, _ := get(cfg, "agents", "list").([]any)
+		for _, item := range list {
+			id, _ := objectOf(item)["id"].(string)
+			ids = append(ids, id)
+			if b, _ := objectOf(item)["default"].(bool); b && def == "" {
+				def = id
+			}
+		}
+	}
+	if def == "" && len(ids) > 0 {
+		def = ids[0]
+	}
+	if def == "" {
+		return "main"
+	}
+	return normalize(def)
+}

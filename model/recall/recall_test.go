@@ -308,3 +308,23 @@ func TestExplainCodes(t *testing.T) {
 		}
 	}
 }
+
+func TestDefaultAgentID(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ cfg, want string }{
+		{`{}`, "main"},
+		{`{"agents":{"list":[{"id":"ops"},{"id":"Work","default":true}]}}`, "work"},
+		{`{"agents":{"list":[{"id":"ops"},{"id":"work"}]}}`, "ops"},
+		{`{"agents":{"entries":{"zed":{},"alpha":{"default":true}}}}`, "alpha"},
+		{`{"agents":{"entries":{"zed":{},"alpha":{}}}}`, "zed"},
+	}
+	for _, c := range cases {
+		raw, err := DecodeJSON([]byte(c.cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := DefaultAgentID(raw, strings.ToLower); got != c.want {
+			t.Errorf("%s: %s, want %s", c.cfg, got, c.want)
+		}
+	}
+}

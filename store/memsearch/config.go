@@ -128,3 +128,17 @@ func readAuthProfiles(agentDir string) map[string]any {
 	}
 	return o
 }
+
+// DefaultAgent is the agent OpenClaw's memory commands use without
+// --agent: the agents entry marked default, else the first, else main.
+func DefaultAgent(configPath string) string {
+	data, err := regfile.ReadFile(configPath)
+	if err != nil {
+		return "main"
+	}
+	raw, err := recall.DecodeJSON(store.StripJSON5(data))
+	if err != nil {
+		return "main"
+	}
+	return recall.DefaultAgentID(raw, model.NormalizeAgentID)
+}
