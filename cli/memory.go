@@ -71,6 +71,7 @@ clawvault-tui memory search deploy --json --now 2026-11-21T12:00:00Z`,
 	}
 	fs := c.Flags()
 	fs.StringArrayVar(&f.explain, "explain", nil, "explain why this file (relative to the workspace) is or is not returned; repeatable")
+	_ = c.MarkFlagFilename("explain", "md")
 	fs.StringVar(&f.now, "now", "", "a fixed clock (RFC 3339) for the age of dated notes")
 	fs.IntVar(&f.maxResults, "max-results", 0, "results to return (default: memory.search.query.maxResults, 6)")
 	fs.Float64Var(&f.minScore, "min-score", -1, "minimum score (default: memory.search.query.minScore, 0.35)")

@@ -51,6 +51,12 @@ var remotePolicies = map[string]remotePolicy{
 	"clawvault-tui search": {}, // the index is our cache, not the user's files
 	"clawvault-tui space":  {}, // reads the stores
 	"clawvault-tui config": {},
+	// memory reads the agent's index and embeds a query (a status probe)
+	// through the agent's provider; --explain names a path, so it is not
+	// taken over SSH.
+	"clawvault-tui memory":        {},
+	"clawvault-tui memory search": {},
+	"clawvault-tui memory status": {},
 	"clawvault-tui observe": {write: func(c *cobra.Command) (string, serve.Role) {
 		if flagOn(c, "dry-run") {
 			return "", 0

@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model/recall"
 )
 
@@ -43,7 +43,7 @@ type MemLayout struct {
 	State      bool
 }
 
-var tokenizeRE = regexp.MustCompile(`(?i)tokenize\s*=\s*['"]([a-z0-9_]+)`)
+var tokenizeRE = jscompat.LazyRegexp(`(?i)tokenize\s*=\s*['"]([a-z0-9_]+)`)
 
 // OpenMemIndex starts a read of the memory index. The caller closes it.
 func (db *DB) OpenMemIndex(ctx context.Context) (*MemIndex, error) {
@@ -113,7 +113,7 @@ func (l *MemLayout) note(name, ddl string) {
 	case "memory_index_chunks_fts":
 		l.ChunkFTS = true
 		l.Tokenizer = "unicode61"
-		if t := tokenizeRE.FindStringSubmatch(ddl); t != nil {
+		if t := tokenizeRE().FindStringSubmatch(ddl); t != nil {
 			l.Tokenizer = strings.ToLower(t[1])
 		}
 	case "memory_index_paths_fts":

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -22,7 +21,7 @@ const (
 	ollamaCloudBaseHost = "ollama.com"
 )
 
-var envTemplateRE = regexp.MustCompile(`^\$\{([A-Z][A-Z0-9_]{0,127})\}$|^\$([A-Z][A-Z0-9_]{0,127})$`)
+var envTemplateRE = jscompat.LazyRegexp(`^\$\{([A-Z][A-Z0-9_]{0,127})\}$|^\$([A-Z][A-Z0-9_]{0,127})$`)
 
 // secret resolves a configured secret: a literal string, or a reference
 // to an environment variable ({source: "env", id}, "${NAME}", "$NAME").
@@ -33,7 +32,7 @@ func (r resolver) secret(v any, where string) (value, source string, err error) 
 		return "", "", nil
 	case string:
 		s := jscompat.JSTrim(x)
-		if m := envTemplateRE.FindStringSubmatch(s); m != nil {
+		if m := envTemplateRE().FindStringSubmatch(s); m != nil {
 			name := m[1] + m[2]
 			return jscompat.JSTrim(r.env.Getenv(name)), "$" + name + " (named by " + where + ")", nil
 		}

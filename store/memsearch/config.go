@@ -13,9 +13,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
 
+	"clawvault-tui/jscompat"
 	"clawvault-tui/model"
 	"clawvault-tui/model/recall"
 	"clawvault-tui/store"
@@ -51,7 +51,7 @@ func LoadConfig(path, agentID string, getenv func(string) string) (c recall.Conf
 	return c, raw, warnings, nil
 }
 
-var envNameRE = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+var envNameRE = jscompat.LazyRegexp(`^[A-Z_][A-Z0-9_]*$`)
 
 // substituteEnv replaces ${NAME} in every string of v in place ($${NAME}
 // stays literally ${NAME}); names not set are left and reported.
@@ -93,7 +93,7 @@ func substituteString(s string, getenv func(string) string, missing map[string]b
 			continue
 		}
 		end := strings.IndexByte(s[start:], '}')
-		if end < 0 || !envNameRE.MatchString(s[start:start+end]) {
+		if end < 0 || !envNameRE().MatchString(s[start:start+end]) {
 			b.WriteByte('$')
 			continue
 		}
