@@ -161,9 +161,11 @@ func SameKeywordQuery(query string, words []string) bool {
 }
 
 // queryMatcher is one word of the ranking query: as a whole token of a
-// chunk, and anywhere in its path.
+// chunk (OpenClaw's case-insensitive whole-string match, which is simple
+// case folding: strings.EqualFold), and anywhere in its path.
 type queryMatcher struct {
-	word, substring *regexp.Regexp
+	word      string
+	substring *regexp.Regexp
 }
 
 // Booster adds OpenClaw's lexical boost to a body hit's FTS score: the
@@ -176,7 +178,7 @@ type Booster struct{ matchers []queryMatcher }
 func NewBooster(rankingQuery string) *Booster {
 	b := &Booster{}
 	for _, t := range uniqueStrings(searchTokens(rankingQuery)) {
-		b.matchers = append(b.matchers, queryMatcher{literalMatcher(t, true), literalMatcher(t, false)})
+		b.matchers = append(b.matchers, queryMatcher{nfc(t), literalMatcher(t, false)})
 	}
 	return b
 }
@@ -204,7 +206,7 @@ func (b *Booster) Score(path, text string, fts float64) float64 {
 	}
 	overlap := 0
 	for _, m := range b.matchers {
-		if slices.ContainsFunc(tokens, m.word.MatchString) {
+		if slices.ContainsFunc(tokens, func(t string) bool { return strings.EqualFold(t, m.word) }) {
 			overlap++
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"clawvault-tui/jscompat"
 )
@@ -15,8 +16,6 @@ const dayMs = 864e5
 
 var (
 	datedPathRE = jscompat.LazyRegexp(`(?:^|/)memory/(?:[^/]+/)*([0-9]{4})-([0-9]{2})-([0-9]{2})(?:-[^/]+)?\.md$`)
-	cjkRE       = jscompat.LazyRegexp(`[\x{3040}-\x{309f}\x{30a0}-\x{30ff}\x{3400}-\x{4dbf}\x{4e00}-\x{9fff}\x{ac00}-\x{d7af}\x{1100}-\x{11ff}]`)
-	mmrWordRE   = jscompat.LazyRegexp(`[a-z0-9_]+`)
 )
 
 func normalizeMemoryPath(p string) string {
@@ -177,20 +176,37 @@ func mmr(items []*Entry, lambda float64) []*Entry {
 func mmrTokens(text string) map[string]bool {
 	low := lower(jscompat.JSTrim(text))
 	tokens := map[string]bool{}
-	for _, w := range mmrWordRE().FindAllString(low, -1) {
-		tokens[w] = true
+	hasCJK := false
+	for i := 0; i < len(low); {
+		c := low[i]
+		if !isMMRWordByte(c) {
+			if c >= utf8.RuneSelf {
+				r, size := utf8.DecodeRuneInString(low[i:])
+				hasCJK = hasCJK || isCJK(r)
+				i += size
+				continue
+			}
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(low) && isMMRWordByte(low[j]) {
+			j++
+		}
+		tokens[low[i:j]] = true
+		i = j
 	}
-	if !cjkRE().MatchString(low) {
+	if !hasCJK {
 		return tokens
 	}
 	prev := ""
 	var unigrams []string
 	for _, r := range low {
-		c := string(r)
-		if !cjkRE().MatchString(c) {
+		if !isCJK(r) {
 			prev = ""
 			continue
 		}
+		c := string(r)
 		if prev != "" {
 			tokens[prev+c] = true
 		}
@@ -201,6 +217,16 @@ func mmrTokens(text string) map[string]bool {
 		tokens[u] = true
 	}
 	return tokens
+}
+
+// isMMRWordByte is [a-z0-9_].
+func isMMRWordByte(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' }
+
+// isCJK is OpenClaw's CJK_RE: kana, CJK ideographs (and extension A),
+// Hangul syllables and jamo.
+func isCJK(r rune) bool {
+	return (r >= 0x3040 && r <= 0x30ff) || (r >= 0x3400 && r <= 0x4dbf) || (r >= 0x4e00 && r <= 0x9fff) ||
+		(r >= 0xac00 && r <= 0xd7af) || (r >= 0x1100 && r <= 0x11ff)
 }
 
 // internTokens numbers a token set (ids shared by one MMR run), sorted,

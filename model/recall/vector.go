@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 )
 
 // VectorTable holds the index's chunk embeddings in memory, as float32
@@ -167,33 +168,53 @@ func (t *VectorTable) Candidates(q []float64, vq VectorQuery, margin float64) []
 	eligible := func(i int) bool {
 		return slices.Contains(vq.Models, t.Models[i]) && (len(vq.Sources) == 0 || slices.Contains(vq.Sources, t.Sources[i]))
 	}
-	rows := t.eligibleRows(q, vq, eligible)
-	scored := make([]Scored, 0, len(rows))
-	for _, i := range rows {
-		s := t.Cosine(q, qn, i)
-		if !math.IsNaN(s) && !math.IsInf(s, 0) {
+	buf := scoreBuffers.Get().(*scoreBuffer)
+	defer scoreBuffers.Put(buf)
+	// Every row the query reads, scored once (NaN: not read, or not a
+	// number); then only those near the top are kept and ordered: the
+	// limit-th best score less the margin is the cut.
+	byRow := slices.Grow(buf.byRow[:0], t.Len())[:t.Len()]
+	valid := buf.valid[:0]
+	for i := range byRow {
+		byRow[i] = math.NaN()
+	}
+	score := func(i int) {
+		if s := t.Cosine(q, qn, i); !math.IsNaN(s) && !math.IsInf(s, 0) {
+			byRow[i] = s
+			valid = append(valid, s)
+		}
+	}
+	if vq.KNN {
+		for _, i := range t.eligibleRows(q, vq, eligible) {
+			score(i)
+		}
+	} else {
+		for i := range t.IDs {
+			if eligible(i) {
+				score(i)
+			}
+		}
+	}
+	cut := math.Inf(-1)
+	if len(valid) > vq.Limit {
+		slices.Sort(valid)
+		cut = valid[len(valid)-vq.Limit] - margin
+	}
+	var scored []Scored
+	for i, s := range byRow {
+		if s >= cut {
 			scored = append(scored, Scored{i, s})
 		}
 	}
-	if len(scored) > vq.Limit {
-		// Only the rows near the top are ordered: the limit-th best score
-		// (less the margin) is the cut.
-		cut := kthLargest(scored, vq.Limit) - margin
-		scored = slices.DeleteFunc(scored, func(s Scored) bool { return s.Score < cut })
-	}
+	buf.byRow, buf.valid = byRow, valid
 	slices.SortStableFunc(scored, func(a, b Scored) int { return cmp.Compare(b.Score, a.Score) })
 	return scored
 }
 
-// kthLargest is the k-th largest score (1-based).
-func kthLargest(s []Scored, k int) float64 {
-	scores := make([]float64, len(s))
-	for i, x := range s {
-		scores[i] = x.Score
-	}
-	slices.Sort(scores)
-	return scores[len(scores)-k]
-}
+// scoreBuffer holds one search's scores, kept between searches.
+type scoreBuffer struct{ byRow, valid []float64 }
+
+var scoreBuffers = sync.Pool{New: func() any { return &scoreBuffer{} }}
 
 // eligibleRows are the rows the query reads, in table order: all it may
 // read, or with KNN those among the nearest by L2 (widened to the whole
