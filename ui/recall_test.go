@@ -60,10 +60,7 @@ func TestRecallToggleKeepsTheWords(t *testing.T) {
 func TestRecallShowsResultsExplanationsAndRelated(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 35}} {
 		a := recallApp(t, size[0], size[1], true, "")
-		press(t, a, "ctrl+r")
-		typeText(t, a, "restore test on thursday")
-		press(t, a, "enter")
-		r := a.search.recall
+		r := recallQuery(t, a, "restore test on thursday")
 		if r.rep == nil || r.rep.Status != memsearch.StatusOK || len(r.rep.Results) == 0 || len(r.rep.Explain) == 0 {
 			t.Fatalf("report %+v err %v", r.rep, r.err)
 		}
@@ -88,10 +85,7 @@ func TestRecallShowsResultsExplanationsAndRelated(t *testing.T) {
 
 func TestRecallEnterEditsAtTheLine(t *testing.T) {
 	a := recallApp(t, 100, 30, true, "")
-	press(t, a, "ctrl+r")
-	typeText(t, a, "certificate renewal")
-	press(t, a, "enter")
-	r := a.search.recall
+	r := recallQuery(t, a, "certificate renewal")
 	if r.rep == nil || len(r.rep.Results) == 0 {
 		t.Fatalf("no results: %v", r.err)
 	}
@@ -104,10 +98,7 @@ func TestRecallEnterEditsAtTheLine(t *testing.T) {
 
 func TestRecallUnavailableIsLabelled(t *testing.T) {
 	a := recallApp(t, 80, 24, false, "")
-	press(t, a, "ctrl+r")
-	typeText(t, a, "VPN gateway")
-	press(t, a, "enter")
-	r := a.search.recall
+	r := recallQuery(t, a, "VPN gateway")
 	if r.rep == nil || r.rep.Status != memsearch.StatusUnavailable || len(r.rep.Fallback) == 0 {
 		t.Fatalf("report %+v err %v", r.rep, r.err)
 	}
@@ -144,4 +135,13 @@ func TestRecallIgnoresSupersededAnswers(t *testing.T) {
 		t.Error("an older job's report replaced nothing newer, but must be dropped")
 	}
 	_, _ = a.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+}
+
+// recallQuery switches a to the recall mode and runs query.
+func recallQuery(t *testing.T, a *App, query string) *recallPane {
+	t.Helper()
+	press(t, a, "ctrl+r")
+	typeText(t, a, query)
+	press(t, a, "enter")
+	return a.search.recall
 }

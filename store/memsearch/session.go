@@ -40,13 +40,37 @@ type openDB struct {
 // indexCache is what a session keeps of one index, read on first use
 // and valid while the index's revision stays the same.
 type indexCache struct {
-	file             fileid.ID
-	revision         int64
-	counted          bool
-	chunks, semantic int
-	table            *recall.VectorTable
-	first            map[string]recall.PathRow
-	meta             map[string]recall.Meta
+	file     fileid.ID
+	revision int64
+	counts   kept[[2]int]
+	table    kept[*recall.VectorTable]
+	first    map[string]recall.PathRow
+	meta     kept[map[string]recall.Meta]
+}
+
+// kept is a value read from the index once per revision.
+type kept[T any] struct {
+	v  T
+	ok bool
+}
+
+// keep returns k's value, read on first use. read runs outside the lock:
+// two searches may both read, and either's result is right.
+func keep[T any](mu *sync.Mutex, k *kept[T], read func() (T, error)) (T, error) {
+	mu.Lock()
+	v, ok := k.v, k.ok
+	mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := read()
+	if err != nil {
+		return v, err
+	}
+	mu.Lock()
+	k.v, k.ok = v, true
+	mu.Unlock()
+	return v, nil
 }
 
 // NewSession starts an empty session.
@@ -182,57 +206,22 @@ func (s *Session) index(path string, revision int64) *indexCache {
 // counts are the index's chunks and semantic chunks, counted once (a
 // scan of the chunks table).
 func (s *Session) counts(ctx context.Context, c *indexCache, mi *agentdb.MemIndex) (chunks, semantic int, err error) {
-	s.mu.Lock()
-	if c.counted {
-		defer s.mu.Unlock()
-		return c.chunks, c.semantic, nil
-	}
-	s.mu.Unlock()
-	chunks, semantic, err = mi.Counts(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	s.mu.Lock()
-	c.chunks, c.semantic, c.counted = chunks, semantic, true
-	s.mu.Unlock()
-	return chunks, semantic, nil
+	n, err := keep(&s.mu, &c.counts, func() ([2]int, error) {
+		chunks, semantic, err := mi.Counts(ctx)
+		return [2]int{chunks, semantic}, err
+	})
+	return n[0], n[1], err
 }
 
 // recallMeta is every chunk's recall metadata (a chunk missing from it
 // no longer exists), read once.
 func (s *Session) recallMeta(ctx context.Context, c *indexCache, mi *agentdb.MemIndex) (map[string]recall.Meta, error) {
-	s.mu.Lock()
-	m := c.meta
-	s.mu.Unlock()
-	if m != nil {
-		return m, nil
-	}
-	m, err := mi.AllRecallMeta(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	c.meta = m
-	s.mu.Unlock()
-	return m, nil
+	return keep(&s.mu, &c.meta, func() (map[string]recall.Meta, error) { return mi.AllRecallMeta(ctx) })
 }
 
 // table returns the index's vectors, read on first use.
 func (s *Session) table(ctx context.Context, c *indexCache, mi *agentdb.MemIndex, progress func(done, total int)) (*recall.VectorTable, error) {
-	s.mu.Lock()
-	t := c.table
-	s.mu.Unlock()
-	if t != nil {
-		return t, nil
-	}
-	t, err := mi.Vectors(ctx, progress)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	c.table = t
-	s.mu.Unlock()
-	return t, nil
+	return keep(&s.mu, &c.table, func() (*recall.VectorTable, error) { return mi.Vectors(ctx, progress) })
 }
 
 // firstChunks hands the index's files (and their first chunks) to mi,
