@@ -129,7 +129,7 @@ func (p *recallPane) fileLine(e recall.Explanation, selected bool, width int) st
 	switch e.Code {
 	case recall.Returned:
 		badge = t.BadgeOK
-	case recall.NotIndexed, recall.Unavailable, recall.IdentityMismatch:
+	case recall.NotIndexed, recall.NotRegular, recall.Unavailable, recall.IdentityMismatch:
 		badge = t.BadgeProblem
 	case recall.DecayedBelow, recall.DroppedByMMR, recall.BeyondCount:
 		badge = t.BadgeStale

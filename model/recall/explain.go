@@ -15,6 +15,7 @@ const (
 	NotIndexed       = "not-indexed"
 	NotMemory        = "not-a-memory-file"
 	NoSuchFile       = "no-such-file"
+	NotRegular       = "not-a-regular-file"
 	NoChunks         = "no-chunks"
 	Unavailable      = "provider-unavailable"
 	IdentityMismatch = "identity-mismatch"
@@ -31,6 +32,9 @@ type FileFacts struct {
 	// OnDisk: the file exists in the workspace; Eligible: OpenClaw's
 	// memory sources include it.
 	OnDisk, Eligible bool
+	// NotRegular names what is there instead of a regular file ("a
+	// symbolic link", "a named pipe"...), "" when nothing or a file is.
+	NotRegular string
 	// Indexed: it has a memory_index_sources row; Changed: its content
 	// differs from what was indexed.
 	Indexed, Changed bool
@@ -95,6 +99,8 @@ type ChunkNumbers struct {
 func Explain(f FileFacts, sc Scene) Explanation {
 	e := Explanation{Path: f.Path}
 	switch {
+	case !f.Indexed && f.NotRegular != "":
+		return e.set(NotRegular, f.NotRegular+", not a regular file: OpenClaw indexes regular files only (it skips links, pipes and devices)")
 	case !f.Indexed && !f.OnDisk:
 		return e.set(NoSuchFile, "no such file in the workspace, and the index has none by that path")
 	case !f.Indexed && !f.Eligible:

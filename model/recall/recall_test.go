@@ -289,6 +289,7 @@ func TestExplainCodes(t *testing.T) {
 		code string
 	}{
 		{FileFacts{Path: "x", OnDisk: false}, sc, NoSuchFile},
+		{FileFacts{Path: "x", NotRegular: "a named pipe"}, sc, NotRegular},
 		{FileFacts{Path: "notes/a.md", OnDisk: true}, sc, NotMemory},
 		{FileFacts{Path: "memory/new.md", OnDisk: true, Eligible: true}, sc, NotIndexed},
 		{FileFacts{Path: "e.md", Indexed: true}, sc, NoChunks},
