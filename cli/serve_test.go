@@ -285,7 +285,8 @@ func auditLines(t *testing.T, path string) []serve.AuditRecord {
 	return recs
 }
 
-var takenAt = regexp.MustCompile(`"takenAt": "[^"]*"`)
+// takenAt matches what differs between two runs: the time taken at, a search's time.
+var takenAt = regexp.MustCompile(`"takenAt": "[^"]*"|"searchMs": [0-9.e+-]+`)
 
 // Commands over SSH print the bytes they print on the host.
 func TestServedCommandsPrintWhatTheyPrintHere(t *testing.T) {
@@ -303,6 +304,8 @@ func TestServedCommandsPrintWhatTheyPrintHere(t *testing.T) {
 		{"search", "billing", "--json"},
 		{"retention", "--now", "2026-11-21T12:00:00Z", "--json"},
 		{"config", "--path"},
+		{"memory", "search", "restore test", "--agent", "ops", "--now", "2026-11-21T12:00:00Z", "--json"},
+		{"memory", "status", "--no-probe"},
 		{"tree", "no-such-session"},
 		{"status", "--no-such-flag"},
 	} {
@@ -334,6 +337,7 @@ func TestServedRefusals(t *testing.T) {
 		{[]string{"search", "--vault", "/tmp", "x"}, "--vault names a path"},
 		{[]string{"promote", "--state-dir", "/tmp", "--section", "S", "x"}, "--state-dir names a path"},
 		{[]string{"tree", "/etc/passwd"}, "tree over SSH takes a SESSION"},
+		{[]string{"memory", "search", "x", "--explain", "MEMORY.md"}, "--explain names a path"},
 		{[]string{"demo", "/tmp/x"}, "demo is not served over SSH"},
 		{[]string{"serve"}, "serve is not served over SSH"},
 		{[]string{"fleet", "status", "h"}, "status is not served over SSH"},
