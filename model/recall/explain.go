@@ -32,8 +32,8 @@ type FileFacts struct {
 	// OnDisk: the file exists in the workspace; Eligible: OpenClaw's
 	// memory sources include it.
 	OnDisk, Eligible bool
-	// NotRegular names what is there instead of a regular file ("a
-	// symbolic link", "a named pipe"...), "" when nothing or a file is.
+	// NotRegular says what is there instead of a regular file ("is a
+	// symbolic link, not a regular file"), "" when nothing or a file is.
 	NotRegular string
 	// Indexed: it has a memory_index_sources row; Changed: its content
 	// differs from what was indexed.
@@ -100,7 +100,7 @@ func Explain(f FileFacts, sc Scene) Explanation {
 	e := Explanation{Path: f.Path}
 	switch {
 	case !f.Indexed && f.NotRegular != "":
-		return e.set(NotRegular, f.NotRegular+", not a regular file: OpenClaw indexes regular files only (it skips links, pipes and devices)")
+		return e.set(NotRegular, f.NotRegular+": OpenClaw indexes regular files only (it skips links, pipes and devices)")
 	case !f.Indexed && !f.OnDisk:
 		return e.set(NoSuchFile, "no such file in the workspace, and the index has none by that path")
 	case !f.Indexed && !f.Eligible:

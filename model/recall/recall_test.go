@@ -289,7 +289,7 @@ func TestExplainCodes(t *testing.T) {
 		code string
 	}{
 		{FileFacts{Path: "x", OnDisk: false}, sc, NoSuchFile},
-		{FileFacts{Path: "x", NotRegular: "a named pipe"}, sc, NotRegular},
+		{FileFacts{Path: "x", NotRegular: "is a named pipe (FIFO), not a regular file"}, sc, NotRegular},
 		{FileFacts{Path: "notes/a.md", OnDisk: true}, sc, NotMemory},
 		{FileFacts{Path: "memory/new.md", OnDisk: true, Eligible: true}, sc, NotIndexed},
 		{FileFacts{Path: "e.md", Indexed: true}, sc, NoChunks},

@@ -19,16 +19,9 @@ import (
 func TestStoreWithoutMemoryIndex(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
-	db, err := sql.Open("sqlite", "file:"+f.agent.SQLitePath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The index's sqlite-vec table cannot be dropped without its module:
 	// the schema rows go, their pages stay unread.
-	if _, err := db.Exec(`PRAGMA writable_schema = ON; DELETE FROM sqlite_master WHERE tbl_name LIKE 'memory_index%'`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	f.write(t, `PRAGMA writable_schema = ON; DELETE FROM sqlite_master WHERE tbl_name LIKE 'memory_index%'`)
 	sum := fileSums(t, f.agent.SQLitePath)
 	rep, err := f.s.Replay(context.Background(), f.request("coffee"))
 	if err == nil && (rep.Status == StatusOK || len(rep.Results) > 0) {

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"math"
 	"path/filepath"
 	"slices"
@@ -165,7 +164,7 @@ func (r *replay) facts(ctx context.Context, path string, indexed []agentdb.Index
 	f.Eligible = r.eligible(path, abs)
 	fi, err := store.OS.Lstat(abs)
 	if err == nil && !fi.Mode().IsRegular() {
-		f.NotRegular = fileKind(fi.Mode())
+		f.NotRegular = (&regfile.NotRegularError{Mode: fi.Mode()}).Error()
 	}
 	if err == nil && fi.Mode().IsRegular() {
 		f.OnDisk = true
@@ -222,21 +221,4 @@ func (r *replay) eligible(path, abs string) bool {
 		}
 	}
 	return false
-}
-
-// fileKind names what a path that is not a regular file is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }

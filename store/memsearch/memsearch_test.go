@@ -54,6 +54,19 @@ func (f *fixture) request(query string, explain ...string) Request {
 		Explain: explain, Now: memsearchtest.Now}
 }
 
+// write runs statements on the store as another writer would.
+func (f *fixture) write(t *testing.T, statements string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+f.agent.SQLitePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(statements); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func codes(rep *Report) map[string]string {
 	out := map[string]string{}
 	for _, e := range rep.Explain {
@@ -197,14 +210,7 @@ func TestBadInput(t *testing.T) {
 func TestHalfWrittenIndex(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
-	db, err := sql.Open("sqlite", "file:"+f.agent.SQLitePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`DELETE FROM memory_index_meta; DELETE FROM memory_index_chunks`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	f.write(t, `DELETE FROM memory_index_meta; DELETE FROM memory_index_chunks`)
 	rep := f.replay(t, "coffee")
 	if rep.Status != StatusEmpty || !strings.Contains(rep.Reason, "no chunk") {
 		t.Errorf("an index emptied mid-rebuild: %s %s", rep.Status, rep.Reason)
