@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"clawvault-tui/model/recall"
+	"clawvault-tui/store/regfile/regfiletest"
 )
 
 // TestStoreWithoutMemoryIndex: a store OpenClaw has not indexed memory
@@ -80,62 +80,45 @@ func TestLockedStoreIsASentence(t *testing.T) {
 	}
 }
 
-// TestHostileMemoryFiles: a FIFO, a symbolic link out of the workspace
-// and a 4 MB line among the memory files neither hang nor fail the
-// search, its explanations or status.
+// TestHostileMemoryFiles: a FIFO, links to /dev/zero and to themselves
+// and a 4 MB line among the memory files, and a FIFO for MEMORY.md,
+// neither hang nor fail the search, its explanations or status.
 func TestHostileMemoryFiles(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
 	mem := filepath.Join(f.agent.Workspace, "memory")
-	if err := syscall.Mkfifo(filepath.Join(mem, "2026-11-19.md"), 0o600); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	if err := os.Symlink("/etc/passwd", filepath.Join(mem, "passwd.md")); err != nil {
-		t.Fatal(err)
-	}
+	regfiletest.Plant(t, "fifo", filepath.Join(mem, "2026-11-19.md"))
+	regfiletest.Plant(t, "dev-zero", filepath.Join(mem, "zero.md"))
+	regfiletest.Plant(t, "loop", filepath.Join(mem, "loop.md"))
+	regfiletest.Plant(t, "fifo", filepath.Join(f.agent.Workspace, "MEMORY.md"))
 	if err := os.WriteFile(filepath.Join(mem, "huge.md"), []byte(strings.Repeat("x", 4<<20)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(f.agent.Workspace, "MEMORY.md")); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(filepath.Join(f.agent.Workspace, "MEMORY.md"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	type answer struct {
+	var (
 		rep    *Report
 		health *Health
 		err    error
-	}
-	done := make(chan answer, 1)
-	go func() {
-		var a answer
-		a.rep, a.err = f.s.Replay(context.Background(), f.request("coffee", "memory/2026-11-19.md", "memory/passwd.md", "memory/huge.md", "MEMORY.md"))
-		if a.err == nil {
-			a.health, a.err = f.s.Status(context.Background(), StatusRequest{Agent: f.agent, ConfigPath: f.config, Getenv: func(string) string { return "" }})
+	)
+	regfiletest.Within(t, "a search among planted memory files", func() {
+		rep, err = f.s.Replay(context.Background(), f.request("coffee", "memory/2026-11-19.md", "memory/zero.md", "memory/loop.md", "memory/huge.md", "MEMORY.md"))
+		if err == nil {
+			health, err = f.s.Status(context.Background(), StatusRequest{Agent: f.agent, ConfigPath: f.config, Getenv: func(string) string { return "" }})
 		}
-		done <- a
-	}()
-	var a answer
-	select {
-	case a = <-done:
-	case <-time.After(60 * time.Second):
-		t.Fatal("a FIFO among the memory files hung the search")
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if a.err != nil {
-		t.Fatal(a.err)
+	want := map[string]string{"memory/2026-11-19.md": recall.NotRegular, "memory/zero.md": recall.NotRegular,
+		"memory/loop.md": recall.NotRegular, "memory/huge.md": recall.NotIndexed, "MEMORY.md": recall.Returned}
+	if len(rep.Explain) != len(want) {
+		t.Errorf("explanations %+v", rep.Explain)
 	}
-	if len(a.rep.Explain) != 4 {
-		t.Errorf("explanations %+v", a.rep.Explain)
-	}
-	want := map[string]string{"memory/2026-11-19.md": recall.NotRegular, "memory/passwd.md": recall.NotRegular,
-		"memory/huge.md": recall.NotIndexed, "MEMORY.md": recall.Returned}
-	for _, e := range a.rep.Explain {
-		if e.Code != want[e.Path] || strings.Contains(e.Reason, "root:") {
+	for _, e := range rep.Explain {
+		if e.Code != want[e.Path] {
 			t.Errorf("%s: %s %q, want %s", e.Path, e.Code, e.Reason, want[e.Path])
 		}
 	}
-	if h := a.health; h.Problem != "" || !slices.Equal(h.Stale.NeverIndexed, []string{"memory/huge.md"}) || !slices.Equal(h.Stale.Gone, []string{"MEMORY.md"}) {
-		t.Errorf("status: %q, never indexed %v, gone %v", h.Problem, h.Stale.NeverIndexed, h.Stale.Gone)
+	if health.Problem != "" || !slices.Equal(health.Stale.NeverIndexed, []string{"memory/huge.md"}) || !slices.Equal(health.Stale.Gone, []string{"MEMORY.md"}) {
+		t.Errorf("status: %q, never indexed %v, gone %v", health.Problem, health.Stale.NeverIndexed, health.Stale.Gone)
 	}
 }
