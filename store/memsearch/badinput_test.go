@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"clawvault-tui/model/recall"
 	"clawvault-tui/store/regfile/regfiletest"
@@ -68,15 +67,13 @@ func TestLockedStoreIsASentence(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.ExecContext(ctx, `ROLLBACK`)
-	done := make(chan error, 1)
-	go func() { _, err := f.s.Replay(ctx, f.request("coffee")); done <- err }()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "locked") {
-			t.Errorf("a locked store: %v, want a sentence saying it is locked", err)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("the search waited on the lock past its busy timeout")
+	sum := fileSums(t, f.agent.SQLitePath)
+	regfiletest.Within(t, "a search of a locked store", func() { _, err = f.s.Replay(ctx, f.request("coffee")) })
+	if err == nil || !strings.Contains(err.Error(), "locked") {
+		t.Errorf("a locked store: %v, want a sentence saying it is locked", err)
+	}
+	if fileSums(t, f.agent.SQLitePath) != sum {
+		t.Error("the search of a locked store changed it")
 	}
 }
 
