@@ -370,8 +370,10 @@ func TestEndToEndRecall(t *testing.T) {
 	}
 	bin := builtBinary(t)
 	state, vault := demoCopy(t)
-	command := fmt.Sprintf("env -u OPENAI_API_KEY -u VISUAL -u EDITOR XDG_CONFIG_HOME=%s XDG_DATA_HOME=%s TERM=xterm-256color %s --state-dir %s -v %s; echo EXIT:$?; sleep 60",
-		filepath.Join(t.TempDir(), "config"), filepath.Join(t.TempDir(), "data"), bin, state, vault)
+	// Its own cache: the Search screen indexes the vault, and the search
+	// tests look for their index's segments in the package's cache.
+	command := fmt.Sprintf("env -u OPENAI_API_KEY -u VISUAL -u EDITOR XDG_CONFIG_HOME=%s XDG_DATA_HOME=%s XDG_CACHE_HOME=%s TERM=xterm-256color %s --state-dir %s -v %s; echo EXIT:$?; sleep 60",
+		filepath.Join(t.TempDir(), "config"), filepath.Join(t.TempDir(), "data"), filepath.Join(t.TempDir(), "cache"), bin, state, vault)
 	tm := startTerminal(t, command, 80, 24)
 	tm.waitText("1 Sessions")
 	tm.keys("4")
