@@ -9,8 +9,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"clawvault-tui/model"
 )
+
+// asJSONParse decodes as JavaScript's JSON.parse reads what pi and OpenClaw
+// wrote: names match exactly ("TYPE" is not "type"; encoding/json would
+// take it for one), the last of a repeated name wins, and bytes that are
+// not UTF-8 are kept, not refused.
+var asJSONParse = []jsonv2.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 
 // wireEntry is a transcript line as pi writes it, for decoding in full.
 type wireEntry struct {
@@ -117,7 +126,7 @@ func DecodeBody(line []byte, lineNo int32) (*model.EntryBody, error) {
 // "event seq 12").
 func DecodeEntry(line []byte, where string) (*model.EntryBody, error) {
 	var w wireEntry
-	if err := json.Unmarshal(line, &w); err != nil {
+	if err := jsonv2.Unmarshal(line, &w, asJSONParse...); err != nil {
 		return nil, fmt.Errorf("%s does not decode: %v", where, err)
 	}
 	b := &model.EntryBody{
