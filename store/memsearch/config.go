@@ -22,12 +22,17 @@ import (
 	"clawvault-tui/store/regfile"
 )
 
+// maxConfigBytes bounds the settings files read whole (openclaw.json,
+// auth-profiles.json): far above a real one, short of what a planted
+// sparse file could make us allocate.
+const maxConfigBytes = 16 << 20
+
 // LoadConfig reads openclaw.json as OpenClaw does for memory search
 // (JSON5 comments and trailing commas, ${VAR} substituted from the
 // environment) and resolves agentID's memory search settings. A missing
 // file is OpenClaw's defaults. warnings name variables that are not set.
 func LoadConfig(path, agentID string, getenv func(string) string) (c recall.Config, raw map[string]any, warnings []string, err error) {
-	data, err := regfile.ReadFile(path)
+	data, err := regfile.ReadFileLimit(path, maxConfigBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		raw = map[string]any{}
@@ -118,7 +123,7 @@ func readAuthProfiles(agentDir string) map[string]any {
 	if agentDir == "" {
 		return nil
 	}
-	data, err := regfile.ReadFile(agentDir + string(os.PathSeparator) + "agent" + string(os.PathSeparator) + "auth-profiles.json")
+	data, err := regfile.ReadFileLimit(agentDir+string(os.PathSeparator)+"agent"+string(os.PathSeparator)+"auth-profiles.json", maxConfigBytes)
 	if err != nil {
 		return nil
 	}
@@ -132,7 +137,7 @@ func readAuthProfiles(agentDir string) map[string]any {
 // DefaultAgent is the agent OpenClaw's memory commands use without
 // --agent: the agents entry marked default, else the first, else main.
 func DefaultAgent(configPath string) string {
-	data, err := regfile.ReadFile(configPath)
+	data, err := regfile.ReadFileLimit(configPath, maxConfigBytes)
 	if err != nil {
 		return "main"
 	}

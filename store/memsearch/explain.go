@@ -149,6 +149,11 @@ func (r *replay) vectorRanks() map[string]vectorRank {
 	return out
 }
 
+// maxMemoryFileBytes bounds a memory file read whole to see whether it
+// changed since it was indexed: a planted sparse file of terabytes is not
+// read, and counts as changed.
+const maxMemoryFileBytes = 64 << 20
+
 // facts gathers what Explain needs about one file.
 func (r *replay) facts(ctx context.Context, path string, indexed []agentdb.IndexedSource, ranks map[string]vectorRank) (recall.FileFacts, error) {
 	f := recall.FileFacts{Path: path}
@@ -169,9 +174,13 @@ func (r *replay) facts(ctx context.Context, path string, indexed []agentdb.Index
 	if err == nil && fi.Mode().IsRegular() {
 		f.OnDisk = true
 		if row != nil && row.Source == "memory" {
-			if data, err := regfile.ReadFile(abs); err == nil {
+			data, err := regfile.ReadFileLimit(abs, maxMemoryFileBytes)
+			switch {
+			case err == nil:
 				sum := sha256.Sum256([]byte(strings.ToValidUTF8(string(data), "\uFFFD")))
 				f.Changed = hex.EncodeToString(sum[:]) != row.Hash
+			case fi.Size() > maxMemoryFileBytes:
+				f.Changed = true // not read: no note of that size was indexed as it is
 			}
 		}
 	}
