@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -117,5 +118,28 @@ func TestHostileMemoryFiles(t *testing.T) {
 	}
 	if health.Problem != "" || !slices.Equal(health.Stale.NeverIndexed, []string{"memory/huge.md"}) || !slices.Equal(health.Stale.Gone, []string{"MEMORY.md"}) {
 		t.Errorf("status: %q, never indexed %v, gone %v", health.Problem, health.Stale.NeverIndexed, health.Stale.Gone)
+	}
+}
+
+// An indexed note replaced by a sparse file of gigabytes is not read whole
+// to compare it with its hash: it counts as changed since it was indexed.
+func TestAHugeIndexedNoteIsNotRead(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	if err := os.Truncate(filepath.Join(f.agent.Workspace, "MEMORY.md"), 4<<30); err != nil {
+		t.Skipf("no sparse file here: %v", err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rep, err := f.s.Replay(context.Background(), f.request("coffee", "MEMORY.md"))
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<30 {
+		t.Errorf("allocated %d bytes: the file was read", grew)
+	}
+	if len(rep.Explain) != 1 || !slices.ContainsFunc(rep.Explain[0].Notes, func(n string) bool { return strings.HasPrefix(n, "changed since") }) {
+		t.Errorf("explanations %+v", rep.Explain)
 	}
 }
