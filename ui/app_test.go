@@ -648,30 +648,36 @@ func TestRetentionJob(t *testing.T) {
 			t.Errorf("the plan does not show %q:\n%s", want, v)
 		}
 	}
-	// Walk down to the first row that names a session and follow it.
-	plan := j.result.(*RetentionResult)
-	line := -1
-	for i := range j.lines {
-		if _, ok := plan.Link(i); ok {
-			line = i
-			break
-		}
-	}
-	if line < 0 {
-		t.Fatalf("no result line links to a session:\n%s", strings.Join(j.lines, "\n"))
-	}
-	want, _ := plan.Link(line)
-	press(t, a, "enter")
-	for range line {
-		press(t, a, "down")
-	}
-	press(t, a, "enter")
+	want := followFirstLink(t, a, j.lines, j.result.(*RetentionResult).Link)
 	if a.screen != screenSessions {
 		t.Fatalf("screen %d", a.screen)
 	}
 	if r, _ := a.sessions.Selected(); r.Key != want {
 		t.Errorf("the link selected %q, want %q", r.Key, want)
 	}
+}
+
+// followFirstLink walks a finished job's result down to its first line
+// that names a session and presses enter there; it returns that session.
+func followFirstLink(t *testing.T, a *App, lines []string, link func(int) (string, bool)) string {
+	t.Helper()
+	line := -1
+	for i := range lines {
+		if _, ok := link(i); ok {
+			line = i
+			break
+		}
+	}
+	if line < 0 {
+		t.Fatalf("no result line links to a session:\n%s", strings.Join(lines, "\n"))
+	}
+	want, _ := link(line)
+	press(t, a, "enter")
+	for range line {
+		press(t, a, "down")
+	}
+	press(t, a, "enter")
+	return want
 }
 
 func TestUnbuiltJobsSaySo(t *testing.T) {

@@ -36,23 +36,7 @@ func TestSpaceJob(t *testing.T) {
 		}
 	}
 	golden(t, "jobs-space-120x35", a)
-	r := j.result.(*SpaceResult)
-	line := -1
-	for i := range j.lines {
-		if _, ok := r.Link(i); ok {
-			line = i
-			break
-		}
-	}
-	if line < 0 {
-		t.Fatalf("no line links to a session:\n%s", strings.Join(j.lines, "\n"))
-	}
-	want, _ := r.Link(line)
-	press(t, a, "enter")
-	for range line {
-		press(t, a, "down")
-	}
-	press(t, a, "enter")
+	want := followFirstLink(t, a, j.lines, j.result.(*SpaceResult).Link)
 	if got, _ := a.sessions.Selected(); a.screen != screenSessions || got.DisplayKey() != want {
 		t.Errorf("screen %d, selected %s; want %s on Sessions", a.screen, got.DisplayKey(), want)
 	}
