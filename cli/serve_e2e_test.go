@@ -254,7 +254,13 @@ func TestServeEndToEnd(t *testing.T) {
 				t.Errorf("serve ended with %v:\n%s", err, sp.stderr)
 			}
 		case <-time.After(time.Minute):
-			t.Fatal("serve did not end after SIGTERM")
+			sp.cmd.Process.Signal(syscall.SIGQUIT) // its goroutines to stderr, and an end
+			select {
+			case err := <-sp.exited:
+				sp.exited <- err
+			case <-time.After(10 * time.Second):
+			}
+			t.Fatalf("serve did not end after SIGTERM:\n%s", sp.stderr)
 		}
 	})
 }

@@ -71,7 +71,13 @@ func (s *Session) RunProgram(ctx context.Context, p *tea.Program) (tea.Model, er
 				return
 			case w, ok := <-windows:
 				if !ok {
-					return
+					// The client is gone (or sends no more sizes): keep
+					// waiting for ctx, which ends the program. Returning
+					// here left it running when the window channel closed
+					// before ctx was seen done, and a shutdown waited for
+					// it in vain.
+					windows = nil
+					continue
 				}
 				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			}
