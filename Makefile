@@ -36,15 +36,17 @@ build:
 run: build
 	./$(BIN) --demo-if-none $(ARGS)
 
-# The quick loop while editing (under 20 s once the build cache is warm):
-# vet, and the tests -short keeps. It leaves out the end-to-end flows in
-# tmux, the signal and completion tests, the big demos (store/demo's
-# medium and 1,600-session workspaces), the 200 MB long-line transcripts,
-# the fault-injection sweeps and the other tests that say so
-# (testing.Short()). make test runs everything.
+# The quick loop while editing: vet, and the tests -short keeps, of the
+# packages you changed since HEAD (scripts/changed-packages.sh; every
+# package when nothing changed, or with CHECK_PKGS=./...). -short leaves out
+# the end-to-end flows in tmux, the signal and completion tests, the big
+# demos, the 200 MB long-line transcripts, the fault-injection sweeps and
+# the other tests that say so (testing.Short()). Every package -short is
+# 40 s on two cores, too slow for a loop; make test runs everything.
+CHECK_PKGS ?= $(or $(shell scripts/changed-packages.sh),$(PKGS))
 check:
-	$(GO) vet $(PKGS)
-	@$(MAKE) --no-print-directory run-tests TESTFLAGS="-short $(TESTFLAGS)"
+	$(GO) vet $(CHECK_PKGS)
+	@$(MAKE) --no-print-directory run-tests PKGS="$(CHECK_PKGS)" TESTFLAGS="-short $(TESTFLAGS)"
 
 test:
 	$(GO) vet $(PKGS)
