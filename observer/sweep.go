@@ -221,6 +221,9 @@ type sweeper struct {
 	sessionsDone          int
 	observations          int
 	lastCommit            time.Time
+	// fileCommitCost is what one file cost the last commit (0 before
+	// one): it sets how many dirty files make the next (commitFilesMax).
+	fileCommitCost time.Duration
 }
 
 type pendingSession struct {
@@ -379,7 +382,7 @@ func (s *sweeper) observeAll(ctx context.Context, candidates []Candidate) (sweep
 		if err := s.observe(ctx, c, pre); err != nil {
 			return nil, s.observeStopped(ctx, candidates[i:], err)
 		}
-		if s.opt.CommitEvery > 0 && time.Since(s.lastCommit) >= s.opt.CommitEvery || len(s.files.dirty()) >= commitFilesMax {
+		if s.opt.CommitEvery > 0 && time.Since(s.lastCommit) >= s.opt.CommitEvery || len(s.files.dirty()) >= s.commitFilesMax() {
 			if err := s.commit(); err != nil {
 				s.report.Skipped = append(s.report.Skipped, candidates[i+1:]...)
 				return nil, err
@@ -822,13 +825,28 @@ func (s *sweeper) mergeAndRoute(ctx context.Context, day *dayState, obs []model.
 	return nil
 }
 
-// commitFilesMax bounds the vault files one commit writes: each is a temp
-// file written and synced, and then renamed and its folder synced, so a
-// commit of hundreds (a sweep routing into many category files) took
-// seconds; and a commit that has begun is not cancelled, so the commit
-// after a signal (of what was finished) must stay quick for the command
-// to end within a second of it.
-const commitFilesMax = 64
+// A commit that has begun is not cancelled, so the commit after a signal
+// (of what was finished) must stay quick for the command to end within a
+// second of it; and each vault file it writes is a temp file created,
+// written and synced, then renamed and its folder synced, so a commit of
+// hundreds (a sweep routing into many category files) took seconds on a
+// slow disk. A commit is therefore made once as many files are dirty as
+// the last commit's cost per file says fit in commitTimeBudget, and never
+// later than commitFilesFloor files before one was timed. A fixed bound of
+// 64 made a day file dirty in many commits be written in each, and the
+// sweep 40–75% slower where files are cheap.
+const (
+	commitFilesFloor = 64
+	commitTimeBudget = 300 * time.Millisecond
+)
+
+// commitFilesMax is how many dirty vault files make a commit now.
+func (s *sweeper) commitFilesMax() int {
+	if s.fileCommitCost <= 0 {
+		return commitFilesFloor
+	}
+	return max(commitFilesFloor, int(commitTimeBudget/s.fileCommitCost))
+}
 
 // commit writes what the pending sessions did, as one step (see the
 // journal in store/journal.go): every new version of a vault file and the
@@ -845,6 +863,12 @@ func (s *sweeper) commit() error {
 		return nil
 	}
 	s.progress("flush", "")
+	started, files := time.Now(), len(s.files.dirty())
+	defer func() {
+		if files > 0 {
+			s.fileCommitCost = time.Since(started) / time.Duration(files)
+		}
+	}()
 	c := &commitRun{journal: &store.Journal{CreatedAt: jscompat.FormatISOTime(s.now())}, dirs: map[string]bool{}, appendIndex: map[string]int{}}
 	if err := s.stageFiles(c); err != nil {
 		c.unstage()
