@@ -134,7 +134,7 @@ func TestDatesAndEvergreen(t *testing.T) {
 		{"memory/0099-01-01.md", false, false, true},
 		{"memory/projects/router.md", false, true, false},
 		{"notes/team.md", false, false, true},
-		{"../shared/2026-11-20.md", false, false, true},
+		{"../outside/2026-11-20.md", false, false, true},
 		{"archive/memory/2026-11-20.md", true, false, false},
 	}
 	for _, c := range cases {
