@@ -22,6 +22,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"clawvault-tui/serve"
+	"clawvault-tui/serve/servetest"
 )
 
 // The serve flows with the real OpenSSH client (.ci/run installs
@@ -288,7 +289,7 @@ func TestFleetStatusThroughSSH(t *testing.T) {
 		f.Close()
 		setup.addServer(t, name, sw.addr, sw.hostKey)
 	}
-	setup.addServer(t, "dead", "127.0.0.1:1", newTestSigner(t).PublicKey())
+	setup.addServer(t, "dead", "127.0.0.1:1", servetest.NewSigner(t).PublicKey())
 
 	out, stderr, code := runCLI(t, "fleet", "status", "--ssh-config", setup.config, "--timeout", "20s", "gw1", "gw2", "dead")
 	if code != 1 || !strings.Contains(stderr, "1 of 3 hosts did not answer") {

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -27,6 +25,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"clawvault-tui/serve"
+	"clawvault-tui/serve/servetest"
 	"clawvault-tui/store"
 	"clawvault-tui/store/search"
 )
@@ -141,19 +140,6 @@ type servedWorkspace struct {
 	shared       *serveShared
 }
 
-func newTestSigner(t testing.TB) gossh.Signer {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // startServed serves a workspace on 127.0.0.1 with a key per role.
 func startServed(t testing.TB, state, vault string) *servedWorkspace {
 	t.Helper()
@@ -162,9 +148,9 @@ func startServed(t testing.TB, state, vault string) *servedWorkspace {
 		auditPath: filepath.Join(dir, "state", "audit.log"), authorized: filepath.Join(dir, "authorized_keys")}
 	var keys strings.Builder
 	for _, role := range []string{"read", "curate", "operate", "stranger"} {
-		sw.signers[role] = newTestSigner(t)
+		sw.signers[role] = servetest.NewSigner(t)
 		if role != "stranger" {
-			keys.WriteString(`role="` + role + `" ` + strings.TrimSpace(string(gossh.MarshalAuthorizedKey(sw.signers[role].PublicKey()))) + " " + role + "@test\n")
+			keys.WriteString(servetest.AuthorizedLine(sw.signers[role], `role="`+role+`"`, role+"@test"))
 		}
 	}
 	if err := os.WriteFile(sw.authorized, []byte(keys.String()), 0o600); err != nil {

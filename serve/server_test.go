@@ -3,8 +3,6 @@ package serve
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
@@ -17,6 +15,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"clawvault-tui/serve/servetest"
 )
 
 // A server in-process on 127.0.0.1 with generated keys, and clients made
@@ -32,27 +32,10 @@ type testServer struct {
 	hostKey  gossh.PublicKey
 }
 
-func newSigner(t testing.TB) gossh.Signer {
-	t.Helper()
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := gossh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// authorizedLine is a keys file line for signer, with options before it.
-func authorizedLine(signer gossh.Signer, options, comment string) string {
-	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey())))
-	if options != "" {
-		line = options + " " + line
-	}
-	return line + " " + comment + "\n"
-}
+var (
+	newSigner      = servetest.NewSigner
+	authorizedLine = servetest.AuthorizedLine
+)
 
 func startServer(t *testing.T, keys string, handler Handler, tune func(*Options)) *testServer {
 	t.Helper()
