@@ -130,15 +130,16 @@ func (a *app) afterSignal(sigs chan os.Signal, cancel context.CancelCauseFunc, h
 		return
 	}
 	signal.Stop(sigs)
+	grace := signalGrace()
 	select {
 	case <-done:
-	case <-time.After(signalGrace()):
+	case <-time.After(grace):
 		a.mu.Lock()
 		for _, f := range a.cleanups {
 			f()
 		}
 		a.mu.Unlock()
-		fmt.Fprintf(a.stderr, "%s %v of the signal, so it was ended at once\n", forcedExit, signalGrace())
+		fmt.Fprintf(a.stderr, "%s %v of the signal, so it was ended at once\n", forcedExit, grace)
 		os.Exit(130)
 	}
 }
