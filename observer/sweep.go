@@ -831,8 +831,9 @@ func (s *sweeper) mergeAndRoute(ctx context.Context, day *dayState, obs []model.
 // written and synced, then renamed and its folder synced, so a commit of
 // hundreds (a sweep routing into many category files) took seconds on a
 // slow disk. A commit is therefore made once as many files are dirty as
-// the last commit's cost per file says fit in commitTimeBudget, and never
-// later than commitFilesFloor files before one was timed. A fixed bound of
+// the last commit's cost per file says fit in commitTimeBudget, but not
+// at fewer than commitFilesFloor (the bound before one was timed, which
+// held a commit after a signal to a few hundred ms). A fixed bound of
 // 64 made a day file dirty in many commits be written in each, and the
 // sweep 40–75% slower where files are cheap.
 const (
