@@ -191,11 +191,20 @@ func StageFile(w WriteFS, path string, data []byte, perm fs.FileMode) (st *Stage
 // an error the temp file stays, for a journal's recovery to use (Abort
 // removes it).
 func (s *StagedFile) Commit() error {
+	if err := s.Rename(); err != nil {
+		return err
+	}
+	return s.w.SyncDir(filepath.Dir(s.Path))
+}
+
+// Rename puts the staged version in place without syncing its folder: for
+// a caller that puts many in place and syncs each folder once.
+func (s *StagedFile) Rename() error {
 	if err := s.w.Rename(s.Temp, s.Path); err != nil {
 		return err
 	}
 	s.renamed = true
-	return s.w.SyncDir(filepath.Dir(s.Path))
+	return nil
 }
 
 // Abort removes the temp file of a version not put in place.

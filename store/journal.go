@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"io/fs"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -144,11 +146,65 @@ func SaveJournal(w WriteFS, vault string, j *Journal) error {
 		return err
 	}
 	j.Version = journalVersion
-	data, err := json.MarshalIndent(j, "", "  ")
+	data, err := encodeJournal(j)
 	if err != nil {
 		return err
 	}
 	return WriteFileAtomic(w, path, append(data, '\n'), 0o644)
+}
+
+// encodeJournal is json.Marshal(j), compact, but copies each file's ops
+// as they are (they were encoded by json.Marshal, or decoded from a
+// journal): encoding/json checks and compacts a RawMessage again, and
+// with the indenting that cost a commit of 966 files (a journal of tens
+// of MB) 350 ms, after a cancel too. TestEncodeJournal keeps it in step
+// with Journal's fields.
+func encodeJournal(j *Journal) ([]byte, error) {
+	var b bytes.Buffer
+	var err error
+	field := func(name string, v any) {
+		data, merr := json.Marshal(v)
+		err = cmp.Or(err, merr)
+		b.WriteString(`,"` + name + `":`)
+		b.Write(data)
+	}
+	b.WriteString(`{"version":` + strconv.Itoa(j.Version))
+	field("createdAt", j.CreatedAt)
+	b.WriteString(`,"files":`)
+	if j.Files == nil {
+		b.WriteString("null")
+	} else {
+		b.WriteByte('[')
+		for i, f := range j.Files {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			err = cmp.Or(err, writeStaged(&b, f))
+		}
+		b.WriteByte(']')
+	}
+	field("appends", j.Appends)
+	field("cursors", j.Cursors)
+	field("sessions", j.Sessions)
+	if len(j.SeqCursors) > 0 {
+		field("seqCursors", j.SeqCursors)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), err
+}
+
+// writeStaged writes a staged file as json.Marshal does, its ops copied.
+func writeStaged(b *bytes.Buffer, f JournalStaged) error {
+	ops := f.Ops
+	f.Ops = nil
+	data, err := json.Marshal(f)
+	b.Write(bytes.TrimSuffix(data, []byte("}")))
+	if len(ops) > 0 {
+		b.WriteString(`,"ops":`)
+		b.Write(ops)
+	}
+	b.WriteByte('}')
+	return err
 }
 
 // maxJournalBytes bounds the journal a sweep reads: a commit's journal

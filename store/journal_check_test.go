@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -137,6 +138,14 @@ func FuzzJournal(f *testing.F) {
 				t.Fatalf("not a refusal: %v", err)
 			}
 			return
+		}
+		// What a sweep writes of a journal reads back the same.
+		again, err := encodeJournal(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j2, err := parseJournal(path, again); err != nil || !reflect.DeepEqual(j, j2) {
+			t.Fatalf("written again, it reads %+v (%v), not %+v:\n%s", j2, err, j, again)
 		}
 		if err := j.Check(OS, v.root); err != nil {
 			return

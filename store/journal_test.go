@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -131,5 +132,45 @@ func TestRollForwardAppends(t *testing.T) {
 				t.Errorf("left behind: %v", entries)
 			}
 		})
+	}
+}
+
+// encodeJournal writes what json.Marshal writes of a journal, every field
+// of it, while copying the files' ops as they are; a field added to
+// Journal fails here until encodeJournal writes it.
+func TestEncodeJournal(t *testing.T) {
+	t.Parallel()
+	if n := reflect.TypeFor[Journal]().NumField(); n != 7 {
+		t.Fatalf("Journal has %d fields: encodeJournal writes 7", n)
+	}
+	stamp := &Stamp{Exists: true, Dev: 1, Inode: 2, Size: 3, ModTime: "2026-11-28T10:00:00Z"}
+	full := &Journal{Version: journalVersion, CreatedAt: "2026-11-28T10:00:00.000Z",
+		Files: []JournalStaged{
+			{Path: "/v/a.md", Temp: "/v/.a.md.tmp", BaseExists: true, BaseSize: 4, BaseCRC32C: 5, Size: 6, CRC32C: 7, Ops: json.RawMessage(`[{"kind":"append","line":"x \"q\" \u2028"}]`)},
+			{Path: "/v/b.md", Temp: "/v/.b.md.tmp"},
+			{Path: "/v/c.md", Temp: "/v/.c.md.tmp", Ops: json.RawMessage(`null`)},
+		},
+		Appends:    []JournalAppend{{Path: "/v/raw.jsonl", Offset: 1, Length: 2, CRC32C: 3, Temp: "/v/.raw.tmp", Base: stamp}},
+		Cursors:    []JournalCursor{{SessionID: "s1", LastObservedOffset: 10.5, LastObservedAt: "t", SessionKey: "k<&>", LastFileSize: 11, Truncated: true, Append: 0}},
+		Sessions:   []JournalSession{{SessionID: "s1", SessionKey: "k"}},
+		SeqCursors: []JournalSeqCursor{{SessionID: "s2", AgentID: "a", SessionKey: "k2", LastObservedSeq: 9, ObservedBytes: 8, LastObservedAt: "t", Append: -1}},
+	}
+	for name, j := range map[string]*Journal{"every field": full, "empty": {Version: journalVersion}, "no files": {Files: []JournalStaged{}}} {
+		got, err := encodeJournal(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g, w any
+		if err := json.Unmarshal(got, &g); err != nil {
+			t.Fatalf("%s: not JSON: %v\n%s", name, err, got)
+		}
+		json.Unmarshal(want, &w)
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+		}
 	}
 }
