@@ -149,6 +149,8 @@ func finishSweep(report *observer.SweepReport, err error, asJSON bool, stdout io
 		}
 	}
 	switch {
+	case errors.Is(err, context.Canceled) && report != nil && report.Abandoned > 0:
+		return exitError{130, errors.New("the sweep was interrupted: its last commit could not end within a second and was dropped whole; what it had not recorded waits for the next sweep")}
 	case errors.Is(err, context.Canceled):
 		return exitError{130, errors.New("the sweep was interrupted: what it finished is recorded, the rest waits for the next sweep")}
 	case err != nil:

@@ -151,6 +151,7 @@ func (d *demoVault) tree(root string) (map[string]string, error) {
 // made the cases I/O-bound, a second per sweep on a busy disk).
 type faultyWriter struct {
 	store.WriteFS
+	mu     sync.Mutex // files are staged several at a time
 	ops    int
 	failAt int // 1-based; 0 never fails
 	crash  bool
@@ -163,6 +164,8 @@ type faultyTemp struct {
 }
 
 func (w *faultyWriter) step(op, path string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.ops++
 	if w.trace != nil {
 		w.trace(op, path)
@@ -418,7 +421,8 @@ func callStack() (sig string, commit bool) {
 	for {
 		f, more := frames.Next()
 		fmt.Fprintf(&b, "%x ", f.PC)
-		commit = commit || strings.HasSuffix(f.Function, ".(*sweeper).commit")
+		// Files are staged on the commit's workers (stageAll).
+		commit = commit || strings.HasSuffix(f.Function, ".(*sweeper).commit") || strings.Contains(f.Function, ".(*sweeper).stageAll.")
 		if !more {
 			return b.String(), commit
 		}

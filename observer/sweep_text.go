@@ -45,11 +45,17 @@ func (r *SweepReport) TextLines() []ReportLine {
 		if r.CancelledWhileCommitting() {
 			add("", "%s", r.lateCancelSentence())
 		}
+		if r.Abandoned > 0 {
+			add("", "The sweep stopped within a second of the cancel, before its commit of %s could end: nothing of %s was written, and the next sweep observes %s again.",
+				model.Plural(r.Abandoned, "session", "sessions"), them(r.Abandoned), them(r.Abandoned))
+		}
 		for _, s := range r.Observed {
 			out = append(out, s.textLines(r.MaxLineBytes)...)
 		}
 	}
-	for _, s := range r.Failed {
+	// The sessions of an abandoned commit, last in Failed, have their
+	// sentence above.
+	for _, s := range r.Failed[:max(0, len(r.Failed)-r.Abandoned)] {
 		add(s.SessionKey, "! %s (%s): %s", s.SessionKey, s.SessionID, s.Error)
 	}
 	if len(r.Skipped) > 0 {
@@ -60,11 +66,7 @@ func (r *SweepReport) TextLines() []ReportLine {
 		case r.only:
 			why = "not among the sessions confirmed (they crossed their threshold since)"
 		}
-		them := "them"
-		if len(r.Skipped) == 1 {
-			them = "it"
-		}
-		add("", "%s %s; the next sweep takes %s.", model.Plural(len(r.Skipped), "candidate", "candidates"), why, them)
+		add("", "%s %s; the next sweep takes %s.", model.Plural(len(r.Skipped), "candidate", "candidates"), why, them(len(r.Skipped)))
 	}
 	if len(r.Fallbacks) > 0 {
 		add("", "The model failed %s; ClawVault's rules compressed those messages instead.", model.Plural(len(r.Fallbacks), "time", "times"))
@@ -113,12 +115,20 @@ func (s SessionResult) textLines(maxLineBytes int64) []ReportLine {
 	return out
 }
 
+// them is the pronoun of n things.
+func them(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
 // CancelledWhileCommitting reports a cancel that came after the last
-// session was read: a commit that has begun is never cancelled, so every
-// session the sweep observed was recorded and none waits for the next
-// sweep, although the sweep reports the cancel.
+// session was read and did not stop the commit: every session the sweep
+// observed was recorded and none waits for the next sweep, although the
+// sweep reports the cancel.
 func (r *SweepReport) CancelledWhileCommitting() bool {
-	return r.Cancelled && len(r.Skipped) == 0 && len(r.Observed) > 0
+	return r.Cancelled && len(r.Skipped) == 0 && len(r.Observed) > 0 && r.Abandoned == 0
 }
 
 // lateCancelSentence says what such a cancel did: nothing.

@@ -208,6 +208,8 @@ func (v *vaultFiles) stage(w store.WriteFS, path string) (staged *store.StagedFi
 	if err := w.MkdirAll(filepath.Dir(f.real), 0o755); err != nil {
 		return nil, journal, replayed, err
 	}
+	// Encoded here, on the commit's staging workers: the journal copies
+	// them as they are.
 	ops, err := json.Marshal(f.ops)
 	if err != nil {
 		return nil, journal, replayed, err

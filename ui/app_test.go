@@ -861,6 +861,31 @@ func TestCancelledSweepSaysWhatItDid(t *testing.T) {
 	}
 }
 
+// A sweep whose commit a cancel dropped (it could not end in time) counts
+// those sessions as left for the next sweep, not as failed.
+func TestCancelledSweepCountsADroppedCommitAsLeft(t *testing.T) {
+	started := make(chan struct{})
+	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, _ observer.ProgressFunc) (JobResult, error) {
+		close(started)
+		<-ctx.Done()
+		rep := &observer.SweepReport{Candidates: c, Agents: []string{"main"}, Compressor: "rules", Cancelled: true, Abandoned: len(c)}
+		for _, cand := range c {
+			rep.Failed = append(rep.Failed, observer.SessionResult{SessionKey: cand.SessionKey, CursorID: cand.CursorID, Error: "not recorded"})
+		}
+		return NewSweepResult(rep), ctx.Err()
+	}}
+	a := newApp(t, 120, 35, Options{Jobs: runners})
+	press(t, a, "5", "S")
+	final := startAside(t, a, "y", started)
+	press(t, a, "x")
+	drive(t, a, func() tea.Msg { return <-final })
+	v := viewText(a)
+	if j := a.jobs.jobs[0]; j.state != jobCancelled || !strings.Contains(v, "cancelled observed 0 sessions: 0 observations from 0 B, 9 left for the next sweep") ||
+		strings.Contains(v, "failed") {
+		t.Errorf("state %d:\n%s", j.state, v)
+	}
+}
+
 func TestLiveAppendShowsUp(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, 100, 30, Options{})

@@ -26,11 +26,13 @@ func (r *SweepResult) Summary() string {
 	}
 	s := fmt.Sprintf("observed %s: %s from %s", model.Plural(len(rep.Observed), "session", "sessions"),
 		model.Plural(rep.Observations, "observation", "observations"), model.Bytes(rep.BytesRead))
-	if len(rep.Failed) > 0 {
-		s += fmt.Sprintf(", %d failed", len(rep.Failed))
+	// The sessions of a commit a cancel abandoned wait for the next
+	// sweep, as the skipped ones do.
+	if failed := len(rep.Failed) - rep.Abandoned; failed > 0 {
+		s += fmt.Sprintf(", %d failed", failed)
 	}
-	if len(rep.Skipped) > 0 {
-		s += fmt.Sprintf(", %d left for the next sweep", len(rep.Skipped))
+	if left := len(rep.Skipped) + rep.Abandoned; left > 0 {
+		s += fmt.Sprintf(", %d left for the next sweep", left)
 	}
 	return s
 }
