@@ -279,6 +279,15 @@ func twoSessions(t *testing.T) *fixture {
 	return f
 }
 
+// rerunEndsClean sweeps again and checks that the vault is then what one
+// clean sweep leaves (want), with nothing of ours left behind.
+func (f *fixture) rerunEndsClean(want map[string]string) {
+	f.t.Helper()
+	f.mustSweep(SweepOptions{})
+	diffFiles(f.t, f.files(), want)
+	f.checkClean()
+}
+
 func cleanRun(t *testing.T) map[string]string {
 	f := twoSessions(t)
 	f.mustSweep(SweepOptions{})
@@ -324,9 +333,7 @@ func TestSweepCancelAtEveryStage(t *testing.T) {
 					t.Errorf("observed %d + skipped %d != %d candidates", len(r.Observed), len(r.Skipped), len(r.Candidates))
 				}
 				f.checkCursorsMatchLedger()
-				f.mustSweep(SweepOptions{})
-				diffFiles(t, f.files(), want)
-				f.checkClean()
+				f.rerunEndsClean(want)
 			})
 		}
 	}
@@ -428,9 +435,7 @@ func TestSweepDiskFull(t *testing.T) {
 					t.Errorf("%s is torn", rel)
 				}
 			}
-			f.mustSweep(SweepOptions{})
-			diffFiles(t, f.files(), want)
-			f.checkClean()
+			f.rerunEndsClean(want)
 		})
 	}
 }
@@ -468,9 +473,7 @@ func TestSweepLedgerRenameFails(t *testing.T) {
 		t.Fatal("the failure went unnoticed")
 	}
 	f.checkCursorsMatchLedger()
-	f.mustSweep(SweepOptions{})
-	diffFiles(t, f.files(), want)
-	f.checkClean()
+	f.rerunEndsClean(want)
 }
 
 // ClawVault writes the cursor file while we sweep: its entries survive the

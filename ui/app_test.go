@@ -808,24 +808,37 @@ func TestCancelAJob(t *testing.T) {
 	}
 }
 
-// x while the sweep commits: the sweep cannot stop, records every session
-// and reports the cancel; the job says so rather than "cancelled".
-func TestCancelWhileTheSweepCommits(t *testing.T) {
+// cancelSweep starts a sweep on the Jobs screen (S, y), cancels it (x)
+// and returns the app once the sweep has answered with the report report
+// makes of its candidates.
+func cancelSweep(t *testing.T, report func(c []observer.Candidate) *observer.SweepReport) *App {
+	t.Helper()
 	started := make(chan struct{})
 	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, _ observer.ProgressFunc) (JobResult, error) {
 		close(started)
-		<-ctx.Done() // the cancel arrives while the commit runs
-		rep := &observer.SweepReport{Candidates: c, Agents: []string{"main"}, Compressor: "rules", Cancelled: true, Observations: 2147}
-		for _, cand := range c {
-			rep.Observed = append(rep.Observed, observer.SessionResult{SessionKey: cand.SessionKey, CursorID: cand.CursorID, Source: cand.Source})
-		}
-		return NewSweepResult(rep), ctx.Err()
+		<-ctx.Done()
+		return NewSweepResult(report(c)), ctx.Err()
 	}}
 	a := newApp(t, 120, 35, Options{Jobs: runners})
 	press(t, a, "5", "S")
 	final := startAside(t, a, "y", started)
 	press(t, a, "x")
 	drive(t, a, func() tea.Msg { return <-final })
+	return a
+}
+
+// x while the sweep commits, a commit that ends in time: the sweep
+// records every session and reports the cancel; the job says so rather
+// than "cancelled".
+func TestCancelWhileTheSweepCommits(t *testing.T) {
+	// The cancel arrives while the commit runs.
+	a := cancelSweep(t, func(c []observer.Candidate) *observer.SweepReport {
+		rep := &observer.SweepReport{Candidates: c, Agents: []string{"main"}, Compressor: "rules", Cancelled: true, Observations: 2147}
+		for _, cand := range c {
+			rep.Observed = append(rep.Observed, observer.SessionResult{SessionKey: cand.SessionKey, CursorID: cand.CursorID, Source: cand.Source})
+		}
+		return rep
+	})
 	j := a.jobs.jobs[0]
 	v := viewText(a)
 	if j.state != jobDone || strings.Contains(v, "cancelled") {
@@ -843,19 +856,10 @@ func TestCancelWhileTheSweepCommits(t *testing.T) {
 
 // A sweep cancelled between sessions says what it finished.
 func TestCancelledSweepSaysWhatItDid(t *testing.T) {
-	started := make(chan struct{})
-	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, _ observer.ProgressFunc) (JobResult, error) {
-		close(started)
-		<-ctx.Done()
-		rep := &observer.SweepReport{Candidates: c, Agents: []string{"main"}, Compressor: "rules", Cancelled: true, Skipped: c[1:],
+	a := cancelSweep(t, func(c []observer.Candidate) *observer.SweepReport {
+		return &observer.SweepReport{Candidates: c, Agents: []string{"main"}, Compressor: "rules", Cancelled: true, Skipped: c[1:],
 			Observed: []observer.SessionResult{{SessionKey: c[0].SessionKey, CursorID: c[0].CursorID, Source: c[0].Source}}}
-		return NewSweepResult(rep), ctx.Err()
-	}}
-	a := newApp(t, 120, 35, Options{Jobs: runners})
-	press(t, a, "5", "S")
-	final := startAside(t, a, "y", started)
-	press(t, a, "x")
-	drive(t, a, func() tea.Msg { return <-final })
+	})
 	if j, v := a.jobs.jobs[0], viewText(a); j.state != jobCancelled || !strings.Contains(v, "cancelled observed 1 session: 0 observations from 0 B, 8 left for the next sweep") {
 		t.Errorf("state %d:\n%s", j.state, v)
 	}
@@ -864,21 +868,13 @@ func TestCancelledSweepSaysWhatItDid(t *testing.T) {
 // A sweep whose commit a cancel dropped (it could not end in time) counts
 // those sessions as left for the next sweep, not as failed.
 func TestCancelledSweepCountsADroppedCommitAsLeft(t *testing.T) {
-	started := make(chan struct{})
-	runners := JobRunners{Sweep: func(ctx context.Context, _ *store.Snapshot, c []observer.Candidate, _ observer.ProgressFunc) (JobResult, error) {
-		close(started)
-		<-ctx.Done()
+	a := cancelSweep(t, func(c []observer.Candidate) *observer.SweepReport {
 		rep := &observer.SweepReport{Candidates: c, Agents: []string{"main"}, Compressor: "rules", Cancelled: true, Abandoned: len(c)}
 		for _, cand := range c {
 			rep.Failed = append(rep.Failed, observer.SessionResult{SessionKey: cand.SessionKey, CursorID: cand.CursorID, Error: "not recorded"})
 		}
-		return NewSweepResult(rep), ctx.Err()
-	}}
-	a := newApp(t, 120, 35, Options{Jobs: runners})
-	press(t, a, "5", "S")
-	final := startAside(t, a, "y", started)
-	press(t, a, "x")
-	drive(t, a, func() tea.Msg { return <-final })
+		return rep
+	})
 	v := viewText(a)
 	if j := a.jobs.jobs[0]; j.state != jobCancelled || !strings.Contains(v, "cancelled observed 0 sessions: 0 observations from 0 B, 9 left for the next sweep") ||
 		strings.Contains(v, "failed") {
