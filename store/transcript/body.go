@@ -3,8 +3,10 @@ package transcript
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -20,6 +22,47 @@ import (
 // take it for one), the last of a repeated name wins, and bytes that are
 // not UTF-8 are kept, not refused.
 var asJSONParse = []jsonv2.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+
+// lenient is asJSONParse where a value of the wrong kind for its field (an
+// object as "type", a number as "id") reads as nothing: JSON.parse takes
+// such a line, and pi and OpenClaw find no string there. It is the second
+// try of a line the first one refused, so that a well-formed line pays
+// nothing for it.
+var lenient = append(slices.Clip(asJSONParse), jsonv2.WithUnmarshalers(jsonv2.UnmarshalFromFunc(skipWrongKind)))
+
+// skipWrongKind skips a value below the top level that its Go field cannot
+// hold; the others decode as usual.
+func skipWrongKind(dec *jsontext.Decoder, v any) error {
+	if dec.StackDepth() == 0 || fits(dec.PeekKind(), reflect.TypeOf(v).Elem()) {
+		return errors.ErrUnsupported
+	}
+	return dec.SkipValue()
+}
+
+var v1Unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// fits reports whether a JSON value of kind k can decode into a t.
+func fits(k jsontext.Kind, t reflect.Type) bool {
+	if k == 'n' || t.Kind() == reflect.Interface || reflect.PointerTo(t).Implements(v1Unmarshaler) {
+		return true // null is every type's zero value; json.RawMessage takes anything
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch k {
+	case '"':
+		return t.Kind() == reflect.String
+	case '0':
+		return t.Kind() >= reflect.Int && t.Kind() <= reflect.Float64
+	case 't', 'f':
+		return t.Kind() == reflect.Bool
+	case '{':
+		return t.Kind() == reflect.Struct || t.Kind() == reflect.Map
+	case '[':
+		return t.Kind() == reflect.Slice || t.Kind() == reflect.Array
+	}
+	return false
+}
 
 // wireEntry is a transcript line as pi writes it, for decoding in full.
 type wireEntry struct {
@@ -127,7 +170,10 @@ func DecodeBody(line []byte, lineNo int32) (*model.EntryBody, error) {
 func DecodeEntry(line []byte, where string) (*model.EntryBody, error) {
 	var w wireEntry
 	if err := jsonv2.Unmarshal(line, &w, asJSONParse...); err != nil {
-		return nil, fmt.Errorf("%s does not decode: %v", where, err)
+		w = wireEntry{}
+		if _, wrongKind := errors.AsType[*jsonv2.SemanticError](err); !wrongKind || jsonv2.Unmarshal(line, &w, lenient...) != nil {
+			return nil, fmt.Errorf("%s does not decode: %v", where, err)
+		}
 	}
 	b := &model.EntryBody{
 		Type: w.Type, ID: w.ID, Timestamp: w.Timestamp, FirstKeptEntryID: w.FirstKept, TokensBefore: w.Tokens,
