@@ -1,10 +1,12 @@
 package observer
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -490,7 +492,12 @@ func (s *sweeper) selectCandidates(ctx context.Context) ([]Candidate, error) {
 // nothing behind and keeps its cursor; an error is returned only for what
 // stops the sweep.
 func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error {
-	now := s.now()
+	var now time.Time
+	if pre != nil {
+		now = pre.now
+	} else {
+		now = s.now()
+	}
 	res := SessionResult{Agent: c.Agent, SessionKey: c.SessionKey, SessionID: c.SessionID, CursorID: c.CursorID, Source: c.Source,
 		File: c.File, ResetArchive: c.ResetArchive, StartOffset: c.StartOffset, NextOffset: c.StartOffset,
 		ByType: map[string]int{}, Routed: []RoutedFile{}, Backlog: []string{}}
@@ -508,10 +515,17 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 		return nil
 	}
 	mark := raw.Mark()
-	in := s.newSessionInput(raw, now, c)
 	doneBefore := s.bytesDone
 	defer func() { s.bytesDone = doneBefore + c.NewBytes }()
-	read, err := s.readSession(ctx, c, pre, in.emit)
+	var in *sessionInput
+	var read readResult
+	if pre != nil {
+		in = pre.in
+		read, err = prefetched(pre, raw)
+	} else {
+		in = s.newSessionInput(raw, now, c)
+		read, err = s.readSession(ctx, c, in)
+	}
 	if err == nil {
 		err = in.rawErr
 	}
@@ -544,7 +558,7 @@ func (s *sweeper) observe(ctx context.Context, c Candidate, pre *prefetch) error
 // sessionInput is where a session's messages go as they are read: each
 // becomes a raw ledger record and, sanitized, the compressor's input.
 type sessionInput struct {
-	raw    *store.PendingAppend
+	raw    io.Writer // the raw ledger's append, or a read-ahead's buffer
 	comp   CompressSession
 	prefix []byte
 	tag    string
@@ -555,7 +569,7 @@ type sessionInput struct {
 	rawErr    error // the first write to the raw ledger that failed
 }
 
-func (s *sweeper) newSessionInput(raw *store.PendingAppend, now time.Time, c Candidate) *sessionInput {
+func (s *sweeper) newSessionInput(raw io.Writer, now time.Time, c Candidate) *sessionInput {
 	return &sessionInput{raw: raw, comp: s.comp.Begin(now), prefix: rawRecordPrefix(now, c.SessionKey, c.SessionID),
 		tag: "[" + c.Source + "] ", line: make([]byte, 0, 1024), sanitized: map[string]string{}}
 }
@@ -590,22 +604,25 @@ func (s *sweeper) fractionalCursor(c Candidate, res SessionResult) {
 
 // readSession reads a session's pending range, or takes what the
 // read-ahead read, emitting its messages, with progress.
-func (s *sweeper) readSession(ctx context.Context, c Candidate, pre *prefetch, emit func(string)) (readResult, error) {
-	if pre != nil {
-		<-pre.done
-		if pre.err == nil {
-			for _, m := range pre.msgs {
-				emit(m)
-			}
-		}
-		return pre.res, pre.err
-	}
+func (s *sweeper) readSession(ctx context.Context, c Candidate, in *sessionInput) (readResult, error) {
 	doneBefore, covered := s.bytesDone, int64(0)
-	return s.read(ctx, c, emit, func(n int64) {
+	return s.read(ctx, c, in.emit, func(n int64) {
 		covered += n
 		s.bytesDone = doneBefore + min(covered, c.NewBytes)
 		s.progress("read", c.SessionKey)
 	})
+}
+
+// prefetched waits for a session read ahead and appends its raw ledger
+// lines to raw.
+func prefetched(pre *prefetch, raw io.Writer) (readResult, error) {
+	<-pre.done
+	if pre.err == nil {
+		if _, err := raw.Write(pre.rawLines.Bytes()); err != nil && pre.in.rawErr == nil {
+			pre.in.rawErr = err
+		}
+	}
+	return pre.res, pre.err
 }
 
 // sessionFailed drops what a session appended to the raw ledger and
@@ -673,12 +690,17 @@ func (s *sweeper) pendingOf(c Candidate, read readResult, res SessionResult, now
 	return ps
 }
 
-// prefetch is a session read ahead: its messages, parsed.
+// prefetch is a session read ahead, parsed and given to its compressor
+// session as it is read (in.comp), its raw ledger lines kept in rawLines:
+// the compressor's work per message runs beside the main loop's routing.
+// now is the session's time, taken when the read began.
 type prefetch struct {
-	msgs []string
-	res  readResult
-	err  error
-	done chan struct{}
+	now      time.Time
+	in       *sessionInput
+	rawLines bytes.Buffer
+	res      readResult
+	err      error
+	done     chan struct{}
 }
 
 // prefetchLimit is the largest pending range read ahead; larger ones are
@@ -689,10 +711,11 @@ func (s *sweeper) startPrefetch(ctx context.Context, c Candidate) *prefetch {
 	if c.NewBytes >= prefetchLimit || c.fractionalOffset != "" {
 		return nil
 	}
-	p := &prefetch{done: make(chan struct{})}
+	p := &prefetch{now: s.now(), done: make(chan struct{})}
+	p.in = s.newSessionInput(&p.rawLines, p.now, c)
 	go func() {
 		defer close(p.done)
-		p.res, p.err = s.read(ctx, c, func(m string) { p.msgs = append(p.msgs, m) }, nil)
+		p.res, p.err = s.read(ctx, c, p.in.emit, nil)
 	}()
 	return p
 }
