@@ -231,20 +231,32 @@ func (p *jsonParser) object(depth int) (*Value, bool) {
 			return nil, false
 		}
 		o.Set(k, v)
-		p.ws()
-		if p.i >= len(p.b) {
+		switch end, ok := p.afterMember('}'); {
+		case !ok:
 			return nil, false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
+		case end:
 			return NewObject(o), true
-		default:
-			return nil, false
 		}
 	}
+}
+
+// afterMember reads what follows a member of an object or an element of an
+// array: a comma (end false) or the closing byte (end true); anything else
+// is not JSON (ok false).
+func (p *jsonParser) afterMember(closing byte) (end, ok bool) {
+	p.ws()
+	if p.i >= len(p.b) {
+		return false, false
+	}
+	switch p.b[p.i] {
+	case ',':
+		p.i++
+		return false, true
+	case closing:
+		p.i++
+		return true, true
+	}
+	return false, false
 }
 
 func (p *jsonParser) array(depth int) (*Value, bool) {
@@ -262,18 +274,11 @@ func (p *jsonParser) array(depth int) (*Value, bool) {
 			return nil, false
 		}
 		v.Arr = append(v.Arr, e)
-		p.ws()
-		if p.i >= len(p.b) {
+		switch end, ok := p.afterMember(']'); {
+		case !ok:
 			return nil, false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
+		case end:
 			return v, true
-		default:
-			return nil, false
 		}
 	}
 }
